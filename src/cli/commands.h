@@ -1,0 +1,23 @@
+// The diffsched subcommands: each registers itself on the CLI11 app and
+// returns the process exit status when run.
+//   0  equivalent / success
+//   1  a finding
+//   2  bad input: unreadable or invalid file, bad arguments (one-line message)
+#pragma once
+
+#include <functional>
+
+#include <CLI/CLI.hpp>
+
+namespace diffsched::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFinding = 1;
+inline constexpr int kExitBadInput = 2;
+
+using Runner = std::function<int()>;
+
+Runner add_replay(CLI::App& app);
+Runner add_ops(CLI::App& app);
+
+}  // namespace diffsched::cli

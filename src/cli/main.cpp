@@ -1,0 +1,33 @@
+// diffsched: differential checking of kernel scheduler optimisations.
+#include <cstdio>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+
+int main(int argc, char** argv) {
+  using namespace diffsched::cli;
+  CLI::App app{"diffsched: runs a reference and an optimized kernel implementation side by "
+               "side and checks invariants, equivalence and a simple model after every op"};
+  app.require_subcommand(1);
+  std::map<const CLI::App*, Runner> runners;
+  for (auto add : {add_replay, add_ops}) {
+    // Each adder registers one subcommand; the newest one is the last added.
+    Runner r = add(app);
+    runners.emplace(app.get_subcommands({}).back(), std::move(r));
+  }
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    fmt::print(stderr, "diffsched: error: {} (see diffsched --help)\n", e.what());
+    return kExitBadInput;
+  }
+  for (const CLI::App* sub : app.get_subcommands())
+    if (auto it = runners.find(sub); it != runners.end()) return it->second();
+  return kExitBadInput;
+}

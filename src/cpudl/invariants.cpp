@@ -1,0 +1,68 @@
+#include "cpudl/invariants.h"
+
+#include <fmt/format.h>
+
+#include "io/text.h"
+
+namespace diffsched::cpudl {
+
+using kernel::IDX_INVALID;
+using kernel::parent;
+
+std::optional<Violation> check_invariants(const HeapView& h) {
+  const int nr = static_cast<int>(h.nr_cpu_ids);
+  const auto* el = h.elements;
+  if (h.size < 0 || h.size > nr)
+    return Violation{"size-bounds", "size", "",
+                     fmt::format("size {} outside 0..{}", h.size, nr)};
+  for (int i = 0; i < h.size; ++i) {
+    const int cpu = el[i].cpu;
+    if (cpu < 0 || cpu >= nr)
+      return Violation{"slot-cpu", "slot.cpu", fmt::format("slot {}", i),
+                       fmt::format("slot {} holds cpu {}, outside 0..{}", i, cpu, nr - 1)};
+    if (el[cpu].idx != i)
+      return Violation{"idx-of-slot", "idx", fmt::format("slot {}", i),
+                       fmt::format("slot {} holds cpu {} but elements[{}].idx = {}", i,
+                                   cpu, cpu, el[cpu].idx)};
+    if (i > 0 && kernel::dl_time_before(el[parent(i)].dl, el[i].dl))
+      return Violation{"heap-order", "slot.dl", fmt::format("slot {}", i),
+                       fmt::format("parent slot {} (cpu {}, dl {}) is before child slot "
+                                   "{} (cpu {}, dl {})",
+                                   parent(i), el[parent(i)].cpu,
+                                   io::format_value(el[parent(i)].dl), i, cpu,
+                                   io::format_value(el[i].dl))};
+  }
+  for (int cpu = 0; cpu < nr; ++cpu) {
+    const int idx = el[cpu].idx;
+    if (idx == IDX_INVALID) continue;
+    if (idx < 0 || idx >= h.size || el[idx].cpu != cpu)
+      return Violation{
+          "idx-of-cpu", "idx", fmt::format("cpu {}", cpu),
+          idx < 0 || idx >= h.size
+              ? fmt::format("elements[{}].idx = {}, not a slot below size {} nor "
+                            "IDX_INVALID",
+                            cpu, idx, h.size)
+              : fmt::format("elements[{}].idx = {} but slot {} holds cpu {}", cpu, idx,
+                            idx, el[idx].cpu)};
+  }
+  const auto& bits = h.free_cpus->bits;
+  for (unsigned w = h.nr_cpu_ids / 64; w < kernel::BITS_TO_LONGS(kernel::NR_CPUS); ++w) {
+    const unsigned first = w * 64;
+    const unsigned long beyond = first >= h.nr_cpu_ids ? ~0UL : ~0UL << (h.nr_cpu_ids - first);
+    const unsigned long stray = bits[w] & beyond;
+    if (stray)
+      return Violation{"free-mask-range", "free_cpus", fmt::format("word {}", w),
+                       fmt::format("free_cpus has cpu {} set, beyond nr_cpu_ids {}",
+                                   w * 64 + static_cast<unsigned>(std::countr_zero(stray)),
+                                   h.nr_cpu_ids)};
+  }
+  for (int i = 0; i < h.size; ++i) {
+    const auto cpu = static_cast<unsigned>(el[i].cpu);
+    if ((bits[cpu / 64] >> (cpu % 64)) & 1UL)
+      return Violation{"free-mask-coherence", "free_cpus", fmt::format("cpu {}", cpu),
+                       fmt::format("cpu {} is in the heap (slot {}) and marked free", cpu, i)};
+  }
+  return std::nullopt;
+}
+
+}  // namespace diffsched::cpudl

@@ -1,0 +1,234 @@
+#include "cpudl/lockstep.h"
+
+#include <fmt/format.h>
+
+#include "io/text.h"
+
+namespace diffsched::cpudl {
+
+namespace {
+
+bool is_find(const Op& op) {
+  return std::holds_alternative<Find>(op) || std::holds_alternative<FindNomask>(op);
+}
+
+std::pair<u64, const Cpumask*> find_args(const Op& op) {
+  if (const auto* f = std::get_if<Find>(&op)) return {f->dl, &f->affinity};
+  const auto& f = std::get<FindNomask>(op);
+  return {f.dl, &f.affinity};
+}
+
+std::string format_member(const HeapView& h, int cpu) {
+  return h.contains(cpu) ? fmt::format("in heap, dl {}", io::format_value(h.dl_of(cpu)))
+                         : std::string("not in heap");
+}
+
+std::string format_find(const FindResult& r) {
+  if (!r.with_mask) return fmt::format("return {}", r.ret);
+  return fmt::format("return {}, later_mask {}", r.ret, io::format_value(r.later_mask));
+}
+
+std::string format_mask_bits(const Model::Bits& b, unsigned nr) {
+  Cpumask m{};
+  for (unsigned c = 0; c < nr; ++c)
+    if (b[c]) kernel::cpumask_set_cpu(c, &m);
+  return io::format_value(m);
+}
+
+// Fills the parts of a finding every check shares.
+Finding base_finding(FindingKind kind, const Op& op, std::size_t index,
+                     std::string_view side, std::string_view against, std::string_view check,
+                     std::string_view field) {
+  Finding f;
+  f.kind = kind;
+  f.subject = Subject::kName;
+  f.op_index = index;
+  f.op_kind = std::string(op_name(op));
+  f.op_text = io::format_op(op);
+  f.side = std::string(side);
+  f.against = std::string(against);
+  f.check = std::string(check);
+  f.field = std::string(field);
+  return f;
+}
+
+}  // namespace
+
+std::string format_state(const HeapView& h) {
+  std::string out = fmt::format("size {} [", h.size);
+  for (int i = 0; i < h.size; ++i)
+    fmt::format_to(std::back_inserter(out), "{}{}:{}", i ? " " : "", h.elements[i].cpu,
+                   io::format_value(h.elements[i].dl));
+  fmt::format_to(std::back_inserter(out), "] free {}", io::format_value(*h.free_cpus));
+  return out;
+}
+
+Lockstep::Lockstep() {
+  sides_.push_back(make_reference_side());
+  sides_.push_back(make_optimized_side());
+  results_.resize(sides_.size());
+}
+
+Lockstep::Lockstep(std::vector<std::unique_ptr<Side>> sides) : sides_(std::move(sides)) {
+  results_.resize(sides_.size());
+}
+
+void Lockstep::reset(const Config& config) {
+  for (auto& s : sides_) s->reset(config.nr_cpu_ids);
+  model_.reset(config.nr_cpu_ids);
+  skipped_ = false;
+}
+
+void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
+  skipped_ = !model_.permits(op, &skip_reason_);
+  if (skipped_) {
+    v.note(NoteKind::kContractSkip, index);
+    return;
+  }
+  for (std::size_t i = 0; i < sides_.size(); ++i) sides_[i]->apply(op, &results_[i]);
+  model_.apply(op);
+  if (!check_side_invariants(op, index, v)) return;
+  if (!compare_with_reference(op, index, level, v)) return;
+  compare_with_model(op, index, v);
+}
+
+bool Lockstep::check_side_invariants(const Op& op, std::size_t index, Verdict& v) {
+  for (const auto& s : sides_) {
+    if (auto viol = check_invariants(s->view())) {
+      Finding f = base_finding(FindingKind::kInvariant, op, index, s->name(), "",
+                               viol->invariant, viol->field);
+      f.where = std::move(viol->where);
+      f.actual = std::move(viol->values);
+      v.finding = std::move(f);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Lockstep::compare_with_reference(const Op& op, std::size_t index, Level level,
+                                      Verdict& v) {
+  const HeapView a = sides_[0]->view();
+  const std::string_view ref = sides_[0]->name();
+  const std::string_view check = level_name(level);
+  for (std::size_t i = 1; i < sides_.size(); ++i) {
+    const HeapView b = sides_[i]->view();
+    auto fail = [&](std::string_view field, std::string where, std::string expected,
+                    std::string actual) {
+      Finding f = base_finding(FindingKind::kDivergence, op, index, sides_[i]->name(), ref,
+                               check, field);
+      f.where = std::move(where);
+      f.expected = std::move(expected);
+      f.actual = std::move(actual);
+      v.finding = std::move(f);
+      return false;
+    };
+    if (a.size != b.size)
+      return fail("size", "", fmt::format("{}", a.size), fmt::format("{}", b.size));
+    if (level == Level::kExact) {
+      for (int s = 0; s < a.size; ++s) {
+        const auto& x = a.elements[s];
+        const auto& y = b.elements[s];
+        if (x.cpu != y.cpu || x.dl != y.dl)
+          return fail(x.cpu != y.cpu ? "slot.cpu" : "slot.dl", fmt::format("slot {}", s),
+                      fmt::format("{}:{}", x.cpu, io::format_value(x.dl)),
+                      fmt::format("{}:{}", y.cpu, io::format_value(y.dl)));
+      }
+      for (unsigned c = 0; c < a.nr_cpu_ids; ++c)
+        if (a.elements[c].idx != b.elements[c].idx)
+          return fail("idx", fmt::format("cpu {}", c), fmt::format("{}", a.elements[c].idx),
+                      fmt::format("{}", b.elements[c].idx));
+    } else {
+      for (unsigned c = 0; c < a.nr_cpu_ids; ++c) {
+        const int cpu = static_cast<int>(c);
+        if (a.contains(cpu) != b.contains(cpu) ||
+            (a.contains(cpu) && a.dl_of(cpu) != b.dl_of(cpu)))
+          return fail(a.contains(cpu) != b.contains(cpu) ? "member" : "dl",
+                      fmt::format("cpu {}", c), format_member(a, cpu), format_member(b, cpu));
+      }
+      if (a.size > 0 && a.elements[0].dl != b.elements[0].dl)
+        return fail("max_dl", "slot 0", io::format_value(a.elements[0].dl),
+                    io::format_value(b.elements[0].dl));
+    }
+    if (!kernel::cpumask_equal(a.free_cpus, b.free_cpus))
+      return fail("free_cpus", "", io::format_value(*a.free_cpus),
+                  io::format_value(*b.free_cpus));
+    if (!is_find(op)) continue;
+
+    const FindResult& ra = results_[0];
+    const FindResult& rb = results_[i];
+    const bool masks_equal = !ra.with_mask || kernel::cpumask_equal(&ra.later_mask, &rb.later_mask);
+    if (ra.ret == rb.ret && masks_equal) continue;
+    if (level == Level::kExact)
+      return fail(ra.ret != rb.ret ? "find.ret" : "find.later_mask", "", format_find(ra),
+                  format_find(rb));
+    // Level deadline: the free branch is deterministic; in the max branch the
+    // answer depends on which CPU sits at the root, and sides may differ
+    // there only between CPUs of equal (maximum) deadline.
+    const auto [task_dl, affinity] = find_args(op);
+    if (model_.find_takes_free_branch(*affinity, ra.with_mask))
+      return fail("find.later_mask", "", format_find(ra), format_find(rb));
+    const bool same_root_dl = a.elements[0].dl == b.elements[0].dl;
+    if (ra.ret == rb.ret && same_root_dl) continue;  // other CPU, same deadline
+    if (same_root_dl && a.elements[0].cpu != b.elements[0].cpu) {
+      v.note(NoteKind::kTieAccepted, index);
+      continue;
+    }
+    return fail(ra.ret != rb.ret ? "find.ret" : "find.dl", "",
+                fmt::format("{} (root {}:{})", format_find(ra), a.elements[0].cpu,
+                            io::format_value(a.elements[0].dl)),
+                fmt::format("{} (root {}:{})", format_find(rb), b.elements[0].cpu,
+                            io::format_value(b.elements[0].dl)));
+  }
+  return true;
+}
+
+bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v) {
+  const unsigned nr = model_.nr_cpu_ids();
+  bool stale_noted = false;
+  for (std::size_t i = 0; i < sides_.size(); ++i) {
+    const HeapView h = sides_[i]->view();
+    auto fail = [&](std::string_view field, std::string where, std::string expected,
+                    std::string actual) {
+      Finding f = base_finding(FindingKind::kModelMismatch, op, index, sides_[i]->name(),
+                               "model", "model", field);
+      f.where = std::move(where);
+      f.expected = std::move(expected);
+      f.actual = std::move(actual);
+      v.finding = std::move(f);
+      return false;
+    };
+    if (static_cast<std::size_t>(h.size) != model_.size())
+      return fail("size", "", fmt::format("{}", model_.size()), fmt::format("{}", h.size));
+    for (unsigned c = 0; c < nr; ++c) {
+      const int cpu = static_cast<int>(c);
+      const auto want = model_.dl_of(cpu);
+      if (want.has_value() != h.contains(cpu) || (want && *want != h.dl_of(cpu)))
+        return fail(want.has_value() != h.contains(cpu) ? "member" : "dl",
+                    fmt::format("cpu {}", c),
+                    want ? fmt::format("in heap, dl {}", io::format_value(*want))
+                         : std::string("not in heap"),
+                    format_member(h, cpu));
+    }
+    if (h.size > 0 && h.elements[0].dl != *model_.max_dl())
+      return fail("max_dl", "slot 0", io::format_value(*model_.max_dl()),
+                  fmt::format("{} (cpu {})", io::format_value(h.elements[0].dl),
+                              h.elements[0].cpu));
+    if (to_bits(*h.free_cpus, nr) != model_.free_bits())
+      return fail("free_cpus", "", format_mask_bits(model_.free_bits(), nr),
+                  io::format_value(*h.free_cpus));
+    if (!is_find(op)) continue;
+    const auto [task_dl, affinity] = find_args(op);
+    std::string why;
+    bool stale = false;
+    if (!model_.find_permits(task_dl, *affinity, results_[i], &why, &stale))
+      return fail("find", "", why, format_find(results_[i]));
+    if (stale && !stale_noted) {
+      v.note(NoteKind::kStaleSlotFind, index);
+      stale_noted = true;
+    }
+  }
+  return true;
+}
+
+}  // namespace diffsched::cpudl

@@ -1,0 +1,64 @@
+// The cpudl subject: reference heap, optimized heap and the model in lockstep.
+//
+//   Lockstep ls;                                   // reference + optimized
+//   Verdict v = run_lockstep<Subject>(ls, Config{8}, ops, Level::kDeadline);
+//
+// Per op (see engine/runner.h): skip it with a note if it breaks the kernel
+// callers' contract; apply it to every side and the model; then check, in
+// this order, each side's invariants, each side against the reference at the
+// level, and each side against the model. The first failure is the finding.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cpudl/invariants.h"
+#include "cpudl/model.h"
+#include "cpudl/ops.h"
+#include "cpudl/side.h"
+#include "engine/verdict.h"
+
+namespace diffsched::cpudl {
+
+class Lockstep {
+ public:
+  Lockstep();  // reference and optimized
+  explicit Lockstep(std::vector<std::unique_ptr<Side>> sides);
+
+  void reset(const Config& config);
+  void step(const Op& op, std::size_t index, Level level, Verdict& verdict);
+  bool in_domain() const { return model_.in_domain(); }
+
+  std::size_t side_count() const { return sides_.size(); }
+  const Side& side(std::size_t i) const { return *sides_[i]; }
+  const FindResult& find_result(std::size_t i) const { return results_[i]; }
+  const Model& model() const { return model_; }
+  // Whether the last op was skipped (contract) and why.
+  bool last_skipped() const { return skipped_; }
+  const std::string& skip_reason() const { return skip_reason_; }
+
+ private:
+  bool check_side_invariants(const Op& op, std::size_t index, Verdict& v);
+  bool compare_with_reference(const Op& op, std::size_t index, Level level, Verdict& v);
+  bool compare_with_model(const Op& op, std::size_t index, Verdict& v);
+
+  std::vector<std::unique_ptr<Side>> sides_;
+  std::vector<FindResult> results_;
+  Model model_;
+  bool skipped_ = false;
+  std::string skip_reason_;
+};
+
+struct Subject {
+  static constexpr std::string_view kName = "cpudl";
+  using Op = cpudl::Op;
+  using Config = cpudl::Config;
+  using Lockstep = cpudl::Lockstep;
+};
+
+// One-line state of a side for traces: "size 3 [0:100 2:90 1:50] free 4-7".
+std::string format_state(const HeapView& heap);
+
+}  // namespace diffsched::cpudl

@@ -1,0 +1,83 @@
+// The simple model of cpudl: a map cpu -> deadline and a free set, written
+// from the API's meaning, not from the heap code. It is the third oracle:
+// it catches bugs in code both heap sides share.
+//
+//   Model m;  m.reset(8);  m.apply(Set{3, 100});
+//   m.find_permits(find_op, side_result, &why)  // is this answer allowed?
+//
+// Free-mask semantics modelled (kernel v4.9 .. v6.18 plus v6.19's clear):
+//   set of a new CPU clears its free bit; set of a present CPU leaves it;
+//   clear of a present CPU sets it, of an absent CPU leaves it;
+//   clear_online(cpu, online) sets it to `online` whether or not present;
+//   set_freecpu / clear_freecpu set / clear it.
+// The kernel's callers only call cpudl_set_freecpu() for a CPU that is not in
+// the heap (rq_online_dl runs after rq_offline_dl cleared it); with that
+// contract, "in the heap => not free" always holds.
+#pragma once
+
+#include <bitset>
+#include <optional>
+#include <string>
+
+#include <boost/container/flat_map.hpp>
+#include <boost/container/static_vector.hpp>
+
+#include "cpudl/ops.h"
+#include "cpudl/side.h"
+
+namespace diffsched::cpudl {
+
+class Model {
+ public:
+  using Bits = std::bitset<kernel::NR_CPUS>;
+
+  void reset(unsigned nr_cpu_ids);
+  // Whether `op` keeps the kernel callers' contract in this state; if not,
+  // `why` says which.
+  bool permits(const Op& op, std::string* why) const;
+  void apply(const Op& op);
+
+  unsigned nr_cpu_ids() const { return nr_cpu_ids_; }
+  std::size_t size() const { return dl_.size(); }
+  bool contains(int cpu) const { return dl_.contains(cpu); }
+  std::optional<u64> dl_of(int cpu) const;
+  // The maximum deadline under dl_time_before (latest), if not empty.
+  std::optional<u64> max_dl() const;
+  bool is_free(int cpu) const { return free_[static_cast<std::size_t>(cpu)]; }
+  const Bits& free_bits() const { return free_; }
+  // All live deadlines fit in a 2^63 window (dl_time_before is an order).
+  bool in_domain() const;
+  // Live (cpu, dl) pairs in CPU order.
+  template <class F>
+  void for_each(F&& f) const {
+    for (const auto& [cpu, dl] : dl_) f(cpu, dl);
+  }
+
+  // Is `result` an answer cpudl_find() may give in this state? The spec:
+  //  - with a later_mask and a free CPU in the affinity: 1, later_mask = free & affinity;
+  //  - else, with an empty heap: unspecified by the model (the kernel reads a
+  //    stale slot 0); 0, or 1 with one CPU of the affinity, is accepted and
+  //    `*stale` is set when it answered 1;
+  //  - else: with M the CPUs holding the maximum deadline, 1 with one CPU of
+  //    M & affinity is allowed iff task_dl is before the maximum and that set
+  //    is not empty; 0 is allowed iff task_dl is not before the maximum or
+  //    some CPU of M is outside the affinity (it may be the one at the root).
+  bool find_permits(u64 task_dl, const Cpumask& affinity, const FindResult& result,
+                    std::string* why, bool* stale) const;
+  // Whether the free branch decides this find (later_mask given and a free
+  // CPU in the affinity).
+  bool find_takes_free_branch(const Cpumask& affinity, bool with_mask) const;
+
+ private:
+  using Map = boost::container::flat_map<
+      int, u64, std::less<int>,
+      boost::container::static_vector<std::pair<int, u64>, kernel::NR_CPUS>>;
+
+  unsigned nr_cpu_ids_ = 0;
+  Map dl_;
+  Bits free_;
+};
+
+Model::Bits to_bits(const Cpumask& m, unsigned nr_cpu_ids);
+
+}  // namespace diffsched::cpudl

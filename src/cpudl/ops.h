@@ -1,0 +1,109 @@
+// The ops of the cpudl subject: the one list that drives the text format,
+// the printers, the RapidCheck commands and the fuzz decoder.
+//
+//   set 1 100          cpudl_set(cp, 1, 100)
+//   clear 1            cpudl_clear(cp, 1)               (v4.9 .. v6.18)
+//   clear_online 1 0   cpudl_clear(cp, 1, false)        (v6.19+)
+//   set_freecpu 2      cpudl_set_freecpu(cp, 2)         (v4.9 .. v6.18)
+//   clear_freecpu 2    cpudl_clear_freecpu(cp, 2)       (v4.9 .. v6.18)
+//   find 50 0-3        cpudl_find(cp, p, later_mask)    p->dl.deadline = 50,
+//                                                       p->cpus_mask = 0-3
+//   find_nomask 50 0-3 cpudl_find(cp, p, NULL)          (check_preempt_equal_dl)
+#pragma once
+
+#include <string_view>
+#include <variant>
+
+#include "kernel/cpumask.h"
+#include "kernel/types.h"
+
+namespace diffsched::cpudl {
+
+using kernel::Cpumask;
+using kernel::u64;
+
+struct Set {
+  static constexpr std::string_view kName = "set";
+  static constexpr std::string_view kKernel = "cpudl_set(cp, cpu, dl)";
+  int cpu = 0;
+  u64 dl = 0;
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) {
+    f("cpu", op.cpu);
+    f("dl", op.dl);
+  }
+};
+
+struct Clear {
+  static constexpr std::string_view kName = "clear";
+  static constexpr std::string_view kKernel = "cpudl_clear(cp, cpu)";
+  int cpu = 0;
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) {
+    f("cpu", op.cpu);
+  }
+};
+
+struct ClearOnline {
+  static constexpr std::string_view kName = "clear_online";
+  static constexpr std::string_view kKernel = "cpudl_clear(cp, cpu, online)";
+  int cpu = 0;
+  bool online = true;
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) {
+    f("cpu", op.cpu);
+    f("online", op.online);
+  }
+};
+
+struct SetFreecpu {
+  static constexpr std::string_view kName = "set_freecpu";
+  static constexpr std::string_view kKernel = "cpudl_set_freecpu(cp, cpu)";
+  int cpu = 0;
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) {
+    f("cpu", op.cpu);
+  }
+};
+
+struct ClearFreecpu {
+  static constexpr std::string_view kName = "clear_freecpu";
+  static constexpr std::string_view kKernel = "cpudl_clear_freecpu(cp, cpu)";
+  int cpu = 0;
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) {
+    f("cpu", op.cpu);
+  }
+};
+
+struct Find {
+  static constexpr std::string_view kName = "find";
+  static constexpr std::string_view kKernel = "cpudl_find(cp, p, later_mask)";
+  u64 dl = 0;
+  Cpumask affinity{};
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) {
+    f("dl", op.dl);
+    f("affinity", op.affinity);
+  }
+};
+
+struct FindNomask {
+  static constexpr std::string_view kName = "find_nomask";
+  static constexpr std::string_view kKernel = "cpudl_find(cp, p, NULL)";
+  u64 dl = 0;
+  Cpumask affinity{};
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) {
+    f("dl", op.dl);
+    f("affinity", op.affinity);
+  }
+};
+
+using Op = std::variant<Set, Clear, ClearOnline, SetFreecpu, ClearFreecpu, Find, FindNomask>;
+
+struct Config {
+  unsigned nr_cpu_ids = 4;  // also the heap's capacity (cpudl_init)
+};
+
+}  // namespace diffsched::cpudl

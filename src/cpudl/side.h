@@ -1,0 +1,51 @@
+// A cpudl side: anything that implements the cpudl ops on a kernel-layout
+// heap. The reference and optimized heaps are sides; so will be a user's
+// cpudeadline.c compiled through the kernel shim.
+//
+//   std::unique_ptr<Side> s = make_reference_side();
+//   s->reset(8);  s->apply(Set{3, 100}, nullptr);  HeapView v = s->view();
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "cpudl/ops.h"
+#include "kernel/cpudeadline.h"
+
+namespace diffsched::cpudl {
+
+// Read-only view of a side's state in the kernel's layout (struct cpudl_item
+// {u64 dl; int cpu; int idx;}), without counting.
+struct HeapView {
+  int size = 0;
+  unsigned nr_cpu_ids = 0;
+  const kernel::cpudl_item<kernel::Uncounted>* elements = nullptr;
+  const Cpumask* free_cpus = nullptr;
+
+  bool contains(int cpu) const { return elements[cpu].idx != kernel::IDX_INVALID; }
+  u64 dl_of(int cpu) const { return elements[elements[cpu].idx].dl; }
+};
+
+// What cpudl_find() answered: its return value and, if a later_mask was
+// passed (find, not find_nomask), the mask it left.
+struct FindResult {
+  int ret = 0;
+  bool with_mask = false;
+  Cpumask later_mask{};
+};
+
+class Side {
+ public:
+  virtual ~Side() = default;
+  virtual std::string_view name() const = 0;
+  // cpudl_init() for nr_cpu_ids CPUs (nr_cpu_ids must be the current one).
+  virtual void reset(unsigned nr_cpu_ids) = 0;
+  // Applies one op; for find ops fills *result (which must not be null then).
+  virtual void apply(const Op& op, FindResult* result) = 0;
+  virtual HeapView view() const = 0;
+};
+
+std::unique_ptr<Side> make_reference_side();  // SwapHeapify
+std::unique_ptr<Side> make_optimized_side();  // HoleHeapify
+
+}  // namespace diffsched::cpudl

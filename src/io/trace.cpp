@@ -1,0 +1,59 @@
+#include "io/trace.h"
+
+#include <fmt/format.h>
+
+#include "io/text.h"
+
+namespace diffsched::io {
+
+void CpudlTrace::on_op(std::size_t index, const cpudl::Op& op, const cpudl::Lockstep& ls,
+                       const Verdict&) {
+  fmt::print(out_, "#{:<3} {}\n", index, format_op(op));
+  if (ls.last_skipped()) {
+    fmt::print(out_, "      skipped: {}\n", ls.skip_reason());
+    return;
+  }
+  const std::string ref = cpudl::format_state(ls.side(0).view());
+  for (std::size_t i = 0; i < ls.side_count(); ++i) {
+    const std::string state = i == 0 ? ref : cpudl::format_state(ls.side(i).view());
+    fmt::print(out_, "    {} {:<10} {}\n", state != ref ? '*' : ' ', ls.side(i).name(), state);
+  }
+  std::string model = "{";
+  ls.model().for_each([&](int cpu, kernel::u64 dl) {
+    fmt::format_to(std::back_inserter(model), "{}{}:{}", model.size() > 1 ? " " : "", cpu,
+                   format_value(dl));
+  });
+  model += "}";
+  kernel::Cpumask free{};
+  for (unsigned c = 0; c < ls.model().nr_cpu_ids(); ++c)
+    if (ls.model().is_free(static_cast<int>(c))) kernel::cpumask_set_cpu(c, &free);
+  fmt::print(out_, "      {:<10} {} free {}\n", "model", model, format_value(free));
+  if (std::holds_alternative<cpudl::Find>(op) || std::holds_alternative<cpudl::FindNomask>(op)) {
+    for (std::size_t i = 0; i < ls.side_count(); ++i) {
+      const auto& r = ls.find_result(i);
+      fmt::print(out_, "      {:<10} find -> {}{}\n", ls.side(i).name(), r.ret,
+                 r.with_mask ? fmt::format(", later_mask {}", format_value(r.later_mask)) : "");
+    }
+  }
+}
+
+void PickTrace::on_op(std::size_t index, const pick::Op& op, const pick::Lockstep& ls,
+                      const Verdict&) {
+  fmt::print(out_, "#{:<3} {}\n", index, format_op(op));
+  for (std::size_t i = 0; i < ls.side_count(); ++i)
+    fmt::print(out_, "    {} {:<10} {}\n", ls.result(i) != ls.result(0) ? '*' : ' ',
+               ls.side_name(i), pick::format_pick(ls.result(i), kernel::nr_cpu_ids));
+  fmt::print(out_, "      {:<10} {}\n", "model",
+             pick::format_pick(ls.model_result(), kernel::nr_cpu_ids));
+}
+
+void print_notes(std::FILE* out, const Verdict& v) {
+  for (std::size_t k = 0; k < v.note_count.size(); ++k) {
+    if (!v.note_count[k]) continue;
+    const auto kind = static_cast<NoteKind>(k);
+    fmt::print(out, "note: {} x{} (first at op #{}): {}\n", note_name(kind), v.note_count[k],
+               v.note_first_op[k], note_explanation(kind));
+  }
+}
+
+}  // namespace diffsched::io

@@ -1,0 +1,118 @@
+#include "pick/lockstep.h"
+
+#include <bitset>
+
+#include <fmt/format.h>
+
+#include "io/text.h"
+#include "kernel/pick.h"
+
+namespace diffsched::pick {
+
+namespace {
+
+constexpr PickSide kSides[] = {
+    {"reference", kernel::pick_reference},
+    {"optimized", kernel::pick_optimized},
+    {"fused", kernel::pick_fused},
+};
+
+std::bitset<kernel::NR_CPUS> bits_of(const Cpumask& m, unsigned nr) {
+  std::bitset<kernel::NR_CPUS> b;
+  for (unsigned c = 0; c < nr; ++c)
+    if ((m.bits[c / 64] >> (c % 64)) & 1UL) b.set(c);
+  return b;
+}
+
+}  // namespace
+
+std::span<const PickSide> default_sides() { return kSides; }
+
+unsigned model_pick(const Pick& op, unsigned nr_cpu_ids) {
+  const auto common = bits_of(op.dst, nr_cpu_ids) & bits_of(op.cpus, nr_cpu_ids) &
+                      bits_of(op.allowed, nr_cpu_ids);
+  for (unsigned c = 0; c < nr_cpu_ids; ++c)
+    if (common[c]) return c;
+  return nr_cpu_ids;
+}
+
+std::string format_pick(unsigned cpu, unsigned nr_cpu_ids) {
+  if (cpu == nr_cpu_ids) return fmt::format("none (nr_cpu_ids {})", nr_cpu_ids);
+  return fmt::format("cpu {}", cpu);
+}
+
+Lockstep::Lockstep() : Lockstep(default_sides()) {}
+
+Lockstep::Lockstep(std::span<const PickSide> sides) : sides_(sides) {
+  if (sides_.size() > results_.size()) std::abort();
+}
+
+void Lockstep::step(const Op& op_variant, std::size_t index, Level level, Verdict& v) {
+  const Pick& op = std::get<Pick>(op_variant);
+  for (std::size_t i = 0; i < sides_.size(); ++i)
+    results_[i] = sides_[i].fn(&op.dst, &op.cpus, &op.allowed);
+  model_result_ = model_pick(op, nr_cpu_ids_);
+
+  auto finding = [&](FindingKind kind, std::size_t side, std::string_view against,
+                     std::string_view check) {
+    Finding f;
+    f.kind = kind;
+    f.subject = Subject::kName;
+    f.op_index = index;
+    f.op_kind = std::string(Pick::kName);
+    f.op_text = io::format_op(op_variant);
+    f.side = std::string(sides_[side].name);
+    f.against = std::string(against);
+    f.check = std::string(check);
+    f.field = "cpu";
+    return f;
+  };
+
+  // Invariant of each answer, from the masks alone.
+  for (std::size_t i = 0; i < sides_.size(); ++i) {
+    const unsigned cpu = results_[i];
+    std::string broken;
+    if (cpu > nr_cpu_ids_) {
+      broken = fmt::format("returned {}, beyond nr_cpu_ids {}", cpu, nr_cpu_ids_);
+    } else if (cpu < nr_cpu_ids_ && !(kernel::cpumask_test_cpu(cpu, &op.dst) &&
+                                      kernel::cpumask_test_cpu(cpu, &op.cpus) &&
+                                      kernel::cpumask_test_cpu(cpu, &op.allowed))) {
+      broken = fmt::format("returned cpu {}, which is not in all three masks", cpu);
+    } else {
+      const unsigned limit = cpu;  // no CPU below the answer may be common
+      for (unsigned c = 0; c < limit; ++c)
+        if (kernel::cpumask_test_cpu(c, &op.dst) && kernel::cpumask_test_cpu(c, &op.cpus) &&
+            kernel::cpumask_test_cpu(c, &op.allowed)) {
+          broken = fmt::format("returned {} but cpu {} is in all three masks",
+                               format_pick(cpu, nr_cpu_ids_), c);
+          break;
+        }
+    }
+    if (!broken.empty()) {
+      Finding f = finding(FindingKind::kInvariant, i, "", "pick-first-common");
+      f.actual = std::move(broken);
+      v.finding = std::move(f);
+      return;
+    }
+  }
+  for (std::size_t i = 1; i < sides_.size(); ++i) {
+    if (results_[i] != results_[0]) {
+      Finding f = finding(FindingKind::kDivergence, i, sides_[0].name, level_name(level));
+      f.expected = format_pick(results_[0], nr_cpu_ids_);
+      f.actual = format_pick(results_[i], nr_cpu_ids_);
+      v.finding = std::move(f);
+      return;
+    }
+  }
+  for (std::size_t i = 0; i < sides_.size(); ++i) {
+    if (results_[i] != model_result_) {
+      Finding f = finding(FindingKind::kModelMismatch, i, "model", "model");
+      f.expected = format_pick(model_result_, nr_cpu_ids_);
+      f.actual = format_pick(results_[i], nr_cpu_ids_);
+      v.finding = std::move(f);
+      return;
+    }
+  }
+}
+
+}  // namespace diffsched::pick
