@@ -2,7 +2,8 @@
 
 # diffsched_warnings(target): the project's warning set on a target.
 function(diffsched_warnings target)
-  target_compile_options(${target} PRIVATE -Wall -Wextra -Wshadow)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wshadow
+                         -Wno-missing-field-initializers)
   if(DIFFSCHED_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
   endif()

@@ -185,6 +185,8 @@ bool Lockstep::compare_with_reference(const Op& op, std::size_t index, Level lev
 
 bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v) {
   const unsigned nr = model_.nr_cpu_ids();
+  const u64 max_dl = model_.max_dl().value_or(0);  // O(size), once per op
+  const Model::Bits free_bits = model_.free_bits();
   bool stale_noted = false;
   for (std::size_t i = 0; i < sides_.size(); ++i) {
     const HeapView h = sides_[i]->view();
@@ -200,22 +202,40 @@ bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v) {
     };
     if (static_cast<std::size_t>(h.size) != model_.size())
       return fail("size", "", fmt::format("{}", model_.size()), fmt::format("{}", h.size));
-    for (unsigned c = 0; c < nr; ++c) {
-      const int cpu = static_cast<int>(c);
-      const auto want = model_.dl_of(cpu);
-      if (want.has_value() != h.contains(cpu) || (want && *want != h.dl_of(cpu)))
-        return fail(want.has_value() != h.contains(cpu) ? "member" : "dl",
-                    fmt::format("cpu {}", c),
-                    want ? fmt::format("in heap, dl {}", io::format_value(*want))
-                         : std::string("not in heap"),
-                    format_member(h, cpu));
+    // Walk the model's entries (in CPU order) and all CPUs together: O(nr).
+    int mismatch = -1;
+    std::optional<u64> want;
+    {
+      int next_cpu = 0;
+      model_.for_each([&](int cpu, u64 dl) {
+        if (mismatch >= 0) return;
+        for (; next_cpu < cpu; ++next_cpu)
+          if (h.contains(next_cpu)) {
+            mismatch = next_cpu;
+            return;
+          }
+        if (!h.contains(cpu) || h.dl_of(cpu) != dl) {
+          mismatch = cpu;
+          want = dl;
+          return;
+        }
+        next_cpu = cpu + 1;
+      });
+      for (; mismatch < 0 && next_cpu < static_cast<int>(nr); ++next_cpu)
+        if (h.contains(next_cpu)) mismatch = next_cpu;
     }
-    if (h.size > 0 && h.elements[0].dl != *model_.max_dl())
-      return fail("max_dl", "slot 0", io::format_value(*model_.max_dl()),
+    if (mismatch >= 0)
+      return fail(want.has_value() != h.contains(mismatch) ? "member" : "dl",
+                  fmt::format("cpu {}", mismatch),
+                  want ? fmt::format("in heap, dl {}", io::format_value(*want))
+                       : std::string("not in heap"),
+                  format_member(h, mismatch));
+    if (h.size > 0 && h.elements[0].dl != max_dl)
+      return fail("max_dl", "slot 0", io::format_value(max_dl),
                   fmt::format("{} (cpu {})", io::format_value(h.elements[0].dl),
                               h.elements[0].cpu));
-    if (to_bits(*h.free_cpus, nr) != model_.free_bits())
-      return fail("free_cpus", "", format_mask_bits(model_.free_bits(), nr),
+    if (to_bits(*h.free_cpus, nr) != free_bits)
+      return fail("free_cpus", "", format_mask_bits(free_bits, nr),
                   io::format_value(*h.free_cpus));
     if (!is_find(op)) continue;
     const auto [task_dl, affinity] = find_args(op);

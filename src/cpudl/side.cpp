@@ -1,58 +1,9 @@
 #include "cpudl/side.h"
 
-#include "kernel/heapify.h"
+#include "cpudl/kernel_side.h"
 
 namespace diffsched::cpudl {
 
-namespace {
-
-template <class... Fs>
-struct Overloaded : Fs... {
-  using Fs::operator()...;
-};
-
-template <class Heapify>
-class KernelModelSide final : public Side {
- public:
-  explicit KernelModelSide(std::string_view name) : name_(name) {}
-
-  std::string_view name() const override { return name_; }
-
-  void reset(unsigned nr_cpu_ids) override { kernel::cpudl_init(&cp_, nr_cpu_ids); }
-
-  void apply(const Op& op, FindResult* result) override {
-    std::visit(
-        Overloaded{
-            [&](const Set& o) { kernel::cpudl_set(&cp_, o.cpu, o.dl); },
-            [&](const Clear& o) { kernel::cpudl_clear(&cp_, o.cpu); },
-            [&](const ClearOnline& o) { kernel::cpudl_clear(&cp_, o.cpu, o.online); },
-            [&](const SetFreecpu& o) { kernel::cpudl_set_freecpu(&cp_, o.cpu); },
-            [&](const ClearFreecpu& o) { kernel::cpudl_clear_freecpu(&cp_, o.cpu); },
-            [&](const Find& o) {
-              result->with_mask = true;
-              result->later_mask = Cpumask{};
-              result->ret = kernel::cpudl_find(&cp_, o.dl, &o.affinity, &result->later_mask);
-            },
-            [&](const FindNomask& o) {
-              result->with_mask = false;
-              result->later_mask = Cpumask{};
-              result->ret = kernel::cpudl_find(&cp_, o.dl, &o.affinity, nullptr);
-            },
-        },
-        op);
-  }
-
-  HeapView view() const override {
-    return HeapView{cp_.size, static_cast<unsigned>(cp_.elements.size()),
-                    cp_.elements.data(), &cp_.free_cpus};
-  }
-
- private:
-  std::string_view name_;
-  kernel::cpudl<Heapify> cp_;
-};
-
-}  // namespace
 
 std::unique_ptr<Side> make_reference_side() {
   return std::make_unique<KernelModelSide<kernel::SwapHeapify>>("reference");

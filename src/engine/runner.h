@@ -33,30 +33,55 @@ class Observer {
                      const typename S::Lockstep& lockstep, const Verdict& verdict) = 0;
 };
 
+// One run in progress, fed op by op (RapidCheck commands use this directly;
+// run_lockstep() feeds a whole sequence). Holds nr_cpu_ids for its lifetime.
 template <class S>
-Verdict run_lockstep(typename S::Lockstep& lockstep, const typename S::Config& config,
-                     std::span<const typename S::Op> ops, Level level,
-                     Observer<S>* observer = nullptr) {
-  kernel::NrCpuIdsScope scope(config.nr_cpu_ids);
-  lockstep.reset(config);
-  Verdict verdict;
-  verdict.subject = S::kName;
-  verdict.level = level;
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    lockstep.step(ops[i], i, level, verdict);
-    ++verdict.ops_run;
-    if (verdict.finding && !lockstep.in_domain()) {
-      Finding& f = *verdict.finding;
+class LockstepRun {
+ public:
+  LockstepRun(typename S::Lockstep& lockstep, const typename S::Config& config, Level level,
+              Observer<S>* observer = nullptr)
+      : lockstep_(lockstep), scope_(config.nr_cpu_ids), observer_(observer) {
+    lockstep_.reset(config);
+    verdict_.subject = S::kName;
+    verdict_.level = level;
+  }
+
+  // Applies one op and checks everything; returns false once there is a finding
+  // (further ops are ignored).
+  bool feed(const typename S::Op& op) {
+    if (verdict_.finding) return false;
+    const std::size_t i = verdict_.ops_run++;
+    lockstep_.step(op, i, verdict_.level, verdict_);
+    if (verdict_.finding && !lockstep_.in_domain()) {
+      Finding& f = *verdict_.finding;
       f.detail = fmt::format(
           "found as {} while the live deadlines do not fit in a 2^63 window, "
           "which the kernel assumes (dl_time_before is not an order then)",
           finding_kind_name(f.kind));
       f.kind = FindingKind::kOutOfDomain;
     }
-    if (observer) observer->on_op(i, ops[i], lockstep, verdict);
-    if (verdict.finding) break;
+    if (observer_) observer_->on_op(i, op, lockstep_, verdict_);
+    return !verdict_.finding;
   }
-  return verdict;
+
+  const Verdict& verdict() const { return verdict_; }
+  const typename S::Lockstep& lockstep() const { return lockstep_; }
+
+ private:
+  typename S::Lockstep& lockstep_;
+  kernel::NrCpuIdsScope scope_;
+  Observer<S>* observer_;
+  Verdict verdict_;
+};
+
+template <class S>
+Verdict run_lockstep(typename S::Lockstep& lockstep, const typename S::Config& config,
+                     std::span<const typename S::Op> ops, Level level,
+                     Observer<S>* observer = nullptr) {
+  LockstepRun<S> run(lockstep, config, level, observer);
+  for (const auto& op : ops)
+    if (!run.feed(op)) break;
+  return run.verdict();
 }
 
 }  // namespace diffsched

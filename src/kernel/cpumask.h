@@ -101,6 +101,7 @@ inline unsigned find_first_and_and_bit(const unsigned long* a1,
 // FIND_NEXT_BIT(EXPRESSION, MUNGE, size, start): first bit >= start, or size.
 template <class Word>
 inline unsigned find_next_bit_expr(Word word, unsigned size, unsigned start) {
+  if (size > NR_CPUS) __builtin_unreachable();  // every bitmap here is a cpumask
   if (start >= size) return size;
   unsigned idx = start / BITS_PER_LONG;
   unsigned long tmp = word(idx) & (~0UL << (start % BITS_PER_LONG));
