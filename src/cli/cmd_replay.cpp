@@ -17,13 +17,14 @@ namespace {
 struct ReplayOptions {
   std::vector<std::string> files;
   std::string level;
+  std::string expect;  // "ok" or a finding signature; empty: no expectation
   bool quiet = false;
 };
 
 template <class S, class Trace>
 int replay_program(const std::string& file, const io::Program<S>& p, std::optional<Level> forced,
-                   bool quiet) {
-  const Level level = forced.value_or(p.level.value_or(Level::kDeadline));
+                   bool quiet, const std::string& expect) {
+  const Level level = forced.value_or(p.level.value_or(S::kDefaultLevel));
   typename S::Lockstep lockstep;
   Trace trace(stdout);
   fmt::print("== {}: subject {}, cpus {}, level {}, {} ops\n", file, S::kName,
@@ -31,12 +32,18 @@ int replay_program(const std::string& file, const io::Program<S>& p, std::option
   Verdict v = run_lockstep<S>(lockstep, p.config, std::span<const typename S::Op>(p.ops), level,
                               quiet ? nullptr : &trace);
   io::print_notes(stdout, v);
-  if (v.finding) {
+  if (v.finding)
     fmt::print("FINDING: {}\n", v.finding->describe());
-    return kExitFinding;
+  else
+    fmt::print("equivalent at level {} after {} ops\n", level_name(level), v.ops_run);
+  if (!expect.empty()) {
+    const std::string got = v.finding ? v.finding->signature() : "ok";
+    const bool as_expected = got == expect;
+    fmt::print("{}: expected {}, got {}\n", as_expected ? "as expected" : "UNEXPECTED", expect,
+               got);
+    return as_expected ? kExitOk : kExitFinding;
   }
-  fmt::print("equivalent at level {} after {} ops\n", level_name(level), v.ops_run);
-  return kExitOk;
+  return v.finding ? kExitFinding : kExitOk;
 }
 
 int run_replay(const ReplayOptions& o) {
@@ -68,9 +75,9 @@ int run_replay(const ReplayOptions& o) {
         [&](const auto& p) {
           using S = typename std::decay_t<decltype(p)>::Subject;
           if constexpr (std::is_same_v<S, cpudl::Subject>)
-            return replay_program<S, io::CpudlTrace>(file, p, forced, o.quiet);
+            return replay_program<S, io::CpudlTrace>(file, p, forced, o.quiet, o.expect);
           else
-            return replay_program<S, io::PickTrace>(file, p, forced, o.quiet);
+            return replay_program<S, io::PickTrace>(file, p, forced, o.quiet, o.expect);
         },
         *program);
     status = std::max(status, s);
@@ -87,8 +94,11 @@ Runner add_replay(CLI::App& app) {
                 "(exit 0 equivalent, 1 finding, 2 bad input)");
   sub->add_option("files", opts->files, ".ops files")->required()->check(CLI::ExistingFile);
   sub->add_option("--level", opts->level,
-                  "exact or deadline (default: the file's level, else deadline)");
+                  "exact or deadline (default: the file's level, else deadline for cpudl, exact for pick)");
   sub->add_flag("-q,--quiet", opts->quiet, "print only the verdict, not the trace");
+  sub->add_option("--expect", opts->expect,
+                  "expected verdict: 'ok' or a finding signature such as "
+                  "cpudl:divergence:exact:slot.cpu:set; exit 0 iff every file matches");
   return [opts] { return run_replay(*opts); };
 }
 

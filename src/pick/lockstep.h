@@ -57,6 +57,8 @@ class Lockstep {
 
 struct Subject {
   static constexpr std::string_view kName = "pick";
+  // Picks are stateless: both levels mean "the same CPU".
+  static constexpr Level kDefaultLevel = Level::kExact;
   using Op = pick::Op;
   using Config = pick::Config;
   using Lockstep = pick::Lockstep;
