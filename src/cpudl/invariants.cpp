@@ -32,29 +32,45 @@ std::optional<Violation> check_invariants(const HeapView& h) {
                                    io::format_value(el[parent(i)].dl), i, cpu,
                                    io::format_value(el[i].dl))};
   }
-  for (int cpu = 0; cpu < nr; ++cpu) {
-    const int idx = el[cpu].idx;
-    if (idx == IDX_INVALID) continue;
-    if (idx < 0 || idx >= h.size || el[idx].cpu != cpu)
-      return Violation{
-          "idx-of-cpu", "idx", fmt::format("cpu {}", cpu),
-          idx < 0 || idx >= h.size
-              ? fmt::format("elements[{}].idx = {}, not a slot below size {} nor "
-                            "IDX_INVALID",
-                            cpu, idx, h.size)
-              : fmt::format("elements[{}].idx = {} but slot {} holds cpu {}", cpu, idx,
-                            idx, el[idx].cpu)};
+  // idx-of-cpu. The slot loop showed every slot's CPU points back at it, so
+  // the CPUs with a valid idx are exactly the slots' iff there are `size` of
+  // them: one branch-free count over all CPUs, and the search for the culprit
+  // only when it fails.
+  int valid = 0;
+  for (int cpu = 0; cpu < nr; ++cpu) valid += el[cpu].idx != IDX_INVALID;
+  if (valid != h.size) {
+    for (int cpu = 0; cpu < nr; ++cpu) {
+      const int idx = el[cpu].idx;
+      if (idx == IDX_INVALID) continue;
+      if (idx < 0 || idx >= h.size || el[idx].cpu != cpu)
+        return Violation{
+            "idx-of-cpu", "idx", fmt::format("cpu {}", cpu),
+            idx < 0 || idx >= h.size
+                ? fmt::format("elements[{}].idx = {}, not a slot below size {} nor "
+                              "IDX_INVALID",
+                              cpu, idx, h.size)
+                : fmt::format("elements[{}].idx = {} but slot {} holds cpu {}", cpu, idx,
+                              idx, el[idx].cpu)};
+    }
   }
   const auto& bits = h.free_cpus->bits;
+  unsigned long stray_any = 0;
   for (unsigned w = h.nr_cpu_ids / 64; w < kernel::BITS_TO_LONGS(kernel::NR_CPUS); ++w) {
     const unsigned first = w * 64;
     const unsigned long beyond = first >= h.nr_cpu_ids ? ~0UL : ~0UL << (h.nr_cpu_ids - first);
-    const unsigned long stray = bits[w] & beyond;
-    if (stray)
-      return Violation{"free-mask-range", "free_cpus", fmt::format("word {}", w),
-                       fmt::format("free_cpus has cpu {} set, beyond nr_cpu_ids {}",
-                                   w * 64 + static_cast<unsigned>(std::countr_zero(stray)),
-                                   h.nr_cpu_ids)};
+    stray_any |= bits[w] & beyond;
+  }
+  if (stray_any) {
+    for (unsigned w = h.nr_cpu_ids / 64; w < kernel::BITS_TO_LONGS(kernel::NR_CPUS); ++w) {
+      const unsigned first = w * 64;
+      const unsigned long beyond =
+          first >= h.nr_cpu_ids ? ~0UL : ~0UL << (h.nr_cpu_ids - first);
+      if (const unsigned long stray = bits[w] & beyond)
+        return Violation{"free-mask-range", "free_cpus", fmt::format("word {}", w),
+                         fmt::format("free_cpus has cpu {} set, beyond nr_cpu_ids {}",
+                                     first + static_cast<unsigned>(std::countr_zero(stray)),
+                                     h.nr_cpu_ids)};
+    }
   }
   for (int i = 0; i < h.size; ++i) {
     const auto cpu = static_cast<unsigned>(el[i].cpu);

@@ -12,7 +12,8 @@
 // free-mask-range      no bit of free_cpus at or beyond nr_cpu_ids
 // free-mask-coherence  a CPU in the heap is not free (v4.9+ semantics with the
 //                      callers' contract; see model.h)
-// O(nr_cpu_ids); allocates only to describe a violation.
+// O(size) plus one branch-free pass over nr_cpu_ids back-pointers and the
+// free mask's words; allocates only to describe a violation.
 #pragma once
 
 #include <optional>

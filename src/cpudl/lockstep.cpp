@@ -28,13 +28,6 @@ std::string format_find(const FindResult& r) {
   return fmt::format("return {}, later_mask {}", r.ret, io::format_value(r.later_mask));
 }
 
-std::string format_mask_bits(const Model::Bits& b, unsigned nr) {
-  Cpumask m{};
-  for (unsigned c = 0; c < nr; ++c)
-    if (b[c]) kernel::cpumask_set_cpu(c, &m);
-  return io::format_value(m);
-}
-
 // Fills the parts of a finding every check shares.
 Finding base_finding(FindingKind kind, const Op& op, std::size_t index,
                      std::string_view side, std::string_view against, std::string_view check,
@@ -139,12 +132,14 @@ bool Lockstep::compare_with_reference(const Op& op, std::size_t index, Level lev
           return fail("idx", fmt::format("cpu {}", c), fmt::format("{}", a.elements[c].idx),
                       fmt::format("{}", b.elements[c].idx));
     } else {
-      for (unsigned c = 0; c < a.nr_cpu_ids; ++c) {
-        const int cpu = static_cast<int>(c);
-        if (a.contains(cpu) != b.contains(cpu) ||
-            (a.contains(cpu) && a.dl_of(cpu) != b.dl_of(cpu)))
-          return fail(a.contains(cpu) != b.contains(cpu) ? "member" : "dl",
-                      fmt::format("cpu {}", c), format_member(a, cpu), format_member(b, cpu));
+      // Same size and both sides' back-pointers checked: walking a's slots
+      // and finding each CPU in b with the same deadline is O(size) and
+      // proves equal membership and deadlines.
+      for (int slot = 0; slot < a.size; ++slot) {
+        const int cpu = a.elements[slot].cpu;
+        if (!b.contains(cpu) || b.dl_of(cpu) != a.elements[slot].dl)
+          return fail(b.contains(cpu) ? "dl" : "member", fmt::format("cpu {}", cpu),
+                      format_member(a, cpu), format_member(b, cpu));
       }
       if (a.size > 0 && a.elements[0].dl != b.elements[0].dl)
         return fail("max_dl", "slot 0", io::format_value(a.elements[0].dl),
@@ -184,9 +179,7 @@ bool Lockstep::compare_with_reference(const Op& op, std::size_t index, Level lev
 }
 
 bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v) {
-  const unsigned nr = model_.nr_cpu_ids();
   const u64 max_dl = model_.max_dl().value_or(0);  // O(size), once per op
-  const Model::Bits free_bits = model_.free_bits();
   bool stale_noted = false;
   for (std::size_t i = 0; i < sides_.size(); ++i) {
     const HeapView h = sides_[i]->view();
@@ -202,40 +195,23 @@ bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v) {
     };
     if (static_cast<std::size_t>(h.size) != model_.size())
       return fail("size", "", fmt::format("{}", model_.size()), fmt::format("{}", h.size));
-    // Walk the model's entries (in CPU order) and all CPUs together: O(nr).
-    int mismatch = -1;
-    std::optional<u64> want;
-    {
-      int next_cpu = 0;
-      model_.for_each([&](int cpu, u64 dl) {
-        if (mismatch >= 0) return;
-        for (; next_cpu < cpu; ++next_cpu)
-          if (h.contains(next_cpu)) {
-            mismatch = next_cpu;
-            return;
-          }
-        if (!h.contains(cpu) || h.dl_of(cpu) != dl) {
-          mismatch = cpu;
-          want = dl;
-          return;
-        }
-        next_cpu = cpu + 1;
-      });
-      for (; mismatch < 0 && next_cpu < static_cast<int>(nr); ++next_cpu)
-        if (h.contains(next_cpu)) mismatch = next_cpu;
+    // Same size, and every slot's CPU in the model with the same deadline:
+    // the same set (O(size log size)).
+    for (int slot = 0; slot < h.size; ++slot) {
+      const int cpu = h.elements[slot].cpu;
+      const auto want = model_.dl_of(cpu);
+      if (!want || *want != h.elements[slot].dl)
+        return fail(want ? "dl" : "member", fmt::format("cpu {}", cpu),
+                    want ? fmt::format("in heap, dl {}", io::format_value(*want))
+                         : std::string("not in heap"),
+                    format_member(h, cpu));
     }
-    if (mismatch >= 0)
-      return fail(want.has_value() != h.contains(mismatch) ? "member" : "dl",
-                  fmt::format("cpu {}", mismatch),
-                  want ? fmt::format("in heap, dl {}", io::format_value(*want))
-                       : std::string("not in heap"),
-                  format_member(h, mismatch));
     if (h.size > 0 && h.elements[0].dl != max_dl)
       return fail("max_dl", "slot 0", io::format_value(max_dl),
                   fmt::format("{} (cpu {})", io::format_value(h.elements[0].dl),
                               h.elements[0].cpu));
-    if (to_bits(*h.free_cpus, nr) != free_bits)
-      return fail("free_cpus", "", format_mask_bits(free_bits, nr),
+    if (!kernel::cpumask_equal(h.free_cpus, &model_.free_cpus()))
+      return fail("free_cpus", "", io::format_value(model_.free_cpus()),
                   io::format_value(*h.free_cpus));
     if (!is_find(op)) continue;
     const auto [task_dl, affinity] = find_args(op);

@@ -8,17 +8,14 @@ namespace diffsched::cpudl {
 
 using kernel::dl_time_before;
 
-Model::Bits to_bits(const Cpumask& m, unsigned nr_cpu_ids) {
-  Model::Bits b;
-  for (unsigned c = 0; c < nr_cpu_ids; ++c)
-    if ((m.bits[c / 64] >> (c % 64)) & 1UL) b.set(c);
-  return b;
-}
+namespace {
+unsigned cpu_of(int cpu) { return static_cast<unsigned>(cpu); }
+}  // namespace
 
 void Model::reset(unsigned nr_cpu_ids) {
   nr_cpu_ids_ = nr_cpu_ids;
   dl_.clear();
-  free_.reset();
+  free_ = Cpumask{};
 }
 
 bool Model::permits(const Op& op, std::string* why) const {
@@ -37,17 +34,20 @@ void Model::apply(const Op& op) {
       [&](const auto& o) {
         using T = std::decay_t<decltype(o)>;
         if constexpr (std::is_same_v<T, Set>) {
-          if (!contains(o.cpu)) free_.reset(static_cast<std::size_t>(o.cpu));
+          if (!contains(o.cpu)) kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
           dl_[o.cpu] = o.dl;
         } else if constexpr (std::is_same_v<T, Clear>) {
-          if (dl_.erase(o.cpu)) free_.set(static_cast<std::size_t>(o.cpu));
+          if (dl_.erase(o.cpu)) kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
         } else if constexpr (std::is_same_v<T, ClearOnline>) {
           dl_.erase(o.cpu);
-          free_.set(static_cast<std::size_t>(o.cpu), o.online);
+          if (o.online)
+            kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
+          else
+            kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
         } else if constexpr (std::is_same_v<T, SetFreecpu>) {
-          free_.set(static_cast<std::size_t>(o.cpu));
+          kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
         } else if constexpr (std::is_same_v<T, ClearFreecpu>) {
-          free_.reset(static_cast<std::size_t>(o.cpu));
+          kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
         }
         // Find and FindNomask do not change the state.
       },
@@ -74,43 +74,35 @@ bool Model::in_domain() const {
 }
 
 bool Model::find_takes_free_branch(const Cpumask& affinity, bool with_mask) const {
-  return with_mask && (free_ & to_bits(affinity, nr_cpu_ids_)).any();
+  Cpumask both;
+  return with_mask && kernel::cpumask_and(&both, &free_, &affinity);
 }
 
-bool Model::find_permits(u64 task_dl, const Cpumask& affinity, const FindResult& r,
+bool Model::find_permits(u64 task_dl, const Cpumask& aff, const FindResult& r,
                          std::string* why, bool* stale) const {
   *stale = false;
-  const Bits aff = to_bits(affinity, nr_cpu_ids_);
-  const Bits later = to_bits(r.later_mask, nr_cpu_ids_);
-  if (find_takes_free_branch(affinity, r.with_mask)) {
-    const Bits want = free_ & aff;
-    if (r.ret != 1 || later != want) {
-      Cpumask w{};
-      for (unsigned c = 0; c < nr_cpu_ids_; ++c)
-        if (want[c]) kernel::cpumask_set_cpu(c, &w);
+  if (find_takes_free_branch(aff, r.with_mask)) {
+    Cpumask want;
+    kernel::cpumask_and(&want, &free_, &aff);
+    if (r.ret != 1 || !kernel::cpumask_equal(&r.later_mask, &want)) {
       *why = fmt::format("a free CPU is in the affinity: expected 1 with later_mask {}",
-                         io::format_value(w));
+                         io::format_value(want));
       return false;
     }
     return true;
   }
   // The max branch: later_mask ends up empty or holding the one CPU chosen.
-  if (r.with_mask && later.count() > (r.ret == 1 ? 1u : 0u)) {
-    *why = fmt::format("later_mask must hold {} CPU after return {}", r.ret, r.ret);
+  const unsigned later_count = r.with_mask ? kernel::cpumask_weight(&r.later_mask) : 0;
+  if (later_count > (r.ret == 1 ? 1u : 0u) || (r.with_mask && r.ret == 1 && later_count != 1)) {
+    *why = fmt::format("later_mask must hold exactly {} CPU after return {}", r.ret, r.ret);
     return false;
   }
-  std::size_t chosen = kernel::NR_CPUS;
-  if (r.with_mask && r.ret == 1) {
-    if (later.count() != 1) {
-      *why = "return 1 must leave the chosen CPU in later_mask";
-      return false;
-    }
-    chosen = later._Find_first();
-  }
+  const unsigned chosen = r.with_mask && r.ret == 1 ? kernel::cpumask_first(&r.later_mask)
+                                                     : kernel::nr_cpu_ids;
   if (dl_.empty()) {
     if (r.ret == 1) {
       *stale = true;
-      if (chosen != kernel::NR_CPUS && !aff[chosen]) {
+      if (chosen < kernel::nr_cpu_ids && !kernel::cpumask_test_cpu(chosen, &aff)) {
         *why = "the chosen CPU is not in the affinity";
         return false;
       }
@@ -118,22 +110,26 @@ bool Model::find_permits(u64 task_dl, const Cpumask& affinity, const FindResult&
     return true;
   }
   const u64 max = *max_dl();
-  Bits at_max;
-  for (const auto& [cpu, dl] : dl_)
-    if (dl == max) at_max.set(static_cast<std::size_t>(cpu));
+  bool any_allowed = false, all_allowed = true, chosen_ok = chosen >= kernel::nr_cpu_ids;
+  for (const auto& [cpu, dl] : dl_) {
+    if (dl != max) continue;
+    const bool allowed = kernel::cpumask_test_cpu(cpu_of(cpu), &aff);
+    any_allowed |= allowed;
+    all_allowed &= allowed;
+    chosen_ok |= allowed && cpu_of(cpu) == chosen;
+  }
   const bool later_task = dl_time_before(task_dl, max);
-  const Bits allowed = at_max & aff;
   if (r.ret == 1) {
     if (!later_task) {
       *why = fmt::format("task deadline {} is not before the maximum {}: expected 0",
                          io::format_value(task_dl), io::format_value(max));
       return false;
     }
-    if (allowed.none()) {
+    if (!any_allowed) {
       *why = "no CPU with the maximum deadline is in the affinity: expected 0";
       return false;
     }
-    if (chosen != kernel::NR_CPUS && !allowed[chosen]) {
+    if (!chosen_ok) {
       *why = fmt::format("CPU {} does not hold the maximum deadline {} or is not allowed",
                          chosen, io::format_value(max));
       return false;
@@ -141,7 +137,7 @@ bool Model::find_permits(u64 task_dl, const Cpumask& affinity, const FindResult&
     return true;
   }
   if (r.ret == 0) {
-    if (later_task && allowed == at_max) {
+    if (later_task && all_allowed) {
       *why = "every CPU with the maximum deadline is allowed and later: expected 1";
       return false;
     }

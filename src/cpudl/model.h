@@ -15,7 +15,6 @@
 // contract, "in the heap => not free" always holds.
 #pragma once
 
-#include <bitset>
 #include <optional>
 #include <string>
 
@@ -29,8 +28,6 @@ namespace diffsched::cpudl {
 
 class Model {
  public:
-  using Bits = std::bitset<kernel::NR_CPUS>;
-
   void reset(unsigned nr_cpu_ids);
   // Whether `op` keeps the kernel callers' contract in this state; if not,
   // `why` says which.
@@ -43,8 +40,10 @@ class Model {
   std::optional<u64> dl_of(int cpu) const;
   // The maximum deadline under dl_time_before (latest), if not empty.
   std::optional<u64> max_dl() const;
-  bool is_free(int cpu) const { return free_[static_cast<std::size_t>(cpu)]; }
-  const Bits& free_bits() const { return free_; }
+  bool is_free(int cpu) const {
+    return (free_.bits[cpu / 64] >> (cpu % 64)) & 1UL;
+  }
+  const Cpumask& free_cpus() const { return free_; }
   // All live deadlines fit in a 2^63 window (dl_time_before is an order).
   bool in_domain() const;
   // Live (cpu, dl) pairs in CPU order.
@@ -75,9 +74,7 @@ class Model {
 
   unsigned nr_cpu_ids_ = 0;
   Map dl_;
-  Bits free_;
+  Cpumask free_{};  // only the cpumask API touches it, like cp->free_cpus
 };
-
-Model::Bits to_bits(const Cpumask& m, unsigned nr_cpu_ids);
 
 }  // namespace diffsched::cpudl
