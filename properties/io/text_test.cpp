@@ -51,9 +51,13 @@ TEST(OpsText, BadInputIsRefusedWithLineAndReason) {
   EXPECT_FALSE(parse_program("cpus 4\nset 4 1\n", &error));
   EXPECT_EQ(error, "line 2: 'set' argument 'cpu': CPU 4 is out of range (nr_cpu_ids is 4)");
   EXPECT_FALSE(parse_program("frob 1\n", &error));
+  EXPECT_EQ(error, "line 1: unknown op 'frob' and no 'subject' line");
+  EXPECT_FALSE(parse_program("subject cpudl\nfrob 1\n", &error));
   EXPECT_EQ(error,
-            "line 1: unknown op 'frob' (known: set, clear, clear_online, set_freecpu, "
+            "line 2: unknown op 'frob' (known: set, clear, clear_online, set_freecpu, "
             "clear_freecpu, find, find_nomask)");
+  EXPECT_FALSE(parse_program("# nothing\n", &error));
+  EXPECT_EQ(error, "no ops and no 'subject' line");
   EXPECT_FALSE(parse_program("cpus 0\n", &error));
   EXPECT_FALSE(parse_program("set 1 2\ncpus 4\n", &error));
   EXPECT_EQ(error, "line 2: 'cpus' must come before the first op");

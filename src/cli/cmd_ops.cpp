@@ -2,10 +2,9 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
-#include "cpudl/lockstep.h"
 #include "engine/op.h"
 #include "io/text.h"
-#include "pick/lockstep.h"
+#include "subjects.h"
 
 namespace diffsched::cli {
 
@@ -33,8 +32,7 @@ void print_subject() {
 Runner add_ops(CLI::App& app) {
   app.add_subcommand("ops", "List each subject's ops, their arguments and the kernel call");
   return [] {
-    print_subject<cpudl::Subject>();
-    print_subject<pick::Subject>();
+    for_each_subject([]<class S>(std::type_identity<S>) { print_subject<S>(); });
     return kExitOk;
   };
 }

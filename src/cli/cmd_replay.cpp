@@ -21,12 +21,12 @@ struct ReplayOptions {
   bool quiet = false;
 };
 
-template <class S, class Trace>
+template <class S>
 int replay_program(const std::string& file, const io::Program<S>& p, std::optional<Level> forced,
                    bool quiet, const std::string& expect) {
   const Level level = forced.value_or(p.level.value_or(S::kDefaultLevel));
   typename S::Lockstep lockstep;
-  Trace trace(stdout);
+  io::TextTrace<S> trace(stdout);
   fmt::print("== {}: subject {}, cpus {}, level {}, {} ops\n", file, S::kName,
              p.config.nr_cpu_ids, level_name(level), p.ops.size());
   Verdict v = run_lockstep<S>(lockstep, p.config, std::span<const typename S::Op>(p.ops), level,
@@ -74,10 +74,7 @@ int run_replay(const ReplayOptions& o) {
     int s = std::visit(
         [&](const auto& p) {
           using S = typename std::decay_t<decltype(p)>::Subject;
-          if constexpr (std::is_same_v<S, cpudl::Subject>)
-            return replay_program<S, io::CpudlTrace>(file, p, forced, o.quiet, o.expect);
-          else
-            return replay_program<S, io::PickTrace>(file, p, forced, o.quiet, o.expect);
+          return replay_program<S>(file, p, forced, o.quiet, o.expect);
         },
         *program);
     status = std::max(status, s);

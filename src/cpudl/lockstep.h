@@ -53,6 +53,7 @@ class Lockstep {
 
 struct Subject {
   static constexpr std::string_view kName = "cpudl";
+  static constexpr unsigned kDefaultCpus = 8;  // .ops files without `cpus`
   static constexpr Level kDefaultLevel = Level::kDeadline;
   using Op = cpudl::Op;
   using Config = cpudl::Config;

@@ -10,11 +10,10 @@ namespace diffsched::io {
 
 namespace {
 
-constexpr unsigned kDefaultCpus[] = {8, 64};  // cpudl, pick
+using Lines = std::vector<std::pair<std::size_t, std::vector<std::string_view>>>;
 
 template <class S>
-bool parse_ops_into(Program<S>* p, const std::vector<std::pair<std::size_t, std::vector<std::string_view>>>& lines,
-                    std::string* error) {
+bool parse_ops_into(Program<S>* p, const Lines& lines, std::string* error) {
   kernel::NrCpuIdsScope scope(p->config.nr_cpu_ids);
   for (const auto& [lineno, words] : lines) {
     typename S::Op op;
@@ -28,13 +27,38 @@ bool parse_ops_into(Program<S>* p, const std::vector<std::pair<std::size_t, std:
   return true;
 }
 
+// The subject whose op list has an op called `name`, if any.
+std::optional<std::string_view> subject_with_op(std::string_view name) {
+  std::optional<std::string_view> found;
+  for_each_subject([&]<class S>(std::type_identity<S>) {
+    if (found) return;
+    for (auto n : OpNames<typename S::Op>::kNames)
+      if (n == name) found = S::kName;
+  });
+  return found;
+}
+
+std::string subject_names() {
+  std::string names;
+  for_each_subject([&]<class S>(std::type_identity<S>) {
+    if (!names.empty()) names += ", ";
+    names += S::kName;
+  });
+  return names;
+}
+
 }  // namespace
+
+std::string_view subject_name(const AnyProgram& program) {
+  return std::visit([](const auto& p) { return std::decay_t<decltype(p)>::Subject::kName; },
+                    program);
+}
 
 std::optional<AnyProgram> parse_program(std::string_view text, std::string* error) {
   std::optional<std::string> subject;
   std::optional<unsigned> cpus;
   std::optional<Level> level;
-  std::vector<std::pair<std::size_t, std::vector<std::string_view>>> op_lines;
+  Lines op_lines;
   std::size_t lineno = 0;
   while (!text.empty()) {
     auto nl = text.find('\n');
@@ -55,9 +79,9 @@ std::optional<AnyProgram> parse_program(std::string_view text, std::string* erro
         return std::nullopt;
       }
       if (key == "subject") {
-        if (words[1] != cpudl::Subject::kName && words[1] != pick::Subject::kName) {
-          *error = fmt::format("line {}: unknown subject '{}' (known: cpudl, pick)", lineno,
-                               words[1]);
+        if (!with_subject_named(words[1], [](auto) {})) {
+          *error = fmt::format("line {}: unknown subject '{}' (known: {})", lineno, words[1],
+                               subject_names());
           return std::nullopt;
         }
         subject = std::string(words[1]);
@@ -81,19 +105,29 @@ std::optional<AnyProgram> parse_program(std::string_view text, std::string* erro
       }
       continue;
     }
-    if (!subject) subject = std::string(key == "pick" ? pick::Subject::kName : cpudl::Subject::kName);
+    if (!subject) {
+      auto inferred = subject_with_op(key);
+      if (!inferred) {
+        *error = fmt::format("line {}: unknown op '{}' and no 'subject' line", lineno, key);
+        return std::nullopt;
+      }
+      subject = std::string(*inferred);
+    }
     op_lines.emplace_back(lineno, std::move(words));
   }
-  if (!subject) subject = std::string(cpudl::Subject::kName);
+  if (!subject) {
+    *error = "no ops and no 'subject' line";
+    return std::nullopt;
+  }
 
-  auto fill = [&]<class S>(Program<S> p, unsigned default_cpus) -> std::optional<AnyProgram> {
-    p.config.nr_cpu_ids = cpus.value_or(default_cpus);
+  std::optional<AnyProgram> result;
+  with_subject_named(*subject, [&]<class S>(std::type_identity<S>) {
+    Program<S> p;
+    p.config.nr_cpu_ids = cpus.value_or(S::kDefaultCpus);
     p.level = level;
-    if (!parse_ops_into(&p, op_lines, error)) return std::nullopt;
-    return AnyProgram(std::move(p));
-  };
-  if (*subject == pick::Subject::kName) return fill(Program<pick::Subject>{}, kDefaultCpus[1]);
-  return fill(Program<cpudl::Subject>{}, kDefaultCpus[0]);
+    if (parse_ops_into(&p, op_lines, error)) result = AnyProgram(std::move(p));
+  });
+  return result;
 }
 
 std::string format_program(const AnyProgram& any) {

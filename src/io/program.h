@@ -1,8 +1,8 @@
 // A .ops file: a subject, its configuration, an optional level, and ops.
 //
 //   # comment
-//   subject cpudl        # or pick; inferred from the first op if absent
-//   cpus 4               # nr_cpu_ids (default 8 for cpudl, 64 for pick)
+//   subject cpudl        # cpudl, pick or cpumask; inferred from the first op if absent
+//   cpus 4               # nr_cpu_ids (default: the subject's kDefaultCpus)
 //   level exact          # optional: the level this input is meant for
 //   set 0 5
 //   set 1 5
@@ -18,9 +18,8 @@
 #include <variant>
 #include <vector>
 
-#include "cpudl/lockstep.h"
 #include "engine/verdict.h"
-#include "pick/lockstep.h"
+#include "subjects.h"
 
 namespace diffsched::io {
 
@@ -32,7 +31,15 @@ struct Program {
   std::vector<typename S::Op> ops;
 };
 
-using AnyProgram = std::variant<Program<cpudl::Subject>, Program<pick::Subject>>;
+template <class Tuple>
+struct ProgramVariant;
+template <class... S>
+struct ProgramVariant<std::tuple<S...>> {
+  using type = std::variant<Program<S>...>;
+};
+using AnyProgram = ProgramVariant<Subjects>::type;
+
+std::string_view subject_name(const AnyProgram& program);
 
 // Errors name the line: "line 3: 'set' takes 2 arguments, got 1".
 std::optional<AnyProgram> parse_program(std::string_view text, std::string* error);

@@ -20,6 +20,8 @@ std::string format_value(const kernel::Cpumask& v) {
   return s.empty() ? std::string("none") : s;
 }
 
+std::string format_value(cpumask::Reg v) { return fmt::format("r{}", v.r); }
+
 namespace {
 
 template <class T>
@@ -75,6 +77,15 @@ bool parse_value(std::string_view s, kernel::Cpumask* out, std::string* error) {
     return true;
   }
   return kernel::cpulist_parse(s, out, error);
+}
+
+bool parse_value(std::string_view s, cpumask::Reg* out, std::string* error) {
+  if (s.size() == 2 && s[0] == 'r' && s[1] >= '0' && s[1] < '0' + int(cpumask::kRegisters)) {
+    out->r = static_cast<unsigned>(s[1] - '0');
+    return true;
+  }
+  *error = fmt::format("'{}' is not a register (r0..r{})", s, cpumask::kRegisters - 1);
+  return false;
 }
 
 std::vector<std::string_view> split_words(std::string_view line) {

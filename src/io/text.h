@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "cpumask/ops.h"
 #include "engine/op.h"
 #include "kernel/cpumask.h"
 #include "kernel/types.h"
@@ -26,11 +27,13 @@ std::string format_value(int v);
 std::string format_value(kernel::u64 v);
 std::string format_value(bool v);
 std::string format_value(const kernel::Cpumask& v);
+std::string format_value(cpumask::Reg v);
 
 bool parse_value(std::string_view s, int* out, std::string* error);
 bool parse_value(std::string_view s, kernel::u64* out, std::string* error);
 bool parse_value(std::string_view s, bool* out, std::string* error);
 bool parse_value(std::string_view s, kernel::Cpumask* out, std::string* error);
+bool parse_value(std::string_view s, cpumask::Reg* out, std::string* error);
 
 // Ops whose struct sets kNamedArgs print as name=value (long mask lists).
 template <class T>

@@ -6,8 +6,8 @@
 
 namespace diffsched::io {
 
-void CpudlTrace::on_op(std::size_t index, const cpudl::Op& op, const cpudl::Lockstep& ls,
-                       const Verdict&) {
+void print_step(std::FILE* out_, std::size_t index, const cpudl::Op& op,
+                const cpudl::Lockstep& ls) {
   fmt::print(out_, "#{:<3} {}\n", index, format_op(op));
   if (ls.last_skipped()) {
     fmt::print(out_, "      skipped: {}\n", ls.skip_reason());
@@ -37,14 +37,25 @@ void CpudlTrace::on_op(std::size_t index, const cpudl::Op& op, const cpudl::Lock
   }
 }
 
-void PickTrace::on_op(std::size_t index, const pick::Op& op, const pick::Lockstep& ls,
-                      const Verdict&) {
+void print_step(std::FILE* out_, std::size_t index, const pick::Op& op,
+                const pick::Lockstep& ls) {
   fmt::print(out_, "#{:<3} {}\n", index, format_op(op));
   for (std::size_t i = 0; i < ls.side_count(); ++i)
     fmt::print(out_, "    {} {:<10} {}\n", ls.result(i) != ls.result(0) ? '*' : ' ',
                ls.side_name(i), pick::format_pick(ls.result(i), kernel::nr_cpu_ids));
   fmt::print(out_, "      {:<10} {}\n", "model",
              pick::format_pick(ls.model_result(), kernel::nr_cpu_ids));
+}
+
+void print_step(std::FILE* out_, std::size_t index, const cpumask::Op& op,
+                const cpumask::Lockstep& ls) {
+  fmt::print(out_, "#{:<3} {}\n", index, format_op(op));
+  if (!ls.answer().empty() || !ls.model_answer().empty())
+    fmt::print(out_, "    {} {:<10} {}\n      {:<10} {}\n",
+               ls.answer() != ls.model_answer() ? '*' : ' ', "kernel", ls.answer(), "model",
+               ls.model_answer());
+  for (unsigned r = 0; r < cpumask::kRegisters; ++r)
+    fmt::print(out_, "      r{} {}\n", r, format_value(ls.reg(r)));
 }
 
 void print_notes(std::FILE* out, const Verdict& v) {

@@ -1,6 +1,6 @@
 // Human-readable op-by-op traces of a lockstep run (for `diffsched replay`).
 //
-//   CpudlTrace trace(stdout);
+//   TextTrace<cpudl::Subject> trace(stdout);
 //   run_lockstep<cpudl::Subject>(ls, cfg, ops, level, &trace);
 //
 // Each op prints its index and text, then every side's state (heap slots as
@@ -13,25 +13,25 @@
 
 #include "cpudl/lockstep.h"
 #include "engine/runner.h"
+#include "cpumask/lockstep.h"
 #include "pick/lockstep.h"
 
 namespace diffsched::io {
 
-class CpudlTrace final : public Observer<cpudl::Subject> {
- public:
-  explicit CpudlTrace(std::FILE* out) : out_(out) {}
-  void on_op(std::size_t index, const cpudl::Op& op, const cpudl::Lockstep& ls,
-             const Verdict& verdict) override;
+// One op's lines for each subject.
+void print_step(std::FILE* out, std::size_t index, const cpudl::Op& op, const cpudl::Lockstep& ls);
+void print_step(std::FILE* out, std::size_t index, const pick::Op& op, const pick::Lockstep& ls);
+void print_step(std::FILE* out, std::size_t index, const cpumask::Op& op,
+                const cpumask::Lockstep& ls);
 
- private:
-  std::FILE* out_;
-};
-
-class PickTrace final : public Observer<pick::Subject> {
+template <class S>
+class TextTrace final : public Observer<S> {
  public:
-  explicit PickTrace(std::FILE* out) : out_(out) {}
-  void on_op(std::size_t index, const pick::Op& op, const pick::Lockstep& ls,
-             const Verdict& verdict) override;
+  explicit TextTrace(std::FILE* out) : out_(out) {}
+  void on_op(std::size_t index, const typename S::Op& op, const typename S::Lockstep& ls,
+             const Verdict&) override {
+    print_step(out_, index, op, ls);
+  }
 
  private:
   std::FILE* out_;

@@ -58,6 +58,7 @@ class Lockstep {
 struct Subject {
   static constexpr std::string_view kName = "pick";
   // Picks are stateless: both levels mean "the same CPU".
+  static constexpr unsigned kDefaultCpus = 64;  // .ops files without `cpus`
   static constexpr Level kDefaultLevel = Level::kExact;
   using Op = pick::Op;
   using Config = pick::Config;

@@ -1,0 +1,115 @@
+// The ops of the cpumask helper subject: the kernel cpumask API on three
+// mask registers r0..r2, checked against a naive std::bitset model, so that
+// the pick oracle rests on a checked mask implementation.
+//
+//   load r0 0-3,64       *r0 = the mask (cpumask_copy from a literal)
+//   set_cpu r1 5         cpumask_set_cpu(5, r1)
+//   clear_cpu r1 5       cpumask_clear_cpu(5, r1)
+//   test_cpu r1 5        cpumask_test_cpu(5, r1)
+//   and r2 r0 r1         cpumask_and(r2, r0, r1)        -> whether non-empty
+//   first r0             cpumask_first(r0)
+//   next r0 7            cpumask_next(7, r0)
+//   first_and r0 r1      cpumask_first_and(r0, r1)
+//   first_and_and r0 r1 r2
+//   weight r0 / empty r0 cpumask_weight / cpumask_empty
+//   for_each_and r0 r1   for_each_cpu_and(cpu, r0, r1): the CPUs visited
+#pragma once
+
+#include <string_view>
+#include <variant>
+
+#include "kernel/cpumask.h"
+
+namespace diffsched::cpumask {
+
+using kernel::Cpumask;
+
+inline constexpr unsigned kRegisters = 3;
+
+// A mask register, printed "r0".."r2".
+struct Reg {
+  unsigned r = 0;
+  friend bool operator==(Reg, Reg) = default;
+};
+
+#define DIFFSCHED_CPUMASK_OP(Name, text, kernel_call)                \
+  struct Name {                                                      \
+    static constexpr std::string_view kName = text;                  \
+    static constexpr std::string_view kKernel = kernel_call;
+
+DIFFSCHED_CPUMASK_OP(Load, "load", "*dst = mask (cpumask_copy)")
+  Reg dst;
+  Cpumask mask{};
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) { f("dst", op.dst); f("mask", op.mask); }
+};
+DIFFSCHED_CPUMASK_OP(SetCpu, "set_cpu", "cpumask_set_cpu(cpu, dst)")
+  Reg dst;
+  int cpu = 0;
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) { f("dst", op.dst); f("cpu", op.cpu); }
+};
+DIFFSCHED_CPUMASK_OP(ClearCpu, "clear_cpu", "cpumask_clear_cpu(cpu, dst)")
+  Reg dst;
+  int cpu = 0;
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) { f("dst", op.dst); f("cpu", op.cpu); }
+};
+DIFFSCHED_CPUMASK_OP(TestCpu, "test_cpu", "cpumask_test_cpu(cpu, src)")
+  Reg src;
+  int cpu = 0;
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) { f("src", op.src); f("cpu", op.cpu); }
+};
+DIFFSCHED_CPUMASK_OP(And, "and", "cpumask_and(dst, a, b)")
+  Reg dst, a, b;
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) { f("dst", op.dst); f("a", op.a); f("b", op.b); }
+};
+DIFFSCHED_CPUMASK_OP(First, "first", "cpumask_first(src)")
+  Reg src;
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) { f("src", op.src); }
+};
+DIFFSCHED_CPUMASK_OP(Next, "next", "cpumask_next(cpu, src)")
+  Reg src;
+  int cpu = 0;
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) { f("src", op.src); f("cpu", op.cpu); }
+};
+DIFFSCHED_CPUMASK_OP(FirstAnd, "first_and", "cpumask_first_and(a, b)")
+  Reg a, b;
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) { f("a", op.a); f("b", op.b); }
+};
+DIFFSCHED_CPUMASK_OP(FirstAndAnd, "first_and_and", "cpumask_first_and_and(a, b, c)")
+  Reg a, b, c;
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) { f("a", op.a); f("b", op.b); f("c", op.c); }
+};
+DIFFSCHED_CPUMASK_OP(Weight, "weight", "cpumask_weight(src)")
+  Reg src;
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) { f("src", op.src); }
+};
+DIFFSCHED_CPUMASK_OP(Empty, "empty", "cpumask_empty(src)")
+  Reg src;
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) { f("src", op.src); }
+};
+DIFFSCHED_CPUMASK_OP(ForEachAnd, "for_each_and", "for_each_cpu_and(cpu, a, b)")
+  Reg a, b;
+  template <class Self, class F>
+  static void fields(Self& op, F&& f) { f("a", op.a); f("b", op.b); }
+};
+
+#undef DIFFSCHED_CPUMASK_OP
+
+using Op = std::variant<Load, SetCpu, ClearCpu, TestCpu, And, First, Next, FirstAnd, FirstAndAnd,
+                        Weight, Empty, ForEachAnd>;
+
+struct Config {
+  unsigned nr_cpu_ids = 64;
+};
+
+}  // namespace diffsched::cpumask
