@@ -21,3 +21,16 @@ function(diffsched_add_property name)
   gtest_discover_tests(${name} TEST_PREFIX "${name}." PROPERTIES LABELS "${ARG_LABELS}"
                        DISCOVERY_TIMEOUT 60)
 endfunction()
+
+# diffsched_add_fuzzer(name source): a libFuzzer target, written to
+# <build>/fuzz/<source name without .cpp>. Needs clang and the fuzz presets'
+# -fsanitize=fuzzer-no-link on everything else.
+function(diffsched_add_fuzzer name source)
+  get_filename_component(stem ${source} NAME_WE)
+  add_executable(${name} ${source})
+  target_link_libraries(${name} PRIVATE diffsched_core)
+  target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+  set_target_properties(${name} PROPERTIES OUTPUT_NAME ${stem}
+                                           RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/fuzz)
+  diffsched_warnings(${name})
+endfunction()

@@ -1,13 +1,14 @@
-// `diffsched replay FILE...`: runs .ops files through the lockstep runner and
-// prints the op trace with every side's state, then the verdict.
-#include <fstream>
-#include <sstream>
+// `diffsched replay FILE...`: runs inputs (.ops text, binary files, or raw
+// fuzzer inputs with --target) through the lockstep runner and prints the op
+// trace with every side's state (or JSON, or heap trees), then the verdict.
+#include <chrono>
 
 #include <fmt/format.h>
 
 #include "cli/commands.h"
 #include "engine/runner.h"
-#include "io/program.h"
+#include "io/json.h"
+#include "io/load.h"
 #include "io/trace.h"
 
 namespace diffsched::cli {
@@ -17,30 +18,88 @@ namespace {
 struct ReplayOptions {
   std::vector<std::string> files;
   std::string level;
+  std::string target;
   std::string expect;  // "ok" or a finding signature; empty: no expectation
   bool quiet = false;
+  bool json = false;
+  bool tree = false;
+  bool stats = false;
+  bool check_expect = false;
 };
 
+// --check-expect: every '# expect:' line of the file must hold.
 template <class S>
-int replay_program(const std::string& file, const io::Program<S>& p, std::optional<Level> forced,
-                   bool quiet, const std::string& expect) {
+int check_expectations(const std::string& file, const io::Program<S>& p) {
+  if (p.expectations.empty()) {
+    fmt::print(stderr, "diffsched: error: {} has no '# expect: LEVEL VERDICT' line\n", file);
+    return kExitBadInput;
+  }
+  int status = kExitOk;
+  typename S::Lockstep lockstep;
+  for (const auto& e : p.expectations) {
+    const Verdict v =
+        run_lockstep<S>(lockstep, p.config, std::span<const typename S::Op>(p.ops), e.level);
+    const std::string got = v.finding ? v.finding->signature() : "equivalent";
+    const bool ok = got == e.verdict;
+    fmt::print("{} {} at level {}: expected {}, got {}\n", ok ? "ok        " : "CHANGED   ", file,
+               level_name(e.level), e.verdict, got);
+    if (!ok) status = kExitFinding;
+  }
+  return status;
+}
+
+// Runs the program repeatedly without an observer for at least 0.3 s and
+// prints the checked ops per second.
+template <class S>
+void print_stats(const io::Program<S>& p, Level level) {
+  typename S::Lockstep lockstep;
+  const auto ops = std::span<const typename S::Op>(p.ops);
+  std::size_t checked = 0, runs = 0;
+  const auto start = std::chrono::steady_clock::now();
+  std::chrono::duration<double> elapsed{};
+  do {
+    checked += run_lockstep<S>(lockstep, p.config, ops, level).ops_run;
+    ++runs;
+    elapsed = std::chrono::steady_clock::now() - start;
+  } while (elapsed.count() < 0.3);
+  fmt::print("stats: {} runs, {} ops checked in {:.3f} s: {:.0f} checked ops/s\n", runs, checked,
+             elapsed.count(), static_cast<double>(checked) / elapsed.count());
+}
+
+template <class S>
+int replay_program(const std::string& file, const io::Program<S>& p, const ReplayOptions& o,
+                   std::optional<Level> forced) {
   const Level level = forced.value_or(p.level.value_or(S::kDefaultLevel));
   typename S::Lockstep lockstep;
-  io::TextTrace<S> trace(stdout);
-  fmt::print("== {}: subject {}, cpus {}, level {}, {} ops\n", file, S::kName,
-             p.config.nr_cpu_ids, level_name(level), p.ops.size());
-  Verdict v = run_lockstep<S>(lockstep, p.config, std::span<const typename S::Op>(p.ops), level,
-                              quiet ? nullptr : &trace);
-  io::print_notes(stdout, v);
-  if (v.finding)
-    fmt::print("FINDING: {}\n", v.finding->describe());
-  else
-    fmt::print("equivalent at level {} after {} ops\n", level_name(level), v.ops_run);
-  if (!expect.empty()) {
-    const std::string got = v.finding ? v.finding->signature() : "ok";
-    const bool as_expected = got == expect;
-    fmt::print("{}: expected {}, got {}\n", as_expected ? "as expected" : "UNEXPECTED", expect,
-               got);
+  const auto ops = std::span<const typename S::Op>(p.ops);
+  Verdict v;
+  if (o.json) {
+    io::JsonTrace<S> trace;
+    v = run_lockstep<S>(lockstep, p.config, ops, level, &trace);
+    nlohmann::json doc = {{"file", file},
+                          {"subject", S::kName},
+                          {"cpus", p.config.nr_cpu_ids},
+                          {"level", level_name(level)},
+                          {"ops", trace.ops()},
+                          {"verdict", io::verdict_json(v)}};
+    fmt::print("{}\n", doc.dump(2));
+  } else {
+    fmt::print("== {}: subject {}, cpus {}, level {}, {} ops\n", file, S::kName,
+               p.config.nr_cpu_ids, level_name(level), p.ops.size());
+    io::TextTrace<S> trace(stdout, o.tree);
+    v = run_lockstep<S>(lockstep, p.config, ops, level, o.quiet ? nullptr : &trace);
+    io::print_notes(stdout, v);
+    if (v.finding)
+      fmt::print("FINDING: {}\n", v.finding->describe());
+    else
+      fmt::print("equivalent at level {} after {} ops\n", level_name(level), v.ops_run);
+  }
+  if (o.stats) print_stats(p, level);
+  if (!o.expect.empty()) {
+    const std::string got = v.finding ? v.finding->signature() : "equivalent";
+    const bool as_expected = got == o.expect || (o.expect == "ok" && !v.finding);
+    fmt::print(o.json ? stderr : stdout, "{}: expected {}, got {}\n",
+               as_expected ? "as expected" : "UNEXPECTED", o.expect, got);
     return as_expected ? kExitOk : kExitFinding;
   }
   return v.finding ? kExitFinding : kExitOk;
@@ -56,29 +115,40 @@ int run_replay(const ReplayOptions& o) {
       return kExitBadInput;
     }
   }
-  int status = kExitOk;
-  for (const auto& file : o.files) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-      fmt::print(stderr, "diffsched: error: cannot read {}\n", file);
-      return kExitBadInput;
-    }
-    std::stringstream buf;
-    buf << in.rdbuf();
-    std::string error;
-    auto program = io::parse_program(buf.str(), &error);
-    if (!program) {
-      fmt::print(stderr, "diffsched: error: {}: {}\n", file, error);
-      return kExitBadInput;
-    }
-    int s = std::visit(
-        [&](const auto& p) {
-          using S = typename std::decay_t<decltype(p)>::Subject;
-          return replay_program<S>(file, p, forced, o.quiet, o.expect);
-        },
-        *program);
-    status = std::max(status, s);
+  const FuzzTarget* target = nullptr;
+  if (!o.target.empty() && !(target = find_target(o.target))) {
+    fmt::print(stderr, "diffsched: error: unknown target '{}' (known: {})\n", o.target,
+               target_names());
+    return kExitBadInput;
   }
+  if (o.json && o.tree) {
+    fmt::print(stderr, "diffsched: error: --json and --tree do not combine\n");
+    return kExitBadInput;
+  }
+  // Load everything first: a bad file fails the command before any output.
+  std::vector<io::AnyProgram> programs;
+  for (const auto& file : o.files) {
+    std::string error;
+    auto program = io::load_program(file, target, &error);
+    if (!program) {
+      fmt::print(stderr, "diffsched: error: {}\n", error);
+      return kExitBadInput;
+    }
+    if (o.tree && io::subject_name(*program) != cpudl::Subject::kName) {
+      fmt::print(stderr, "diffsched: error: --tree draws cpudl heaps; {} is subject {}\n", file,
+                 io::subject_name(*program));
+      return kExitBadInput;
+    }
+    programs.push_back(std::move(*program));
+  }
+  int status = kExitOk;
+  for (std::size_t i = 0; i < programs.size(); ++i)
+    status = std::max(status, std::visit(
+                                  [&](const auto& p) {
+                                    return o.check_expect ? check_expectations(o.files[i], p)
+                                                          : replay_program(o.files[i], p, o, forced);
+                                  },
+                                  programs[i]));
   return status;
 }
 
@@ -87,12 +157,24 @@ int run_replay(const ReplayOptions& o) {
 Runner add_replay(CLI::App& app) {
   auto opts = std::make_shared<ReplayOptions>();
   auto* sub = app.add_subcommand(
-      "replay", "Run .ops files op by op, print both sides' states and the verdict "
-                "(exit 0 equivalent, 1 finding, 2 bad input)");
-  sub->add_option("files", opts->files, ".ops files")->required()->check(CLI::ExistingFile);
+      "replay",
+      "Run inputs op by op, print every side's state and the verdict "
+      "(exit 0 equivalent, 1 finding, 2 bad input)");
+  sub->add_option("files", opts->files, ".ops files, binary files, or raw fuzzer inputs")
+      ->required();
   sub->add_option("--level", opts->level,
-                  "exact or deadline (default: the file's level, else deadline for cpudl, exact for pick)");
+                  "exact or deadline (default: the file's level, else the subject's: "
+                  "deadline for cpudl, exact for pick and cpumask)");
+  sub->add_option("--target", opts->target,
+                  "read files without a DSCH header as this fuzz target's raw input "
+                  "(cpudl, cpudl_exact, pick, cpumask)");
   sub->add_flag("-q,--quiet", opts->quiet, "print only the verdict, not the trace");
+  sub->add_flag("--json", opts->json, "print the trace and verdict as JSON, one object per op");
+  sub->add_flag("--tree", opts->tree, "draw both heaps as trees after each op (cpudl)");
+  sub->add_flag("--stats", opts->stats, "also measure checked ops per second (no trace)");
+  sub->add_flag("--check-expect", opts->check_expect,
+                "check each file's '# expect: LEVEL VERDICT' lines instead of printing a "
+                "trace (exit 1 if a verdict changed)");
   sub->add_option("--expect", opts->expect,
                   "expected verdict: 'ok' or a finding signature such as "
                   "cpudl:divergence:exact:slot.cpu:set; exit 0 iff every file matches");

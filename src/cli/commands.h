@@ -19,5 +19,8 @@ using Runner = std::function<int()>;
 
 Runner add_replay(CLI::App& app);
 Runner add_ops(CLI::App& app);
+Runner add_encode(CLI::App& app);
+Runner add_decode(CLI::App& app);
+Runner add_minimize(CLI::App& app);
 
 }  // namespace diffsched::cli

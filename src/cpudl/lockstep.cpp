@@ -122,10 +122,19 @@ bool Lockstep::compare_with_reference(const Op& op, std::size_t index, Level lev
       for (int s = 0; s < a.size; ++s) {
         const auto& x = a.elements[s];
         const auto& y = b.elements[s];
-        if (x.cpu != y.cpu || x.dl != y.dl)
-          return fail(x.cpu != y.cpu ? "slot.cpu" : "slot.dl", fmt::format("slot {}", s),
-                      fmt::format("{}:{}", x.cpu, io::format_value(x.dl)),
-                      fmt::format("{}:{}", y.cpu, io::format_value(y.dl)));
+        if (x.cpu != y.cpu || x.dl != y.dl) {
+          fail(x.cpu != y.cpu ? "slot.cpu" : "slot.dl", fmt::format("slot {}", s),
+               fmt::format("{}:{}", x.cpu, io::format_value(x.dl)),
+               fmt::format("{}:{}", y.cpu, io::format_value(y.dl)));
+          if (x.dl == y.dl && b.contains(x.cpu) && b.dl_of(x.cpu) == x.dl)
+            v.finding->detail = fmt::format(
+                "CPUs {} and {} have the same deadline {}; the sides put them in a different "
+                "order. The hole-based cpudl_heapify_up() moves an item above a parent with an "
+                "equal deadline (it stops only below a strictly later one); the swap-based one "
+                "does not. Same CPUs and deadlines: check level deadline with --level deadline.",
+                x.cpu, y.cpu, io::format_value(x.dl));
+          return false;
+        }
       }
       for (unsigned c = 0; c < a.nr_cpu_ids; ++c)
         if (a.elements[c].idx != b.elements[c].idx)

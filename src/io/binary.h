@@ -154,8 +154,8 @@ class Decoder {
   template <std::size_t... I>
   bool decode_kind(std::size_t kind, Op* out, std::index_sequence<I...>) {
     bool ok = false;
-    ((kind == I ? (ok = decode_as<std::variant_alternative_t<I, Op>>(out), true) : false) ||
-     ...);
+    (void)((kind == I && ((ok = decode_as<std::variant_alternative_t<I, Op>>(out)), true)) ||
+           ...);
     return ok;
   }
 

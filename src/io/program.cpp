@@ -59,12 +59,26 @@ std::optional<AnyProgram> parse_program(std::string_view text, std::string* erro
   std::optional<unsigned> cpus;
   std::optional<Level> level;
   Lines op_lines;
+  std::vector<Expectation> expectations;
   std::size_t lineno = 0;
   while (!text.empty()) {
     auto nl = text.find('\n');
     std::string_view line = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
     ++lineno;
+    if (line.starts_with("# expect:")) {
+      auto w = split_words(line.substr(9));
+      std::optional<Level> lv = w.size() == 2 ? parse_level(w[0]) : std::nullopt;
+      if (!lv) {
+        *error = fmt::format(
+            "line {}: '# expect:' takes a level and a verdict, e.g. '# expect: deadline "
+            "equivalent'",
+            lineno);
+        return std::nullopt;
+      }
+      expectations.push_back({*lv, std::string(w[1])});
+      continue;
+    }
     auto words = split_words(line);
     if (words.empty()) continue;
     const std::string_view key = words[0];
@@ -125,6 +139,7 @@ std::optional<AnyProgram> parse_program(std::string_view text, std::string* erro
     Program<S> p;
     p.config.nr_cpu_ids = cpus.value_or(S::kDefaultCpus);
     p.level = level;
+    p.expectations = expectations;
     if (parse_ops_into(&p, op_lines, error)) result = AnyProgram(std::move(p));
   });
   return result;
@@ -136,6 +151,8 @@ std::string format_program(const AnyProgram& any) {
         using S = typename std::decay_t<decltype(p)>::Subject;
         std::string out = fmt::format("subject {}\ncpus {}\n", S::kName, p.config.nr_cpu_ids);
         if (p.level) out += fmt::format("level {}\n", level_name(*p.level));
+        for (const auto& e : p.expectations)
+          out += fmt::format("# expect: {} {}\n", level_name(e.level), e.verdict);
         kernel::NrCpuIdsScope scope(p.config.nr_cpu_ids);
         for (const auto& op : p.ops) out += format_op(op) + "\n";
         return out;

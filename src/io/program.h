@@ -4,6 +4,7 @@
 //   subject cpudl        # cpudl, pick or cpumask; inferred from the first op if absent
 //   cpus 4               # nr_cpu_ids (default: the subject's kDefaultCpus)
 //   level exact          # optional: the level this input is meant for
+//   # expect: exact cpudl:divergence:exact:slot.cpu:set   (regressions, see below)
 //   set 0 5
 //   set 1 5
 //
@@ -23,12 +24,20 @@
 
 namespace diffsched::io {
 
+// "# expect: exact cpudl:divergence:exact:slot.cpu:set" or
+// "# expect: deadline equivalent": the verdict a regression input must keep.
+struct Expectation {
+  Level level;
+  std::string verdict;  // "equivalent" or a finding signature
+};
+
 template <class S>
 struct Program {
   using Subject = S;
   typename S::Config config;
   std::optional<Level> level;
   std::vector<typename S::Op> ops;
+  std::vector<Expectation> expectations;  // text form only
 };
 
 template <class Tuple>

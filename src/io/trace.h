@@ -24,17 +24,25 @@ void print_step(std::FILE* out, std::size_t index, const pick::Op& op, const pic
 void print_step(std::FILE* out, std::size_t index, const cpumask::Op& op,
                 const cpumask::Lockstep& ls);
 
+// The heaps of every side drawn as trees, each beside the reference's, with
+// slots that differ from the reference marked "*".
+void print_trees(std::FILE* out, const cpudl::Lockstep& ls);
+
 template <class S>
 class TextTrace final : public Observer<S> {
  public:
-  explicit TextTrace(std::FILE* out) : out_(out) {}
+  // With `trees` (cpudl only), heaps are drawn as trees after each op.
+  explicit TextTrace(std::FILE* out, bool trees = false) : out_(out), trees_(trees) {}
   void on_op(std::size_t index, const typename S::Op& op, const typename S::Lockstep& ls,
              const Verdict&) override {
     print_step(out_, index, op, ls);
+    if constexpr (std::is_same_v<S, cpudl::Subject>)
+      if (trees_ && !ls.last_skipped()) print_trees(out_, ls);
   }
 
  private:
   std::FILE* out_;
+  bool trees_;
 };
 
 // The notes of a verdict, one line each ("note: ..."), or nothing.

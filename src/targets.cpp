@@ -1,0 +1,67 @@
+#include "targets.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "engine/runner.h"
+#include "io/binary.h"
+#include "io/text.h"
+#include "subjects.h"
+
+namespace diffsched {
+
+const FuzzTarget* find_target(std::string_view name) {
+  for (const auto& t : kFuzzTargets)
+    if (t.name == name) return &t;
+  return nullptr;
+}
+
+std::string target_names() {
+  std::string out;
+  for (const auto& t : kFuzzTargets) {
+    if (!out.empty()) out += ", ";
+    out += t.name;
+  }
+  return out;
+}
+
+namespace {
+
+template <class S>
+Verdict run_subject(Level level, std::span<const std::uint8_t> body) {
+  thread_local typename S::Lockstep lockstep;  // big; built once per thread
+  io::Decoder<S> decoder(body);
+  LockstepRun<S> run(lockstep, decoder.config(), level);
+  typename S::Op op;
+  while (decoder.next(&op))
+    if (!run.feed(op)) break;
+  return run.verdict();
+}
+
+}  // namespace
+
+Verdict run_target(const FuzzTarget& target, std::span<const std::uint8_t> body) {
+  Verdict v;
+  with_subject_named(target.subject, [&]<class S>(std::type_identity<S>) {
+    v = run_subject<S>(target.level, body);
+  });
+  return v;
+}
+
+int fuzz_one(const FuzzTarget& target, std::span<const std::uint8_t> body) {
+  const Verdict v = run_target(target, body);
+  if (!v.finding || v.finding->kind == FindingKind::kOutOfDomain) return 0;
+  auto program = io::decode_body_for(target.subject, body);
+  std::visit([&](auto& p) { p.level = target.level; }, *program);
+  fmt::print(stderr,
+             "\n==== diffsched: target {} found a {}\n{}\n---- the input as .ops "
+             "(save it and run: diffsched replay FILE.ops) ----\n{}----\n",
+             target.name, finding_kind_name(v.finding->kind), v.finding->describe(),
+             io::format_program(*program));
+  std::fflush(stderr);
+  std::abort();
+}
+
+}  // namespace diffsched
