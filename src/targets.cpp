@@ -1,5 +1,6 @@
 #include "targets.h"
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 
@@ -34,7 +35,7 @@ Verdict run_subject(Level level, std::span<const std::uint8_t> body) {
   thread_local typename S::Lockstep lockstep;  // big; built once per thread
   io::Decoder<S> decoder(body);
   LockstepRun<S> run(lockstep, decoder.config(), level);
-  typename S::Op op;
+  typename S::Op op{};
   while (decoder.next(&op))
     if (!run.feed(op)) break;
   return run.verdict();
@@ -50,8 +51,39 @@ Verdict run_target(const FuzzTarget& target, std::span<const std::uint8_t> body)
   return v;
 }
 
+namespace {
+
+// Checked ops, printed when the fuzzer exits (libFuzzer's own stats count
+// inputs, not ops).
+struct FuzzStats {
+  const FuzzTarget* target = nullptr;
+  std::uint64_t inputs = 0;
+  std::uint64_t ops = 0;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+};
+FuzzStats g_stats;
+
+void print_fuzz_stats() {
+  const std::chrono::duration<double> s = std::chrono::steady_clock::now() - g_stats.start;
+  if (!g_stats.target || s.count() <= 0) return;
+  fmt::print(stderr, "diffsched-stats: target {} ran {} inputs, {} checked ops in {:.1f} s: "
+             "{:.0f} inputs/s, {:.0f} checked ops/s\n",
+             g_stats.target->name, g_stats.inputs, g_stats.ops, s.count(),
+             static_cast<double>(g_stats.inputs) / s.count(),
+             static_cast<double>(g_stats.ops) / s.count());
+}
+
+}  // namespace
+
 int fuzz_one(const FuzzTarget& target, std::span<const std::uint8_t> body) {
+  if (!g_stats.target) {
+    g_stats.target = &target;
+    g_stats.start = std::chrono::steady_clock::now();
+    std::atexit(print_fuzz_stats);
+  }
   const Verdict v = run_target(target, body);
+  ++g_stats.inputs;
+  g_stats.ops += v.ops_run;
   if (!v.finding || v.finding->kind == FindingKind::kOutOfDomain) return 0;
   auto program = io::decode_body_for(target.subject, body);
   std::visit([&](auto& p) { p.level = target.level; }, *program);

@@ -1,5 +1,7 @@
 #include "cpudl/lockstep.h"
 
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "io/text.h"
@@ -80,9 +82,65 @@ void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
   }
   for (std::size_t i = 0; i < sides_.size(); ++i) sides_[i]->apply(op, &results_[i]);
   model_.apply(op);
-  if (!check_side_invariants(op, index, v)) return;
-  if (!compare_with_reference(op, index, level, v)) return;
-  compare_with_model(op, index, v);
+  // One fused pass per side says whether every state check passes; only when
+  // it does not do the ordered, detailed checks run to name the finding.
+  const bool check_state = !fast_state_ok(level);
+  if (!check_state && !is_find(op)) return;
+  if (check_state && !check_side_invariants(op, index, v)) return;
+  if (!compare_with_reference(op, index, level, v, check_state)) return;
+  compare_with_model(op, index, v, check_state);
+}
+
+bool Lockstep::fast_state_ok(Level level) const {
+  const unsigned nr = model_.nr_cpu_ids();
+  const auto max = model_.max_dl();
+  const HeapView ref = sides_[0]->view();
+  static constexpr unsigned long kZero[kernel::BITS_TO_LONGS(kernel::NR_CPUS)] = {};
+  const unsigned words = kernel::BITS_TO_LONGS(nr);
+  for (const auto& side : sides_) {
+    const HeapView h = side->view();
+    const auto* el = h.elements;
+    if (static_cast<std::size_t>(h.size) != model_.size() || h.nr_cpu_ids != nr) return false;
+    if (h.size > 0 && el[0].dl != *max) return false;
+    // free_cpus: equal to the model's below nr_cpu_ids, zero beyond.
+    const unsigned long* bits = h.free_cpus->bits;
+    if (!kernel::cpumask_equal(h.free_cpus, &model_.free_cpus())) return false;
+    if (std::memcmp(bits + words, kZero, (kernel::BITS_TO_LONGS(kernel::NR_CPUS) - words) * 8))
+      return false;
+    if (nr % 64 && (bits[words - 1] & (~0UL << (nr % 64)))) return false;
+    // Back-pointers: exactly `size` CPUs have one (4 chains).
+    int v0 = 0, v1 = 0, v2 = 0, v3 = 0;
+    unsigned c = 0;
+    for (; c + 4 <= nr; c += 4) {
+      v0 += el[c].idx != kernel::IDX_INVALID;
+      v1 += el[c + 1].idx != kernel::IDX_INVALID;
+      v2 += el[c + 2].idx != kernel::IDX_INVALID;
+      v3 += el[c + 3].idx != kernel::IDX_INVALID;
+    }
+    for (; c < nr; ++c) v0 += el[c].idx != kernel::IDX_INVALID;
+    if (v0 + v1 + v2 + v3 != h.size) return false;
+    // Every slot: CPU in range and pointing back, heap order, not free, and
+    // the model's deadline for that CPU.
+    bool ok = true;
+    for (int i = 0; i < h.size; ++i) {
+      const int cpu = el[i].cpu;
+      const auto ucpu = static_cast<unsigned>(cpu);
+      if (ucpu >= nr) return false;
+      ok &= el[cpu].idx == i;
+      ok &= !((bits[ucpu / 64] >> (ucpu % 64)) & 1UL);
+      ok &= model_.has_dl(cpu, el[i].dl);
+    }
+    for (int i = 1; i < h.size; ++i)
+      ok &= !kernel::dl_time_before(el[kernel::parent(i)].dl, el[i].dl);
+    if (!ok) return false;
+    if (level == Level::kExact && side.get() != sides_[0].get()) {
+      if (std::memcmp(el, ref.elements, static_cast<std::size_t>(h.size) * sizeof(*el)) != 0)
+        return false;  // slots [0, size): dl, cpu and idx bytes (idx checked below anyway)
+      for (unsigned cpu = 0; cpu < nr; ++cpu)
+        if (el[cpu].idx != ref.elements[cpu].idx) return false;
+    }
+  }
+  return true;
 }
 
 bool Lockstep::check_side_invariants(const Op& op, std::size_t index, Verdict& v) {
@@ -100,7 +158,7 @@ bool Lockstep::check_side_invariants(const Op& op, std::size_t index, Verdict& v
 }
 
 bool Lockstep::compare_with_reference(const Op& op, std::size_t index, Level level,
-                                      Verdict& v) {
+                                      Verdict& v, bool check_state) {
   const HeapView a = sides_[0]->view();
   const std::string_view ref = sides_[0]->name();
   const std::string_view check = level_name(level);
@@ -116,9 +174,11 @@ bool Lockstep::compare_with_reference(const Op& op, std::size_t index, Level lev
       v.finding = std::move(f);
       return false;
     };
-    if (a.size != b.size)
+    if (check_state && a.size != b.size)
       return fail("size", "", fmt::format("{}", a.size), fmt::format("{}", b.size));
-    if (level == Level::kExact) {
+    if (!check_state) {
+      // state already known good
+    } else if (level == Level::kExact) {
       for (int s = 0; s < a.size; ++s) {
         const auto& x = a.elements[s];
         const auto& y = b.elements[s];
@@ -154,7 +214,7 @@ bool Lockstep::compare_with_reference(const Op& op, std::size_t index, Level lev
         return fail("max_dl", "slot 0", io::format_value(a.elements[0].dl),
                     io::format_value(b.elements[0].dl));
     }
-    if (!kernel::cpumask_equal(a.free_cpus, b.free_cpus))
+    if (check_state && !kernel::cpumask_equal(a.free_cpus, b.free_cpus))
       return fail("free_cpus", "", io::format_value(*a.free_cpus),
                   io::format_value(*b.free_cpus));
     if (!is_find(op)) continue;
@@ -187,7 +247,8 @@ bool Lockstep::compare_with_reference(const Op& op, std::size_t index, Level lev
   return true;
 }
 
-bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v) {
+bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v,
+                                  bool check_state) {
   const u64 max_dl = model_.max_dl().value_or(0);  // O(size), once per op
   bool stale_noted = false;
   for (std::size_t i = 0; i < sides_.size(); ++i) {
@@ -202,26 +263,28 @@ bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v) {
       v.finding = std::move(f);
       return false;
     };
-    if (static_cast<std::size_t>(h.size) != model_.size())
-      return fail("size", "", fmt::format("{}", model_.size()), fmt::format("{}", h.size));
-    // Same size, and every slot's CPU in the model with the same deadline:
-    // the same set (O(size log size)).
-    for (int slot = 0; slot < h.size; ++slot) {
-      const int cpu = h.elements[slot].cpu;
-      const auto want = model_.dl_of(cpu);
-      if (!want || *want != h.elements[slot].dl)
-        return fail(want ? "dl" : "member", fmt::format("cpu {}", cpu),
-                    want ? fmt::format("in heap, dl {}", io::format_value(*want))
-                         : std::string("not in heap"),
-                    format_member(h, cpu));
+    if (check_state) {
+      if (static_cast<std::size_t>(h.size) != model_.size())
+        return fail("size", "", fmt::format("{}", model_.size()), fmt::format("{}", h.size));
+      // Same size, and every slot's CPU in the model with the same deadline:
+      // the same set (O(size log size)).
+      for (int slot = 0; slot < h.size; ++slot) {
+        const int cpu = h.elements[slot].cpu;
+        const auto want = model_.dl_of(cpu);
+        if (!want || *want != h.elements[slot].dl)
+          return fail(want ? "dl" : "member", fmt::format("cpu {}", cpu),
+                      want ? fmt::format("in heap, dl {}", io::format_value(*want))
+                           : std::string("not in heap"),
+                      format_member(h, cpu));
+      }
+      if (h.size > 0 && h.elements[0].dl != max_dl)
+        return fail("max_dl", "slot 0", io::format_value(max_dl),
+                    fmt::format("{} (cpu {})", io::format_value(h.elements[0].dl),
+                                h.elements[0].cpu));
+      if (!kernel::cpumask_equal(h.free_cpus, &model_.free_cpus()))
+        return fail("free_cpus", "", io::format_value(model_.free_cpus()),
+                    io::format_value(*h.free_cpus));
     }
-    if (h.size > 0 && h.elements[0].dl != max_dl)
-      return fail("max_dl", "slot 0", io::format_value(max_dl),
-                  fmt::format("{} (cpu {})", io::format_value(h.elements[0].dl),
-                              h.elements[0].cpu));
-    if (!kernel::cpumask_equal(h.free_cpus, &model_.free_cpus()))
-      return fail("free_cpus", "", io::format_value(model_.free_cpus()),
-                  io::format_value(*h.free_cpus));
     if (!is_find(op)) continue;
     const auto [task_dl, affinity] = find_args(op);
     std::string why;

@@ -14,7 +14,10 @@ unsigned cpu_of(int cpu) { return static_cast<unsigned>(cpu); }
 
 void Model::reset(unsigned nr_cpu_ids) {
   nr_cpu_ids_ = nr_cpu_ids;
-  dl_.clear();
+  cpus_.assign(nr_cpu_ids, Entry{});
+  size_ = 0;
+  max_.reset();
+  max_valid_ = true;
   free_ = Cpumask{};
 }
 
@@ -29,17 +32,36 @@ bool Model::permits(const Op& op, std::string* why) const {
   return true;
 }
 
+void Model::erase(int cpu) {
+  Entry& e = cpus_[static_cast<std::size_t>(cpu)];
+  if (!e.present) return;
+  e.present = false;
+  --size_;
+  if (max_valid_ && max_ && e.dl == *max_) max_valid_ = false;
+}
+
 void Model::apply(const Op& op) {
   std::visit(
       [&](const auto& o) {
         using T = std::decay_t<decltype(o)>;
         if constexpr (std::is_same_v<T, Set>) {
-          if (!contains(o.cpu)) kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
-          dl_[o.cpu] = o.dl;
+          Entry& e = cpus_[static_cast<std::size_t>(o.cpu)];
+          if (!e.present) {
+            kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
+            ++size_;
+          } else if (max_valid_ && max_ && e.dl == *max_ && o.dl != e.dl) {
+            max_valid_ = false;  // a holder of the maximum moved
+          }
+          e.present = true;
+          e.dl = o.dl;
+          if (max_valid_ && (!max_ || dl_time_before(*max_, o.dl))) max_ = o.dl;
         } else if constexpr (std::is_same_v<T, Clear>) {
-          if (dl_.erase(o.cpu)) kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
+          if (contains(o.cpu)) {
+            erase(o.cpu);
+            kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
+          }
         } else if constexpr (std::is_same_v<T, ClearOnline>) {
-          dl_.erase(o.cpu);
+          erase(o.cpu);
           if (o.online)
             kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
           else
@@ -54,22 +76,20 @@ void Model::apply(const Op& op) {
       op);
 }
 
-std::optional<u64> Model::dl_of(int cpu) const {
-  auto it = dl_.find(cpu);
-  if (it == dl_.end()) return std::nullopt;
-  return it->second;
-}
-
 std::optional<u64> Model::max_dl() const {
-  std::optional<u64> best;
-  for (const auto& [cpu, dl] : dl_)
-    if (!best || dl_time_before(*best, dl)) best = dl;
-  return best;
+  if (!max_valid_) {
+    max_.reset();
+    for_each([&](int, u64 dl) {
+      if (!max_ || dl_time_before(*max_, dl)) max_ = dl;
+    });
+    max_valid_ = true;
+  }
+  return max_;
 }
 
 bool Model::in_domain() const {
   boost::container::static_vector<u64, kernel::NR_CPUS> dls;
-  for (const auto& [cpu, dl] : dl_) dls.push_back(dl);
+  for_each([&](int, u64 dl) { dls.push_back(dl); });
   return kernel::dl_window_fits(std::span<const u64>(dls.data(), dls.size()));
 }
 
@@ -99,7 +119,7 @@ bool Model::find_permits(u64 task_dl, const Cpumask& aff, const FindResult& r,
   }
   const unsigned chosen = r.with_mask && r.ret == 1 ? kernel::cpumask_first(&r.later_mask)
                                                      : kernel::nr_cpu_ids;
-  if (dl_.empty()) {
+  if (size_ == 0) {
     if (r.ret == 1) {
       *stale = true;
       if (chosen < kernel::nr_cpu_ids && !kernel::cpumask_test_cpu(chosen, &aff)) {
@@ -111,13 +131,13 @@ bool Model::find_permits(u64 task_dl, const Cpumask& aff, const FindResult& r,
   }
   const u64 max = *max_dl();
   bool any_allowed = false, all_allowed = true, chosen_ok = chosen >= kernel::nr_cpu_ids;
-  for (const auto& [cpu, dl] : dl_) {
-    if (dl != max) continue;
+  for_each([&](int cpu, u64 dl) {
+    if (dl != max) return;
     const bool allowed = kernel::cpumask_test_cpu(cpu_of(cpu), &aff);
     any_allowed |= allowed;
     all_allowed &= allowed;
     chosen_ok |= allowed && cpu_of(cpu) == chosen;
-  }
+  });
   const bool later_task = dl_time_before(task_dl, max);
   if (r.ret == 1) {
     if (!later_task) {

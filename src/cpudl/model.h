@@ -1,4 +1,4 @@
-// The simple model of cpudl: a map cpu -> deadline and a free set, written
+// The simple model of cpudl: a table cpu -> deadline and a free set, written
 // from the API's meaning, not from the heap code. It is the third oracle:
 // it catches bugs in code both heap sides share.
 //
@@ -18,7 +18,6 @@
 #include <optional>
 #include <string>
 
-#include <boost/container/flat_map.hpp>
 #include <boost/container/static_vector.hpp>
 
 #include "cpudl/ops.h"
@@ -35,10 +34,18 @@ class Model {
   void apply(const Op& op);
 
   unsigned nr_cpu_ids() const { return nr_cpu_ids_; }
-  std::size_t size() const { return dl_.size(); }
-  bool contains(int cpu) const { return dl_.contains(cpu); }
-  std::optional<u64> dl_of(int cpu) const;
+  std::size_t size() const { return size_; }
+  bool contains(int cpu) const { return cpus_[static_cast<std::size_t>(cpu)].present; }
+  std::optional<u64> dl_of(int cpu) const {
+    const Entry& e = cpus_[static_cast<std::size_t>(cpu)];
+    return e.present ? std::optional<u64>(e.dl) : std::nullopt;
+  }
+  bool has_dl(int cpu, u64 dl) const {
+    const Entry& e = cpus_[static_cast<std::size_t>(cpu)];
+    return e.present & (e.dl == dl);
+  }
   // The maximum deadline under dl_time_before (latest), if not empty.
+  // Cached; a rescan (O(nr_cpu_ids)) only after the maximum left or dropped.
   std::optional<u64> max_dl() const;
   bool is_free(int cpu) const {
     return (free_.bits[cpu / 64] >> (cpu % 64)) & 1UL;
@@ -49,7 +56,8 @@ class Model {
   // Live (cpu, dl) pairs in CPU order.
   template <class F>
   void for_each(F&& f) const {
-    for (const auto& [cpu, dl] : dl_) f(cpu, dl);
+    for (std::size_t c = 0; c < cpus_.size(); ++c)
+      if (cpus_[c].present) f(static_cast<int>(c), cpus_[c].dl);
   }
 
   // Is `result` an answer cpudl_find() may give in this state? The spec:
@@ -68,12 +76,17 @@ class Model {
   bool find_takes_free_branch(const Cpumask& affinity, bool with_mask) const;
 
  private:
-  using Map = boost::container::flat_map<
-      int, u64, std::less<int>,
-      boost::container::static_vector<std::pair<int, u64>, kernel::NR_CPUS>>;
+  struct Entry {
+    u64 dl = 0;
+    bool present = false;
+  };
+  void erase(int cpu);
 
   unsigned nr_cpu_ids_ = 0;
-  Map dl_;
+  boost::container::static_vector<Entry, kernel::NR_CPUS> cpus_;  // one per CPU
+  std::size_t size_ = 0;
+  mutable std::optional<u64> max_;  // valid when max_valid_
+  mutable bool max_valid_ = true;
   Cpumask free_{};  // only the cpumask API touches it, like cp->free_cpus
 };
 

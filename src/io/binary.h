@@ -166,7 +166,7 @@ class Decoder {
     for_each_field(op, [&](std::string_view, auto& v) {
       if (ok) ok = decode_field(reader_, context_, &v);
     });
-    if (ok) *out = op;
+    if (ok) out->template emplace<T>(op);
     return ok;
   }
 
@@ -181,7 +181,7 @@ Program<S> decode_body(std::span<const std::uint8_t> body) {
   Program<S> p;
   p.config = d.config();
   kernel::NrCpuIdsScope scope(p.config.nr_cpu_ids);
-  typename S::Op op;
+  typename S::Op op{};
   while (d.next(&op)) p.ops.push_back(op);
   return p;
 }

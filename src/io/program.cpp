@@ -16,7 +16,7 @@ template <class S>
 bool parse_ops_into(Program<S>* p, const Lines& lines, std::string* error) {
   kernel::NrCpuIdsScope scope(p->config.nr_cpu_ids);
   for (const auto& [lineno, words] : lines) {
-    typename S::Op op;
+    typename S::Op op{};
     std::string why;
     if (!parse_op(std::span<const std::string_view>(words), &op, &why)) {
       *error = fmt::format("line {}: {}", lineno, why);
