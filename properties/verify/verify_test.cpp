@@ -10,7 +10,9 @@
 #include "cpudl/kernel_side.h"
 #include "engine/runner.h"
 #include "io/text.h"
+#include "kernel/pick.h"
 #include "verify/cpudl_bfs.h"
+#include "verify/pick_check.h"
 
 namespace diffsched::testing {
 namespace {
@@ -188,6 +190,54 @@ TEST(CpudlVerify, PlantedHeapifyBugGivesAShortestCounterexampleThatReplays) {
   std::cout << "counterexample:\n";
   for (const auto& t : texts(r.counterexample->ops, 3)) std::cout << "  " << t << "\n";
   std::cout << r.replayed.finding->describe() << "\n";
+}
+
+// ---- pick ------------------------------------------------------------------
+
+// fused, but only the first word is scanned: right for nr_cpu_ids <= 64.
+unsigned fused_first_word_only(const kernel::Cpumask* a, const kernel::Cpumask* b,
+                               const kernel::Cpumask* c) {
+  const unsigned long v = a->bits[0] & b->bits[0] & c->bits[0];
+  const unsigned n = kernel::nr_cpu_ids;
+  return v ? std::min(static_cast<unsigned>(std::countr_zero(v)), n) : n;
+}
+
+TEST(PickVerify, SmallBoundsAreVerifiedAndTheWordLemmasProved) {
+  const auto r = verify::verify_pick({.bits = 4, .boundary_cpus = 70}, pick::default_sides());
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_FALSE(r.counterexample);
+  ASSERT_EQ(r.checks.size(), 2u);
+  EXPECT_EQ(r.checks[0].triples, 8u + 64 + 512 + 4096);
+  ASSERT_EQ(r.lemmas.size(), 5u);
+  for (const auto& l : r.lemmas)
+    EXPECT_EQ(l.status, verify::Lemma::Status::kProved) << l.name << ": " << l.detail;
+  EXPECT_TRUE(r.transcription.mismatch.empty()) << r.transcription.mismatch;
+  EXPECT_TRUE(r.ok());
+}
+
+TEST(PickVerify, ScanThatStopsAtTheFirstWordIsCaughtAtCpu64) {
+  static constexpr pick::PickSide kSides[] = {
+      {"reference", kernel::pick_reference},
+      {"optimized", kernel::pick_optimized},
+      {"fused", fused_first_word_only},
+  };
+  const auto r = verify::verify_pick({.bits = 3, .boundary_cpus = 70, .z3 = false}, kSides);
+  ASSERT_TRUE(r.counterexample);
+  EXPECT_EQ(r.counterexample->config.nr_cpu_ids, 65u);  // the first n with a second word
+  ASSERT_TRUE(r.replayed.finding);
+  EXPECT_EQ(r.replayed.finding->side, "fused");
+  kernel::NrCpuIdsScope scope(65);
+  EXPECT_EQ(io::format_op(r.counterexample->ops[0]), "pick dst=64 cpus=64 allowed=64");
+}
+
+TEST(PickVerify, TranscriptionCheckNoticesCodeThatDiffersFromTheWordModel) {
+  static constexpr pick::PickSide kSides[] = {
+      {"reference", kernel::pick_reference},
+      {"optimized", kernel::pick_optimized},
+      {"fused", fused_first_word_only},
+  };
+  const auto t = verify::transcription_check(kSides, 200);
+  EXPECT_NE(t.mismatch, "");
 }
 
 }  // namespace
