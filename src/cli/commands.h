@@ -22,5 +22,6 @@ Runner add_ops(CLI::App& app);
 Runner add_encode(CLI::App& app);
 Runner add_decode(CLI::App& app);
 Runner add_minimize(CLI::App& app);
+Runner add_verify(CLI::App& app);
 
 }  // namespace diffsched::cli

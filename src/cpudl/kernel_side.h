@@ -57,6 +57,15 @@ class KernelModelSide : public Side {
                     cp_.elements.data(), &cp_.free_cpus};
   }
 
+  void restore(const HeapView& state) override {
+    cp_.size = state.size;
+    for (unsigned i = 0; i < state.nr_cpu_ids; ++i) {
+      const auto& e = state.elements[i];
+      cp_.elements[i] = typename kernel::cpudl<Heapify>::item{e.dl, e.cpu, e.idx};
+    }
+    cp_.free_cpus = *state.free_cpus;
+  }
+
  protected:
   std::string_view name_;
   kernel::cpudl<Heapify> cp_;

@@ -74,6 +74,17 @@ void Lockstep::reset(const Config& config) {
   skipped_ = false;
 }
 
+void Lockstep::restore(std::span<const HeapView> states) {
+  for (std::size_t i = 0; i < sides_.size(); ++i) sides_[i]->restore(states[i]);
+  const HeapView& h = states[0];
+  model_.reset(h.nr_cpu_ids);
+  for (int slot = 0; slot < h.size; ++slot)
+    model_.apply(Set{h.elements[slot].cpu, h.elements[slot].dl});
+  for (unsigned c = 0; c < h.nr_cpu_ids; ++c)
+    if (kernel::cpumask_test_cpu(c, h.free_cpus)) model_.apply(SetFreecpu{static_cast<int>(c)});
+  skipped_ = false;
+}
+
 void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
   skipped_ = !model_.permits(op, &skip_reason_);
   if (skipped_) {

@@ -30,6 +30,11 @@ class Lockstep {
   void reset(const Config& config);
   void step(const Op& op, std::size_t index, Level level, Verdict& verdict);
   bool in_domain() const { return model_.in_domain(); }
+  // Puts side i into states[i] (Side::restore) and the model into the state
+  // side 0's view describes: its CPUs with their deadlines, its free mask.
+  // For the exhaustive verifier, which only stores states in which every
+  // check passed, so side 0 and the model agree. O(nr_cpu_ids log size).
+  void restore(std::span<const HeapView> states);
 
   std::size_t side_count() const { return sides_.size(); }
   const Side& side(std::size_t i) const { return *sides_[i]; }

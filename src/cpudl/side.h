@@ -43,6 +43,12 @@ class Side {
   // Applies one op; for find ops fills *result (which must not be null then).
   virtual void apply(const Op& op, FindResult* result) = 0;
   virtual HeapView view() const = 0;
+  // Overwrites the whole kernel-layout state (size, every element's dl, cpu
+  // and idx, free_cpus) with `state`'s, as if ops had led there. Only the
+  // exhaustive verifier (verify/cpudl_bfs.h) calls it: it stores states
+  // compactly and restores them instead of replaying paths from cpudl_init().
+  // `state.nr_cpu_ids` must be the one of the last reset(). O(nr_cpu_ids).
+  virtual void restore(const HeapView& state) = 0;
 };
 
 std::unique_ptr<Side> make_reference_side();  // SwapHeapify
