@@ -19,5 +19,6 @@ using Runner = std::function<int()>;
 
 Runner add_replay(CLI::App& app);
 Runner add_ops(CLI::App& app);
+Runner add_bench(CLI::App& app);
 
 }  // namespace diffsched::cli

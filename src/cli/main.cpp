@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
                "side and checks invariants, equivalence and a simple model after every op"};
   app.require_subcommand(1);
   std::map<const CLI::App*, Runner> runners;
-  for (auto add : {add_replay, add_ops}) {
+  for (auto add : {add_replay, add_ops, add_bench}) {
     // Each adder registers one subcommand; the newest one is the last added.
     Runner r = add(app);
     runners.emplace(app.get_subcommands({}).back(), std::move(r));
