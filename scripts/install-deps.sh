@@ -8,7 +8,7 @@ packages=(
   clang-14 libclang-rt-14-dev llvm-14
   libfmt-dev libboost-container-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev librapidcheck-dev libbenchmark-dev
-  valgrind gnuplot-nox
+  valgrind gnuplot-nox jq
 )
 
 missing=()

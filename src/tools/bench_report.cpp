@@ -312,9 +312,8 @@ class Analyser {
     if (!same.empty())
       not_parts.push_back(same.size() == rows.size()
                               ? fmt::format("no clear difference at any of the {} sizes "
-                                            "(medians {}-{}; the resolution is {:.0f}%)",
-                                            rows.size(), ratio_str(lo), ratio_str(hi),
-                                            100 * kTimeFloor)
+                                            "(resolution {:.0f}%)",
+                                            rows.size(), 100 * kTimeFloor)
                               : fmt::format("no clear difference at {}", join(same, ", ")));
     if (c->fails_at.empty())
       c->verdict = fmt::format("holds: faster at all {} sizes", rows.size());

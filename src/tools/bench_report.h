@@ -20,7 +20,9 @@
 //   stores, at one heapify depth: exact counts; "roughly half" is a ratio of
 //     at most kRoughlyHalf;
 //   a claim "holds" when it holds at every size measured, "holds only for
-//     some sizes (...)" naming them, and "does not hold" at none.
+//     some sizes (...)" naming them, and "does not hold" at none. A time
+//     verdict is words and sizes only (the figures are in `measured`), so the
+//     verdicts of two runs can be compared as text (scripts/bench-agree.sh).
 #pragma once
 
 #include <cstdint>
