@@ -9,6 +9,7 @@ packages=(
   libfmt-dev libboost-container-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev librapidcheck-dev libbenchmark-dev
   libz3-dev
+  valgrind gnuplot-nox jq
 )
 
 missing=()

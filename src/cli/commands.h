@@ -23,5 +23,6 @@ Runner add_encode(CLI::App& app);
 Runner add_decode(CLI::App& app);
 Runner add_minimize(CLI::App& app);
 Runner add_verify(CLI::App& app);
+Runner add_bench(CLI::App& app);
 
 }  // namespace diffsched::cli
