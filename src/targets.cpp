@@ -38,6 +38,7 @@ Verdict run_subject(Level level, std::span<const std::uint8_t> body) {
   typename S::Op op{};
   while (decoder.next(&op))
     if (!run.feed(op)) break;
+  run.finish();
   return run.verdict();
 }
 

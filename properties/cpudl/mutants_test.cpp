@@ -6,6 +6,7 @@
 #include "cpudl/kernel_side.h"
 #include "support/cpudl_state.h"
 #include "support/expect_finding.h"
+#include "io/binary.h"
 
 namespace diffsched::testing {
 namespace {
@@ -131,6 +132,48 @@ TEST(CpudlMutants, SharedBugInClearIsCaughtByInvariantsOrModelNotByComparison) {
               found.finding->kind == FindingKind::kModelMismatch)
       << found.finding->describe();
   std::cout << found.report;
+}
+
+}  // namespace
+}  // namespace diffsched::testing
+
+namespace diffsched::testing {
+namespace {
+
+// The incremental checks (default) and the full ones give the same verdict,
+// at the same op, on random inputs, for the correct sides and every mutant.
+RC_GTEST_PROP(CpudlCheckModes, IncrementalAndFullChecksGiveTheSameVerdict, ()) {
+  // Small heaps (2..16 CPUs, window base 0) and up to 400 bytes of ops.
+  std::vector<std::uint8_t> bytes{*rc::gen::element<std::uint8_t>(1, 2, 3, 4, 6, 7), 0};
+  const auto body = *rc::gen::resize(400, rc::gen::arbitrary<std::vector<std::uint8_t>>());
+  bytes.insert(bytes.end(), body.begin(), body.end());
+  const Level level = *rc::gen::element(Level::kExact, Level::kDeadline);
+  const int which = *rc::gen::inRange(0, 4);
+  std::function<std::unique_ptr<cpudl::Lockstep>()> make;
+  switch (which) {
+    case 0: make = [] { return std::make_unique<cpudl::Lockstep>(); }; break;
+    case 1: make = sides<Swap, cpudl::KernelModelSide<HoleHeapifyNoFinalIdx>>(); break;
+    case 2: make = sides<Swap, cpudl::KernelModelSide<HoleHeapifyUpWrongWay>>(); break;
+    default:
+      make = sides<ClearForgetsMovedIdx<kernel::SwapHeapify>,
+                   ClearForgetsMovedIdx<kernel::HoleHeapify>>();
+  }
+  const auto program = io::decode_body<cpudl::Subject>(bytes);
+  const auto ops = std::span<const cpudl::Op>(program.ops);
+  auto incremental = make();
+  auto full = make();
+  incremental->set_check_mode(cpudl::CheckMode::kIncremental);
+  full->set_check_mode(cpudl::CheckMode::kFull);
+  const Verdict a = run_lockstep<cpudl::Subject>(*incremental, program.config, ops, level);
+  const Verdict b = run_lockstep<cpudl::Subject>(*full, program.config, ops, level);
+  RC_CLASSIFY(b.finding.has_value(), "finding");
+  RC_ASSERT(a.finding.has_value() == b.finding.has_value());
+  if (b.finding) {
+    RC_ASSERT(a.finding->signature() == b.finding->signature());
+    RC_ASSERT(a.finding->op_index == b.finding->op_index);
+    RC_ASSERT(a.finding->describe() == b.finding->describe());
+  }
+  RC_ASSERT(a.ops_run == b.ops_run);
 }
 
 }  // namespace

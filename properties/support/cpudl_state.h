@@ -24,6 +24,9 @@ struct CpudlCheck {
   // Findings of these kinds do not fail the property (e.g. out-of-domain in
   // the unconstrained domain); they are tagged instead.
   bool tolerate_out_of_domain = false;
+  // Full checks by default here: RapidCheck has no end-of-sequence hook for
+  // the closing check of the incremental mode (compared separately).
+  cpudl::CheckMode mode = cpudl::CheckMode::kFull;
   // Builds the sides; default: reference + optimized.
   std::function<std::unique_ptr<cpudl::Lockstep>()> make_lockstep;
 };
@@ -142,6 +145,7 @@ struct CpudlCommands<std::variant<Ops...>> {
 // command sequence; fails (RC_FAIL) with the finding's description.
 inline void run_cpudl_state_check(const CpudlCheck& check, const Domain& domain) {
   auto ls = check.make_lockstep ? check.make_lockstep() : std::make_unique<cpudl::Lockstep>();
+  ls->set_check_mode(check.mode);
   CpudlRcModel m0;
   m0.nr_cpu_ids = check.nr_cpu_ids;
   m0.domain = domain;

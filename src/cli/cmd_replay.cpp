@@ -49,21 +49,31 @@ int check_expectations(const std::string& file, const io::Program<S>& p) {
 }
 
 // Runs the program repeatedly without an observer for at least 0.3 s and
-// prints the checked ops per second.
+// prints the checked ops per second (for cpudl, with incremental and with
+// full per-op checks).
 template <class S>
 void print_stats(const io::Program<S>& p, Level level) {
-  typename S::Lockstep lockstep;
-  const auto ops = std::span<const typename S::Op>(p.ops);
-  std::size_t checked = 0, runs = 0;
-  const auto start = std::chrono::steady_clock::now();
-  std::chrono::duration<double> elapsed{};
-  do {
-    checked += run_lockstep<S>(lockstep, p.config, ops, level).ops_run;
-    ++runs;
-    elapsed = std::chrono::steady_clock::now() - start;
-  } while (elapsed.count() < 0.3);
-  fmt::print("stats: {} runs, {} ops checked in {:.3f} s: {:.0f} checked ops/s\n", runs, checked,
-             elapsed.count(), static_cast<double>(checked) / elapsed.count());
+  auto measure = [&](typename S::Lockstep& lockstep, std::string_view label) {
+    const auto ops = std::span<const typename S::Op>(p.ops);
+    std::size_t checked = 0, runs = 0;
+    const auto start = std::chrono::steady_clock::now();
+    std::chrono::duration<double> elapsed{};
+    do {
+      checked += run_lockstep<S>(lockstep, p.config, ops, level).ops_run;
+      ++runs;
+      elapsed = std::chrono::steady_clock::now() - start;
+    } while (elapsed.count() < 0.3);
+    fmt::print("stats{}: {} runs, {} ops checked in {:.3f} s: {:.0f} checked ops/s\n", label,
+               runs, checked, elapsed.count(), static_cast<double>(checked) / elapsed.count());
+  };
+  auto lockstep = std::make_unique<typename S::Lockstep>();
+  if constexpr (std::is_same_v<S, cpudl::Subject>) {
+    measure(*lockstep, " (incremental checks)");
+    lockstep->set_check_mode(cpudl::CheckMode::kFull);
+    measure(*lockstep, " (full checks)");
+  } else {
+    measure(*lockstep, "");
+  }
 }
 
 template <class S>

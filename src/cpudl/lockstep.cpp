@@ -62,16 +62,29 @@ Lockstep::Lockstep() {
   sides_.push_back(make_reference_side());
   sides_.push_back(make_optimized_side());
   results_.resize(sides_.size());
+  snapshots_.resize(sides_.size());
 }
 
 Lockstep::Lockstep(std::vector<std::unique_ptr<Side>> sides) : sides_(std::move(sides)) {
   results_.resize(sides_.size());
+  snapshots_.resize(sides_.size());
+}
+
+void Lockstep::take_snapshots() {
+  for (std::size_t i = 0; i < sides_.size(); ++i) {
+    const HeapView h = sides_[i]->view();
+    Snapshot& s = snapshots_[i];
+    s.size = h.size;
+    s.el.assign(h.elements, h.elements + h.nr_cpu_ids);
+    s.free_cpus = *h.free_cpus;
+  }
 }
 
 void Lockstep::reset(const Config& config) {
   for (auto& s : sides_) s->reset(config.nr_cpu_ids);
   model_.reset(config.nr_cpu_ids);
   skipped_ = false;
+  take_snapshots();
 }
 
 void Lockstep::restore(std::span<const HeapView> states) {
@@ -83,6 +96,7 @@ void Lockstep::restore(std::span<const HeapView> states) {
   for (unsigned c = 0; c < h.nr_cpu_ids; ++c)
     if (kernel::cpumask_test_cpu(c, h.free_cpus)) model_.apply(SetFreecpu{static_cast<int>(c)});
   skipped_ = false;
+  take_snapshots();
 }
 
 void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
@@ -93,13 +107,135 @@ void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
   }
   for (std::size_t i = 0; i < sides_.size(); ++i) sides_[i]->apply(op, &results_[i]);
   model_.apply(op);
-  // One fused pass per side says whether every state check passes; only when
-  // it does not do the ordered, detailed checks run to name the finding.
-  const bool check_state = !fast_state_ok(level);
+  // A cheap pass says whether every state check passes (what changed, or one
+  // fused pass over everything); only when it does not do the ordered,
+  // detailed checks run to name the finding.
+  const bool check_state = mode_ == CheckMode::kIncremental ? !incremental_state_ok(op, level)
+                                                            : !fast_state_ok(level);
   if (!check_state && !is_find(op)) return;
   if (check_state && !check_side_invariants(op, index, v)) return;
   if (!compare_with_reference(op, index, level, v, check_state)) return;
   compare_with_model(op, index, v, check_state);
+}
+
+void Lockstep::close(std::size_t last_index, Level level, Verdict& v) {
+  if (mode_ == CheckMode::kFull || v.finding || fast_state_ok(level)) return;
+  // The incremental checks missed something: name it with the detailed checks.
+  const Op none = FindNomask{};
+  if (!check_side_invariants(none, last_index, v) ||
+      !compare_with_reference(none, last_index, level, v, true) ||
+      !compare_with_model(none, last_index, v, true)) {
+    v.finding->op_kind = "close";
+    v.finding->op_text = "(the full check that closes the sequence)";
+    v.finding->detail = "found only by the closing full check: please report it, the "
+                        "incremental checks should have seen it at the op that caused it";
+  }
+}
+
+bool Lockstep::incremental_state_ok(const Op& op, Level level) {
+  const unsigned nr = model_.nr_cpu_ids();
+  const auto max = model_.max_dl();
+  static constexpr unsigned long kZero[kernel::BITS_TO_LONGS(kernel::NR_CPUS)] = {};
+  const unsigned words = kernel::BITS_TO_LONGS(nr);
+  constexpr std::size_t kItem = sizeof(kernel::cpudl_item<kernel::Uncounted>);
+  int op_cpu = -1;
+  std::visit([&](const auto& o) {
+    if constexpr (requires { o.cpu; }) op_cpu = o.cpu;
+  }, op);
+  bool ok = true;
+  const HeapView ref = sides_[0]->view();
+  for (std::size_t side = 0; side < sides_.size(); ++side) {
+    const HeapView h = sides_[side]->view();
+    Snapshot& snap = snapshots_[side];
+    const auto* el = h.elements;
+    const auto* old = snap.el.data();
+    if (static_cast<std::size_t>(h.size) != model_.size() || h.nr_cpu_ids != nr ||
+        h.size < 0 || h.size > static_cast<int>(nr))
+      return false;
+    if (h.size > 0 && el[0].dl != *max) return false;
+    const unsigned long* bits = h.free_cpus->bits;
+    if (!kernel::cpumask_equal(h.free_cpus, &model_.free_cpus())) return false;
+    if (std::memcmp(bits + words, kZero, (kernel::BITS_TO_LONGS(kernel::NR_CPUS) - words) * 8))
+      return false;
+    if (nr % 64 && (bits[words - 1] & (~0UL << (nr % 64)))) return false;
+
+    // What changed: elements (64-byte chunks first), the size range, the op's CPU.
+    changed_slots_.clear();
+    changed_cpus_.clear();
+    if (op_cpu >= 0) changed_cpus_.push_back(op_cpu);
+    if (std::memcmp(el, old, nr * kItem) != 0) {
+      for (unsigned base = 0; base < nr; base += 4) {
+        const unsigned n = std::min(4u, nr - base);
+        if (std::memcmp(el + base, old + base, n * kItem) == 0) continue;
+        for (unsigned j = base; j < base + n; ++j) {
+          if (el[j].idx != old[j].idx) changed_cpus_.push_back(static_cast<int>(j));
+          if (el[j].cpu != old[j].cpu || el[j].dl != old[j].dl) {
+            changed_slots_.push_back(static_cast<int>(j));
+            if (static_cast<int>(j) < snap.size && old[j].cpu >= 0 &&
+                static_cast<unsigned>(old[j].cpu) < nr)
+              changed_cpus_.push_back(old[j].cpu);
+          }
+        }
+      }
+    }
+    for (int sl = std::min(snap.size, h.size); sl < std::max(snap.size, h.size); ++sl)
+      changed_slots_.push_back(sl);
+    // Free bits that changed: those CPUs must not be in the heap.
+    for (unsigned w = 0; w < words; ++w)
+      for (unsigned long d = bits[w] ^ snap.free_cpus.bits[w]; d; d &= d - 1)
+        changed_cpus_.push_back(static_cast<int>(w * 64 + static_cast<unsigned>(std::countr_zero(d))));
+
+    for (int s : changed_slots_) {
+      if (s >= h.size) continue;
+      const int cpu = el[s].cpu;
+      const auto ucpu = static_cast<unsigned>(cpu);
+      if (ucpu >= nr) return false;
+      ok &= el[cpu].idx == s;
+      ok &= !((bits[ucpu / 64] >> (ucpu % 64)) & 1UL);
+      ok &= model_.has_dl(cpu, el[s].dl);
+      ok &= !(s > 0 && kernel::dl_time_before(el[kernel::parent(s)].dl, el[s].dl));
+      const int l = kernel::left_child(s), r = kernel::right_child(s);
+      ok &= !(l < h.size && kernel::dl_time_before(el[s].dl, el[l].dl));
+      ok &= !(r < h.size && kernel::dl_time_before(el[s].dl, el[r].dl));
+    }
+    for (int cpu : changed_cpus_) {
+      const int idx = el[cpu].idx;
+      const auto ucpu = static_cast<unsigned>(cpu);
+      if (idx == kernel::IDX_INVALID) {
+        ok &= !model_.contains(cpu);
+        continue;
+      }
+      if (idx < 0 || idx >= h.size) return false;
+      ok &= el[idx].cpu == cpu;
+      ok &= model_.has_dl(cpu, el[idx].dl);
+      ok &= !((bits[ucpu / 64] >> (ucpu % 64)) & 1UL);
+    }
+    if (!ok) return false;
+    if (level != Level::kExact || sides_.size() < 2) continue;
+    if (side == 0) {
+      ref_changed_slots_ = changed_slots_;
+      ref_changed_cpus_ = changed_cpus_;
+      continue;
+    }
+    // Equal before the op: compare what either side changed.
+    for (const auto* list : {&changed_slots_, &ref_changed_slots_})
+      for (int sl : *list)
+        if (sl < h.size && (el[sl].cpu != ref.elements[sl].cpu || el[sl].dl != ref.elements[sl].dl))
+          return false;
+    for (const auto* list : {&changed_cpus_, &ref_changed_cpus_})
+      for (int cpu : *list)
+        if (el[cpu].idx != ref.elements[cpu].idx) return false;
+  }
+  // Commit: copy the changed elements into the snapshots.
+  for (std::size_t side = 0; side < sides_.size(); ++side) {
+    const HeapView h = sides_[side]->view();
+    Snapshot& snap = snapshots_[side];
+    if (std::memcmp(h.elements, snap.el.data(), nr * kItem) != 0)
+      std::memcpy(snap.el.data(), h.elements, nr * kItem);
+    snap.size = h.size;
+    std::memcpy(snap.free_cpus.bits, h.free_cpus->bits, words * sizeof(long));
+  }
+  return true;
 }
 
 bool Lockstep::fast_state_ok(Level level) const {

@@ -9,7 +9,10 @@
 // level, and each side against the model. The first failure is the finding.
 #pragma once
 
+#include <cstdint>
 #include <memory>
+
+#include <boost/container/static_vector.hpp>
 #include <span>
 #include <string>
 #include <vector>
@@ -22,6 +25,16 @@
 
 namespace diffsched::cpudl {
 
+// How much of the state each op checks.
+//   kIncremental (default): the elements each side changed (found by diffing
+//     against a snapshot), their neighbours, the CPUs involved and the op's
+//     CPU; sound by induction from the checked initial state, and every
+//     sequence is closed by a full check (close()).
+//   kFull: every slot and CPU of every side after every op.
+// Both give the same verdicts; on any failure the ordered detailed checks
+// name the finding.
+enum class CheckMode : std::uint8_t { kIncremental, kFull };
+
 class Lockstep {
  public:
   Lockstep();  // reference and optimized
@@ -29,6 +42,10 @@ class Lockstep {
 
   void reset(const Config& config);
   void step(const Op& op, std::size_t index, Level level, Verdict& verdict);
+  // The full check that closes a sequence (a no-op in kFull mode).
+  void close(std::size_t last_index, Level level, Verdict& verdict);
+  void set_check_mode(CheckMode mode) { mode_ = mode; }
+  CheckMode check_mode() const { return mode_; }
   bool in_domain() const { return model_.in_domain(); }
   // Puts side i into states[i] (Side::restore) and the model into the state
   // side 0's view describes: its CPUs with their deadlines, its free mask.
@@ -56,8 +73,23 @@ class Lockstep {
   bool compare_with_model(const Op& op, std::size_t index, Verdict& v, bool check_state);
 
   std::vector<std::unique_ptr<Side>> sides_;
+  // Incremental mode: true when every check on what changed passes; then
+  // takes the new snapshots.
+  bool incremental_state_ok(const Op& op, Level level);
+  void take_snapshots();
+
+  struct Snapshot {
+    int size = 0;
+    boost::container::static_vector<kernel::cpudl_item<kernel::Uncounted>, kernel::NR_CPUS> el;
+    Cpumask free_cpus{};
+  };
+
   std::vector<FindResult> results_;
   Model model_;
+  CheckMode mode_ = CheckMode::kIncremental;
+  std::vector<Snapshot> snapshots_;  // one per side
+  boost::container::static_vector<int, 4 * kernel::NR_CPUS> changed_slots_, changed_cpus_,
+      ref_changed_slots_, ref_changed_cpus_;
   bool skipped_ = false;
   std::string skip_reason_;
 };

@@ -64,6 +64,13 @@ class LockstepRun {
     return !verdict_.finding;
   }
 
+  // Closes the sequence: the subject's final full check (subjects that check
+  // incrementally). Call once after the last feed().
+  void finish() {
+    if (verdict_.finding || verdict_.ops_run == 0) return;
+    lockstep_.close(verdict_.ops_run - 1, verdict_.level, verdict_);
+  }
+
   const Verdict& verdict() const { return verdict_; }
   const typename S::Lockstep& lockstep() const { return lockstep_; }
 
@@ -81,6 +88,7 @@ Verdict run_lockstep(typename S::Lockstep& lockstep, const typename S::Config& c
   LockstepRun<S> run(lockstep, config, level, observer);
   for (const auto& op : ops)
     if (!run.feed(op)) break;
+  run.finish();
   return run.verdict();
 }
 

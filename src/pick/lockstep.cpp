@@ -1,6 +1,5 @@
 #include "pick/lockstep.h"
 
-#include <bitset>
 
 #include <fmt/format.h>
 
@@ -17,22 +16,16 @@ constexpr PickSide kSides[] = {
     {"fused", kernel::pick_fused},
 };
 
-std::bitset<kernel::NR_CPUS> bits_of(const Cpumask& m, unsigned nr) {
-  std::bitset<kernel::NR_CPUS> b;
-  for (unsigned c = 0; c < nr; ++c)
-    if ((m.bits[c / 64] >> (c % 64)) & 1UL) b.set(c);
-  return b;
-}
 
 }  // namespace
 
 std::span<const PickSide> default_sides() { return kSides; }
 
 unsigned model_pick(const Pick& op, unsigned nr_cpu_ids) {
-  const auto common = bits_of(op.dst, nr_cpu_ids) & bits_of(op.cpus, nr_cpu_ids) &
-                      bits_of(op.allowed, nr_cpu_ids);
+  // Bit by bit from CPU 0, no word tricks: the first CPU set in all three.
+  auto has = [](const Cpumask& m, unsigned c) { return ((m.bits[c / 64] >> (c % 64)) & 1UL) != 0; };
   for (unsigned c = 0; c < nr_cpu_ids; ++c)
-    if (common[c]) return c;
+    if (has(op.dst, c) && has(op.cpus, c) && has(op.allowed, c)) return c;
   return nr_cpu_ids;
 }
 
