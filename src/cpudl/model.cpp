@@ -1,5 +1,7 @@
 #include "cpudl/model.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "io/text.h"
@@ -7,6 +9,7 @@
 namespace diffsched::cpudl {
 
 using kernel::dl_time_before;
+using kernel::s64;
 
 namespace {
 unsigned cpu_of(int cpu) { return static_cast<unsigned>(cpu); }
@@ -18,6 +21,7 @@ void Model::reset(unsigned nr_cpu_ids) {
   size_ = 0;
   max_.reset();
   max_valid_ = true;
+  always_in_domain_ = true;
   free_ = Cpumask{};
 }
 
@@ -55,6 +59,17 @@ void Model::apply(const Op& op) {
           e.present = true;
           e.dl = o.dl;
           if (max_valid_ && (!max_ || dl_time_before(*max_, o.dl))) max_ = o.dl;
+          if (always_in_domain_) {
+            // Signed offsets from a member are exact inside a 2^63 window:
+            // the set fits iff their spread is below 2^63.
+            s64 lo = 0, hi = 0;
+            for_each([&](int, u64 dl) {
+              const auto off = static_cast<s64>(dl - o.dl);
+              lo = std::min(lo, off);
+              hi = std::max(hi, off);
+            });
+            always_in_domain_ = static_cast<u64>(hi) - static_cast<u64>(lo) < (u64{1} << 63);
+          }
         } else if constexpr (std::is_same_v<T, Clear>) {
           if (contains(o.cpu)) {
             erase(o.cpu);

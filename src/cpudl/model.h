@@ -53,6 +53,10 @@ class Model {
   const Cpumask& free_cpus() const { return free_; }
   // All live deadlines fit in a 2^63 window (dl_time_before is an order).
   bool in_domain() const;
+  // Whether the live deadlines have fitted such a window after every op so
+  // far (sticky: a heap built while they did not may break later, after the
+  // far deadline left). Checked in O(nr_cpu_ids) on each set.
+  bool always_in_domain() const { return always_in_domain_; }
   // Live (cpu, dl) pairs in CPU order.
   template <class F>
   void for_each(F&& f) const {
@@ -87,6 +91,7 @@ class Model {
   std::size_t size_ = 0;
   mutable std::optional<u64> max_;  // valid when max_valid_
   mutable bool max_valid_ = true;
+  bool always_in_domain_ = true;
   Cpumask free_{};  // only the cpumask API touches it, like cp->free_cpus
 };
 

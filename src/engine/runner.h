@@ -55,8 +55,9 @@ class LockstepRun {
     if (verdict_.finding && !lockstep_.in_domain()) {
       Finding& f = *verdict_.finding;
       f.detail = fmt::format(
-          "found as {} while the live deadlines do not fit in a 2^63 window, "
-          "which the kernel assumes (dl_time_before is not an order then)",
+          "found as {} in a run where the live deadlines did not always fit in a "
+          "2^63 window, which the kernel assumes (dl_time_before is not an order then; "
+          "a heap built meanwhile may break later)",
           finding_kind_name(f.kind));
       f.kind = FindingKind::kOutOfDomain;
     }

@@ -64,14 +64,15 @@ std::string Finding::signature() const {
 std::string Finding::describe() const {
   std::string out = fmt::format("{} after op #{}: {}\n", finding_kind_name(kind),
                                 op_index, op_text);
-  if (kind == FindingKind::kInvariant)
+  const bool invariant = against.empty();  // also an out-of-domain invariant finding
+  if (invariant)
     fmt::format_to(std::back_inserter(out), "  side {} broke invariant {}", side, check);
   else
     fmt::format_to(std::back_inserter(out), "  side {} vs {} at {}", side, against,
                    check == "model" ? std::string("the model") : "level " + check);
   fmt::format_to(std::back_inserter(out), ", field {}{}{}\n", field,
                  where.empty() ? "" : " at ", where);
-  if (kind == FindingKind::kInvariant) {
+  if (invariant) {
     fmt::format_to(std::back_inserter(out), "  {}\n", actual);
   } else {
     fmt::format_to(std::back_inserter(out), "  {:>9}: {}\n", against, expected);
