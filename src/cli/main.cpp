@@ -1,6 +1,7 @@
 // diffsched: differential checking of kernel scheduler optimisations.
 #include <cstdio>
 #include <map>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -17,6 +18,18 @@ int main(int argc, char** argv) {
     // Each adder registers one subcommand; the newest one is the last added.
     Runner r = add(app);
     runners.emplace(app.get_subcommands({}).back(), std::move(r));
+  }
+  if (argc > 1 && argv[1][0] != '-') {
+    std::string known;
+    bool found = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      found |= sub->get_name() == argv[1];
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+    }
+    if (!found) {
+      fmt::print(stderr, "diffsched: error: unknown subcommand '{}' (known: {})\n", argv[1], known);
+      return kExitBadInput;
+    }
   }
   try {
     app.parse(argc, argv);
