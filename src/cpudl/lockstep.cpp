@@ -132,10 +132,25 @@ void Lockstep::close(std::size_t last_index, Level level, Verdict& v) {
   }
 }
 
+bool Lockstep::summary_ok(const HeapView& h, std::optional<u64> max) const {
+  static constexpr unsigned long kZero[kernel::BITS_TO_LONGS(kernel::NR_CPUS)] = {};
+  const unsigned nr = model_.nr_cpu_ids();
+  const unsigned words = kernel::BITS_TO_LONGS(nr);
+  if (static_cast<std::size_t>(h.size) != model_.size() || h.nr_cpu_ids != nr || h.size < 0 ||
+      h.size > static_cast<int>(nr))
+    return false;
+  if (h.size > 0 && h.elements[0].dl != *max) return false;
+  // free_cpus: equal to the model's below nr_cpu_ids, zero beyond.
+  const unsigned long* bits = h.free_cpus->bits;
+  if (!kernel::cpumask_equal(h.free_cpus, &model_.free_cpus())) return false;
+  if (std::memcmp(bits + words, kZero, (kernel::BITS_TO_LONGS(kernel::NR_CPUS) - words) * 8))
+    return false;
+  return !(nr % 64 && (bits[words - 1] & (~0UL << (nr % 64))));
+}
+
 bool Lockstep::incremental_state_ok(const Op& op, Level level) {
   const unsigned nr = model_.nr_cpu_ids();
   const auto max = model_.max_dl();
-  static constexpr unsigned long kZero[kernel::BITS_TO_LONGS(kernel::NR_CPUS)] = {};
   const unsigned words = kernel::BITS_TO_LONGS(nr);
   constexpr std::size_t kItem = sizeof(kernel::cpudl_item<kernel::Uncounted>);
   int op_cpu = -1;
@@ -149,15 +164,8 @@ bool Lockstep::incremental_state_ok(const Op& op, Level level) {
     Snapshot& snap = snapshots_[side];
     const auto* el = h.elements;
     const auto* old = snap.el.data();
-    if (static_cast<std::size_t>(h.size) != model_.size() || h.nr_cpu_ids != nr ||
-        h.size < 0 || h.size > static_cast<int>(nr))
-      return false;
-    if (h.size > 0 && el[0].dl != *max) return false;
+    if (!summary_ok(h, max)) return false;
     const unsigned long* bits = h.free_cpus->bits;
-    if (!kernel::cpumask_equal(h.free_cpus, &model_.free_cpus())) return false;
-    if (std::memcmp(bits + words, kZero, (kernel::BITS_TO_LONGS(kernel::NR_CPUS) - words) * 8))
-      return false;
-    if (nr % 64 && (bits[words - 1] & (~0UL << (nr % 64)))) return false;
 
     // What changed: elements (64-byte chunks first), the size range, the op's CPU.
     changed_slots_.clear();
@@ -242,19 +250,11 @@ bool Lockstep::fast_state_ok(Level level) const {
   const unsigned nr = model_.nr_cpu_ids();
   const auto max = model_.max_dl();
   const HeapView ref = sides_[0]->view();
-  static constexpr unsigned long kZero[kernel::BITS_TO_LONGS(kernel::NR_CPUS)] = {};
-  const unsigned words = kernel::BITS_TO_LONGS(nr);
   for (const auto& side : sides_) {
     const HeapView h = side->view();
     const auto* el = h.elements;
-    if (static_cast<std::size_t>(h.size) != model_.size() || h.nr_cpu_ids != nr) return false;
-    if (h.size > 0 && el[0].dl != *max) return false;
-    // free_cpus: equal to the model's below nr_cpu_ids, zero beyond.
+    if (!summary_ok(h, max)) return false;
     const unsigned long* bits = h.free_cpus->bits;
-    if (!kernel::cpumask_equal(h.free_cpus, &model_.free_cpus())) return false;
-    if (std::memcmp(bits + words, kZero, (kernel::BITS_TO_LONGS(kernel::NR_CPUS) - words) * 8))
-      return false;
-    if (nr % 64 && (bits[words - 1] & (~0UL << (nr % 64)))) return false;
     // Back-pointers: exactly `size` CPUs have one (4 chains).
     int v0 = 0, v1 = 0, v2 = 0, v3 = 0;
     unsigned c = 0;

@@ -66,6 +66,9 @@ class Lockstep {
   // True when every state check below would pass: one fused pass per side
   // (O(size) plus a branch-free pass over nr_cpu_ids), allocation-free.
   bool fast_state_ok(Level level) const;
+  // Size, root deadline and free mask of one side against the model (O(1) and
+  // O(NR_CPUS / 64) word compares); both fast passes start with it.
+  bool summary_ok(const HeapView& h, std::optional<u64> max) const;
   // The detailed checks, in the order that names the finding. With
   // check_state false only the find answers are compared.
   bool check_side_invariants(const Op& op, std::size_t index, Verdict& v);
