@@ -17,28 +17,12 @@ struct CodecOptions {
   bool raw = false;
 };
 
-const FuzzTarget* target_or_error(const std::string& name, bool* bad) {
-  *bad = false;
-  if (name.empty()) return nullptr;
-  const FuzzTarget* t = find_target(name);
-  if (!t) {
-    fmt::print(stderr, "diffsched: error: unknown target '{}' (known: {})\n", name,
-               target_names());
-    *bad = true;
-  }
-  return t;
-}
-
 int run_encode(const CodecOptions& o) {
-  bool bad;
-  const FuzzTarget* target = target_or_error(o.target, &bad);
-  if (bad) return kExitBadInput;
+  const FuzzTarget* target;
+  if (!resolve_target(o.target, &target)) return kExitBadInput;
+  auto program = load_input(o.input, target);
+  if (!program) return kExitBadInput;
   std::string error;
-  auto program = io::load_program(o.input, target, &error);
-  if (!program) {
-    fmt::print(stderr, "diffsched: error: {}\n", error);
-    return kExitBadInput;
-  }
   const auto bytes = o.raw ? io::encode_body(*program) : io::encode_file(*program);
   if (!io::write_file(o.output,
                       std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
@@ -52,15 +36,11 @@ int run_encode(const CodecOptions& o) {
 }
 
 int run_decode(const CodecOptions& o) {
-  bool bad;
-  const FuzzTarget* target = target_or_error(o.target, &bad);
-  if (bad) return kExitBadInput;
+  const FuzzTarget* target;
+  if (!resolve_target(o.target, &target)) return kExitBadInput;
+  auto program = load_input(o.input, target);
+  if (!program) return kExitBadInput;
   std::string error;
-  auto program = io::load_program(o.input, target, &error);
-  if (!program) {
-    fmt::print(stderr, "diffsched: error: {}\n", error);
-    return kExitBadInput;
-  }
   const std::string text = io::format_program(*program);
   if (o.output.empty() || o.output == "-") {
     fmt::print("{}", text);

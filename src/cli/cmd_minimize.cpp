@@ -19,23 +19,16 @@ struct MinimizeOptions {
 };
 
 int run_minimize(const MinimizeOptions& o) {
-  const FuzzTarget* target = nullptr;
-  if (!o.target.empty() && !(target = find_target(o.target))) {
-    fmt::print(stderr, "diffsched: error: unknown target '{}' (known: {})\n", o.target,
-               target_names());
-    return kExitBadInput;
-  }
+  const FuzzTarget* target;
+  if (!resolve_target(o.target, &target)) return kExitBadInput;
   std::optional<Level> forced;
   if (!o.level.empty() && !(forced = parse_level(o.level))) {
     fmt::print(stderr, "diffsched: error: unknown level '{}' (known: exact, deadline)\n", o.level);
     return kExitBadInput;
   }
+  auto program = load_input(o.input, target);
+  if (!program) return kExitBadInput;
   std::string error;
-  auto program = io::load_program(o.input, target, &error);
-  if (!program) {
-    fmt::print(stderr, "diffsched: error: {}\n", error);
-    return kExitBadInput;
-  }
   const Level level = forced.value_or(std::visit(
       [](const auto& p) {
         return p.level.value_or(std::decay_t<decltype(p)>::Subject::kDefaultLevel);

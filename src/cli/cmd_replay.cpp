@@ -125,12 +125,8 @@ int run_replay(const ReplayOptions& o) {
       return kExitBadInput;
     }
   }
-  const FuzzTarget* target = nullptr;
-  if (!o.target.empty() && !(target = find_target(o.target))) {
-    fmt::print(stderr, "diffsched: error: unknown target '{}' (known: {})\n", o.target,
-               target_names());
-    return kExitBadInput;
-  }
+  const FuzzTarget* target;
+  if (!resolve_target(o.target, &target)) return kExitBadInput;
   if (o.json && o.tree) {
     fmt::print(stderr, "diffsched: error: --json and --tree do not combine\n");
     return kExitBadInput;
@@ -138,12 +134,8 @@ int run_replay(const ReplayOptions& o) {
   // Load everything first: a bad file fails the command before any output.
   std::vector<io::AnyProgram> programs;
   for (const auto& file : o.files) {
-    std::string error;
-    auto program = io::load_program(file, target, &error);
-    if (!program) {
-      fmt::print(stderr, "diffsched: error: {}\n", error);
-      return kExitBadInput;
-    }
+    auto program = load_input(file, target);
+    if (!program) return kExitBadInput;
     if (o.tree && io::subject_name(*program) != cpudl::Subject::kName) {
       fmt::print(stderr, "diffsched: error: --tree draws cpudl heaps; {} is subject {}\n", file,
                  io::subject_name(*program));

@@ -9,6 +9,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include "io/program.h"
+#include "targets.h"
+
 namespace diffsched::cli {
 
 inline constexpr int kExitOk = 0;
@@ -16,6 +19,13 @@ inline constexpr int kExitFinding = 1;
 inline constexpr int kExitBadInput = 2;
 
 using Runner = std::function<int()>;
+
+// Shared by the subcommands that read inputs. Each prints its one-line
+// "diffsched: error: ..." itself on failure.
+//   resolve_target: --target NAME (empty: none) -> false if unknown;
+//   load_input: any input form (io::load_program) -> nullopt if unreadable.
+bool resolve_target(const std::string& name, const FuzzTarget** out);
+std::optional<io::AnyProgram> load_input(const std::string& path, const FuzzTarget* target);
 
 Runner add_replay(CLI::App& app);
 Runner add_ops(CLI::App& app);
