@@ -33,8 +33,11 @@ std::string format_find(const FindResult& r) {
 // Fills the parts of a finding every check shares.
 Finding base_finding(FindingKind kind, const Op& op, std::size_t index,
                      std::string_view side, std::string_view against, std::string_view check,
-                     std::string_view field) {
+                     std::string_view field, const char* file = __builtin_FILE(),
+                     unsigned line = __builtin_LINE()) {
   Finding f;
+  f.check_file = file;
+  f.check_line = line;
   f.kind = kind;
   f.subject = Subject::kName;
   f.op_index = index;
@@ -296,6 +299,8 @@ bool Lockstep::check_side_invariants(const Op& op, std::size_t index, Verdict& v
       Finding f = base_finding(FindingKind::kInvariant, op, index, s->name(), "",
                                viol->invariant, viol->field);
       f.where = std::move(viol->where);
+      f.check_file = viol->file;
+      f.check_line = viol->line;
       f.actual = std::move(viol->values);
       v.finding = std::move(f);
       return false;
@@ -312,9 +317,9 @@ bool Lockstep::compare_with_reference(const Op& op, std::size_t index, Level lev
   for (std::size_t i = 1; i < sides_.size(); ++i) {
     const HeapView b = sides_[i]->view();
     auto fail = [&](std::string_view field, std::string where, std::string expected,
-                    std::string actual) {
+                    std::string actual, unsigned line = __builtin_LINE()) {
       Finding f = base_finding(FindingKind::kDivergence, op, index, sides_[i]->name(), ref,
-                               check, field);
+                               check, field, __FILE__, line);
       f.where = std::move(where);
       f.expected = std::move(expected);
       f.actual = std::move(actual);
@@ -401,9 +406,9 @@ bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v,
   for (std::size_t i = 0; i < sides_.size(); ++i) {
     const HeapView h = sides_[i]->view();
     auto fail = [&](std::string_view field, std::string where, std::string expected,
-                    std::string actual) {
+                    std::string actual, unsigned line = __builtin_LINE()) {
       Finding f = base_finding(FindingKind::kModelMismatch, op, index, sides_[i]->name(),
-                               "model", "model", field);
+                               "model", "model", field, __FILE__, line);
       f.where = std::move(where);
       f.expected = std::move(expected);
       f.actual = std::move(actual);

@@ -94,8 +94,11 @@ void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
       },
       op);
 
-  auto finding = [&](FindingKind kind, std::string_view check, std::string_view field) {
+  auto finding = [&](FindingKind kind, std::string_view check, std::string_view field,
+                     unsigned line = __builtin_LINE()) {
     Finding f;
+    f.check_file = __FILE__;
+    f.check_line = line;
     f.kind = kind;
     f.subject = Subject::kName;
     f.op_index = index;

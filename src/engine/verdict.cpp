@@ -61,6 +61,18 @@ std::string Finding::signature() const {
                      field, op_kind);
 }
 
+std::string Finding::check_source() const {
+  if (!check_file) return {};
+  std::string_view f = check_file;
+  // Relative to the source tree: from the last "src/" component on.
+  for (std::size_t pos = f.size(); pos > 0;) {
+    pos = f.rfind("src/", pos - 1);
+    if (pos == std::string_view::npos) break;
+    if (pos == 0 || f[pos - 1] == '/') return std::string(f.substr(pos));
+  }
+  return std::string(f);
+}
+
 std::string Finding::describe() const {
   std::string out = fmt::format("{} after op #{}: {}\n", finding_kind_name(kind),
                                 op_index, op_text);

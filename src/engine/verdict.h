@@ -52,11 +52,17 @@ struct Finding {
   std::string expected;      // the value of `against`
   std::string actual;        // the value of `side`
   std::string detail;        // optional extra sentence
+  // Where the failing check is in our source (__builtin_FILE/LINE at the
+  // check): for SARIF and the campaign report. nullptr/0 when unknown.
+  const char* check_file = nullptr;
+  unsigned check_line = 0;
 
   // subject:kind:check:field:op_kind, e.g. "cpudl:divergence:exact:slot.cpu:set".
   std::string signature() const;
   // Multi-line, human-readable account.
   std::string describe() const;
+  // check_file relative to the source tree ("src/cpudl/invariants.cpp"), or "".
+  std::string check_source() const;
 };
 
 enum class NoteKind : std::uint8_t {

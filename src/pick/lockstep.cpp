@@ -47,8 +47,10 @@ void Lockstep::step(const Op& op_variant, std::size_t index, Level level, Verdic
   model_result_ = model_pick(op, nr_cpu_ids_);
 
   auto finding = [&](FindingKind kind, std::size_t side, std::string_view against,
-                     std::string_view check) {
+                     std::string_view check, unsigned line = __builtin_LINE()) {
     Finding f;
+    f.check_file = __FILE__;
+    f.check_line = line;
     f.kind = kind;
     f.subject = Subject::kName;
     f.op_index = index;
