@@ -1,0 +1,71 @@
+// A time-boxed fuzz campaign over the fuzz targets (targets.h), one command:
+//
+//   CampaignOptions o{.seconds = 120, .out = "campaign-out"};
+//   CampaignReport report;
+//   std::string error;
+//   int status = run_campaign(o, &report, &error);   // 0, 1, 2 (or 128+signal)
+//
+// Per target, in turn, for its share of the time: run the engine (libFuzzer
+// -fork=JOBS -ignore_crashes=1, or afl-fuzz) on a scratch corpus seeded from
+// CORPUS/<target>; merge what it found into CORPUS/<target> (libFuzzer
+// -merge=1 into a staging directory, then one atomic rename per new file, so
+// an interrupted run leaves the corpus as it was or with whole new files);
+// classify every crash file by replaying it (signature), deduplicate, re-run
+// the fuzz binary on one input per signature RERUNS times (flaky or real),
+// minimise it, and write it as .ops and binary under OUT/findings with the
+// command that reproduces it. Signatures listed in the accepted file are
+// reported but do not fail the campaign. Reports: OUT/summary.md,
+// OUT/junit.xml, OUT/results.sarif (campaign/report.h).
+//
+// SIGINT/SIGTERM: the engine is stopped, what it found so far is merged, the
+// reports are written (marked interrupted), exit status 128+signal. A second
+// signal abandons the merge (the corpus keeps its earlier, whole state).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "campaign/report.h"
+
+namespace diffsched::campaign {
+
+namespace fs = std::filesystem;
+
+struct CampaignOptions {
+  double seconds = 60;                 // fuzzing time over all targets
+  std::vector<std::string> targets;    // empty: all
+  unsigned jobs = 1;                   // libFuzzer -fork=N; afl: N instances
+  std::string engine = "libfuzzer";    // or "afl"
+  fs::path corpus = "corpus";          // CORPUS/<target>, grows
+  fs::path out = "campaign-out";
+  fs::path accepted;                   // default: <source>/corpus/accepted.txt
+  fs::path fuzz_dir;                   // libFuzzer binaries; default: build-fuzz/fuzz, built
+  fs::path afl_dir;                    // AFL++ binaries; default: build-afl/fuzz, built
+  unsigned reruns = 3;
+  std::optional<unsigned> seed;        // engine seed; default: the engine's
+  std::string self = "diffsched";      // how reproduce commands invoke diffsched
+  double progress_every = 30;          // seconds between progress lines when not a TTY
+};
+
+// One line of the accepted file:
+//   TARGET  SIGNATURE-GLOB  [if-deadline-level-passes]  -- REASON
+// A finding of TARGET whose signature matches the glob (* and ?) is accepted;
+// with if-deadline-level-passes, only if its minimised reproducer passes at
+// the deadline level (i.e. the divergence is a tie, not a broken heap).
+struct AcceptedEntry {
+  std::string target;
+  std::string pattern;
+  bool if_deadline_level_passes = false;
+  std::string reason;
+  unsigned line = 0;
+};
+
+std::optional<std::vector<AcceptedEntry>> load_accepted(const fs::path& file,
+                                                        std::string* error);
+bool glob_match(std::string_view pattern, std::string_view text);
+
+int run_campaign(const CampaignOptions& options, CampaignReport* report, std::string* error);
+
+}  // namespace diffsched::campaign

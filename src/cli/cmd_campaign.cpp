@@ -1,0 +1,83 @@
+// `diffsched campaign --time S [--targets T,...] [--jobs N] [--engine libfuzzer|afl]
+//  [--corpus DIR] [--out DIR]`: a time-boxed fuzz campaign (campaign/campaign.h)
+// that ends with its Markdown summary.
+#include <cstdio>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "campaign/campaign.h"
+#include "cli/commands.h"
+
+namespace diffsched::cli {
+
+namespace {
+
+struct CampaignArgs {
+  campaign::CampaignOptions o;
+  bool quiet = false;
+};
+
+std::string invoked_as() {
+  // How the user ran us, for reproduce commands: our path relative to the cwd.
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return "diffsched";
+  const auto rel = std::filesystem::relative(self, std::filesystem::current_path(), ec);
+  if (!ec && !rel.empty() && !rel.string().starts_with(".."))
+    return rel.string().find('/') == std::string::npos ? "./" + rel.string() : rel.string();
+  return self.string();
+}
+
+int run_campaign_cmd(CampaignArgs& a) {
+  a.o.self = invoked_as();
+  campaign::CampaignReport report;
+  std::string error;
+  const int status = campaign::run_campaign(a.o, &report, &error);
+  if (status == kExitBadInput) {
+    fmt::print(stderr, "diffsched: error: campaign: {}\n", error);
+    return status;
+  }
+  if (!a.quiet) fmt::print("\n{}", campaign::report_markdown(report));
+  fmt::print("\nreports: {0}/summary.md {0}/junit.xml {0}/results.sarif\n", a.o.out.string());
+  if (report.interrupted)
+    fmt::print(stderr, "diffsched: campaign interrupted; the corpus holds what was merged\n");
+  return status;
+}
+
+}  // namespace
+
+Runner add_campaign(CLI::App& app) {
+  auto a = std::make_shared<CampaignArgs>();
+  auto* sub = app.add_subcommand(
+      "campaign", "Time-boxed fuzz campaign over the targets: dedup, minimise, report");
+  sub->add_option("--time", a->o.seconds, "fuzzing time over all targets, seconds")
+      ->required()
+      ->check(CLI::Range(1.0, 1e7));
+  sub->add_option("--targets", a->o.targets, "targets (default all: " + target_names() + ")")
+      ->delimiter(',');
+  sub->add_option("--jobs", a->o.jobs, "parallel fuzzing jobs per target (libFuzzer -fork)")
+      ->check(CLI::Range(1u, 256u));
+  sub->add_option("--engine", a->o.engine, "libfuzzer or afl")
+      ->check(CLI::IsMember({"libfuzzer", "afl"}));
+  sub->add_option("--corpus", a->o.corpus,
+                  "corpus directory: DIR/<target> seeds the run and receives new inputs "
+                  "(created from the checked-in corpus if missing)");
+  sub->add_option("--out", a->o.out, "output directory for reports and findings");
+  sub->add_option("--accepted", a->o.accepted,
+                  "accepted divergences file (default: corpus/accepted.txt of the source)")
+      ->check(CLI::ExistingFile);
+  sub->add_option("--fuzz-dir", a->o.fuzz_dir,
+                  "use these libFuzzer binaries instead of building the fuzz preset");
+  sub->add_option("--afl-dir", a->o.afl_dir,
+                  "use these AFL++ binaries instead of building the afl preset");
+  sub->add_option("--reruns", a->o.reruns, "re-runs per unique finding (flaky or real)")
+      ->check(CLI::Range(1u, 100u));
+  sub->add_option("--seed", a->o.seed, "engine seed");
+  sub->add_option("--progress-every", a->o.progress_every,
+                  "seconds between progress lines when stdout is not a terminal");
+  sub->add_flag("-q,--quiet", a->quiet, "do not print the Markdown summary at the end");
+  return [a] { return run_campaign_cmd(*a); };
+}
+
+}  // namespace diffsched::cli
