@@ -1,0 +1,71 @@
+// The campaign's pieces that need no fuzzer: the accepted-divergences file,
+// signature globs, and that findings name the check's source line.
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "campaign/campaign.h"
+#include "cpudl/lockstep.h"
+#include "engine/runner.h"
+#include "io/text.h"
+#include "tools/process.h"
+
+namespace diffsched::campaign {
+namespace {
+
+TEST(CampaignGlob, MatchesStarsAndQuestionMarks) {
+  EXPECT_TRUE(glob_match("cpudl:divergence:exact:*", "cpudl:divergence:exact:slot.cpu:set"));
+  EXPECT_TRUE(glob_match("*:idx:?et", "cpudl:invariant:idx-of-slot:idx:set"));
+  EXPECT_TRUE(glob_match("*", ""));
+  EXPECT_FALSE(glob_match("cpudl:divergence:exact:*", "cpudl:divergence:deadline:dl:set"));
+  EXPECT_FALSE(glob_match("cpudl:*:set", "cpudl:invariant:heap-order:slot.dl:clear"));
+  EXPECT_FALSE(glob_match("a?", "a"));
+}
+
+std::string write_temp(const std::string& text) {
+  static int n = 0;
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("diffsched-accepted-" + std::to_string(::getpid()) + "-" + std::to_string(n++));
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+TEST(CampaignAccepted, TheCheckedInFileParses) {
+  std::string error;
+  auto entries = load_accepted(tools::source_dir() / "corpus" / "accepted.txt", &error);
+  ASSERT_TRUE(entries) << error;
+  ASSERT_EQ(entries->size(), 1u);
+  EXPECT_EQ((*entries)[0].target, "cpudl_exact");
+  EXPECT_TRUE((*entries)[0].if_deadline_level_passes);
+  EXPECT_FALSE((*entries)[0].reason.empty());
+}
+
+TEST(CampaignAccepted, BadLinesAreNamedWithTheirLineNumber) {
+  std::string error;
+  EXPECT_FALSE(load_accepted(write_temp("# c\ncpudl cpudl:*\n"), &error));
+  EXPECT_NE(error.find(":2: expected"), std::string::npos) << error;
+  EXPECT_FALSE(load_accepted(write_temp("nosuch cpudl:* -- r\n"), &error));
+  EXPECT_NE(error.find("unknown target 'nosuch'"), std::string::npos) << error;
+  EXPECT_FALSE(load_accepted(write_temp("cpudl cpudl:* if-sunny -- r\n"), &error));
+  EXPECT_NE(error.find("unknown condition 'if-sunny'"), std::string::npos) << error;
+  EXPECT_FALSE(load_accepted("/nonexistent/accepted.txt", &error));
+  EXPECT_NE(error.find("cannot read"), std::string::npos) << error;
+}
+
+TEST(CampaignFinding, NamesTheSourceLineOfTheFailingCheck) {
+  // Equal deadlines at the exact level: the slot comparison in lockstep.cpp.
+  std::vector<cpudl::Op> ops = {cpudl::Set{1, 0}, cpudl::Set{0, 0}};
+  cpudl::Lockstep lockstep;
+  const Verdict v = run_lockstep<cpudl::Subject>(lockstep, {2}, ops, Level::kExact);
+  ASSERT_TRUE(v.finding);
+  EXPECT_EQ(v.finding->check_source(), "src/cpudl/lockstep.cpp");
+  EXPECT_GT(v.finding->check_line, 0u);
+  std::ifstream src(tools::source_dir() / "src/cpudl/lockstep.cpp");
+  std::string line;
+  for (unsigned i = 0; i < v.finding->check_line; ++i) std::getline(src, line);
+  EXPECT_NE(line.find("fail("), std::string::npos) << "line " << v.finding->check_line << ": "
+                                                    << line;
+}
+
+}  // namespace
+}  // namespace diffsched::campaign

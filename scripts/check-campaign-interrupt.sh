@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Kills campaigns midway and checks that the corpus stays complete and
+# readable: no staging directory left inside it, every file either one of the
+# files it started with (unchanged) or a merged input named by the SHA-1 of
+# its content (libFuzzer's naming, so a half-written file would not match),
+# and every file replays as a cpudl input (exit 0 or 1, never 2).
+#   scripts/check-campaign-interrupt.sh DIFFSCHED FUZZ_DIR
+# Rounds: SIGINT after 6 s, SIGTERM after 9 s, SIGKILL after 7 s (the engine
+# is then orphaned and killed by us; the corpus must still be whole).
+set -uo pipefail
+diffsched=$(realpath "$1")
+fuzz_dir=$(realpath "$2")
+src=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+check_corpus() {  # $1 label
+  local dir=$tmp/corpus/cpudl bad=0 n=0
+  if ls -d "$tmp"/corpus/.cpudl.merge-* >/dev/null 2>&1 && [[ $1 != SIGKILL ]]; then
+    echo "interrupt: $1: a staging directory was left behind"; bad=1
+  fi
+  for f in "$dir"/*; do
+    n=$((n + 1))
+    name=$(basename "$f")
+    if [[ -f $src/corpus/cpudl/$name ]]; then
+      cmp -s "$f" "$src/corpus/cpudl/$name" || { echo "interrupt: $1: seed $name changed"; bad=1; }
+    elif [[ $name != "$(sha1sum "$f" | cut -d' ' -f1)" ]]; then
+      echo "interrupt: $1: $name is not whole (name is not the SHA-1 of its content)"; bad=1
+    fi
+    "$diffsched" replay -q --target cpudl "$f" >/dev/null 2>&1
+    [[ $? -le 1 ]] || { echo "interrupt: $1: $name does not replay"; bad=1; }
+  done
+  echo "interrupt: $1: corpus has $n files, all whole and readable$([[ $bad = 0 ]] || echo ' -- NO')"
+  return $bad
+}
+round() {  # $1 signal, $2 seconds before it
+  "$diffsched" campaign --time 60 --targets cpudl --jobs 2 --corpus "$tmp/corpus" \
+      --out "$tmp/out-$1" --fuzz-dir "$fuzz_dir" --progress-every 2 >"$tmp/$1.log" 2>&1 &
+  local pid=$!
+  sleep "$2"
+  kill -s "$1" $pid
+  wait $pid
+  local rc=$?
+  if [[ $1 == KILL ]]; then
+    pkill -KILL -f "$fuzz_dir/cpudl " 2>/dev/null; sleep 1
+  fi
+  echo "interrupt: SIG$1 after $2 s: campaign exit $rc"
+  case $1 in
+    INT) [[ $rc == 130 ]] || { echo "interrupt: expected exit 130"; tail -5 "$tmp/$1.log"; fail=1; } ;;
+    TERM) [[ $rc == 143 ]] || { echo "interrupt: expected exit 143"; tail -5 "$tmp/$1.log"; fail=1; } ;;
+  esac
+  if [[ $1 != KILL ]]; then
+    grep -q 'interrupted' "$tmp/out-$1/summary.md" ||
+      { echo "interrupt: the summary does not say interrupted"; fail=1; }
+  fi
+  check_corpus "SIG$1" || fail=1
+}
+round INT 6
+before=$(ls "$tmp/corpus/cpudl" | wc -l)
+round TERM 9
+round KILL 7
+after=$(ls "$tmp/corpus/cpudl" | wc -l)
+echo "interrupt: corpus grew from $(ls "$src/corpus/cpudl" | wc -l) to $before (SIGINT round) to $after files"
+[[ $before -gt $(ls "$src/corpus/cpudl" | wc -l) ]] || { echo "interrupt: the SIGINT round merged nothing"; fail=1; }
+exit $fail
