@@ -8,6 +8,7 @@
 #include <ctime>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -152,22 +153,40 @@ struct TargetWork {
   fs::path corpus;    // CORPUS/<target>
 };
 
-std::size_t count_crashes(const TargetWork& w, bool afl) {
-  std::size_t n = 0;
-  if (!afl) {
-    for (const auto& f : regular_files(w.crashes)) {
-      const std::string name = f.filename().string();
-      n += name.starts_with("crash-") || name.starts_with("timeout-") || name.starts_with("oom-") ||
-           name.starts_with("leak-");
-    }
-    return n;
-  }
+bool is_crash_file(const fs::path& f) {
+  const std::string name = f.filename().string();
+  return name.starts_with("crash-") || name.starts_with("timeout-") || name.starts_with("oom-") ||
+         name.starts_with("leak-") || name.starts_with("id:") || name.starts_with("afl-");
+}
+
+std::vector<fs::path> crash_files(const TargetWork& w, bool afl) {
+  std::vector<fs::path> out;
+  for (const auto& f : regular_files(w.crashes))
+    if (is_crash_file(f)) out.push_back(f);
+  if (!afl) return out;
   std::error_code ec;
   for (const auto& inst : fs::directory_iterator(w.dir / "afl", ec))
     for (const auto& f : regular_files(inst.path() / "crashes"))
-      n += f.filename().string().starts_with("id:");
-  return n;
+      if (is_crash_file(f)) out.push_back(f);
+  return out;
 }
+
+// The signature of a crash file as this build replays it ("" if it passes).
+std::string replay_signature(const FuzzTarget& target, const fs::path& file);
+
+// Live view of the findings while the engine runs: crash files classified
+// in-process as they appear.
+struct LiveFindings {
+  std::set<std::string> files;
+  std::set<std::string> signatures;
+  void update(const TargetWork& w, bool afl) {
+    for (const auto& f : crash_files(w, afl))
+      if (files.insert(f.string()).second) {
+        const std::string sig = replay_signature(*w.target, f);
+        signatures.insert(sig.empty() ? "?" : sig);
+      }
+  }
+};
 
 // Waits for the engine until it exits, the deadline passes (then SIGINT) or
 // a signal arrives (forwarded as SIGINT to its process group). Prints
@@ -180,6 +199,7 @@ int supervise(pid_t pid, double budget, const std::string& label, bool afl, cons
   bool stopping = false;
   auto stop_sent = start;
   int status = 0;
+  LiveFindings live;
   for (;;) {
     const pid_t r = ::waitpid(pid, &status, WNOHANG);
     if (r == pid) break;
@@ -199,11 +219,13 @@ int supervise(pid_t pid, double budget, const std::string& label, bool afl, cons
       last_print = now;
       const EngineStatus st = afl ? parse_afl_stats(w.dir / "afl") : parse_libfuzzer_log(w.log);
       const double total = campaign_elapsed_before + elapsed;
+      live.update(w, afl);
       const std::string line = fmt::format(
-          "campaign {} {}/{} (remaining {}) | {} execs, {:.0f}/s | cov {} ft {} | crash files {}",
+          "campaign {} {}/{} (remaining {}) | {} execs, {:.0f}/s | cov {} ft {} | findings {} "
+          "({} crash files)",
           label, mmss(total), mmss(campaign_budget), mmss(campaign_budget - total), st.execs,
           elapsed > 0 ? static_cast<double>(st.execs) / elapsed : 0.0, st.coverage, st.features,
-          count_crashes(w, afl));
+          live.signatures.size(), live.files.size());
       if (tty)
         fmt::print("\r\033[K{}", line);
       else
@@ -352,6 +374,14 @@ std::optional<std::vector<std::uint8_t>> read_bytes(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   if (!in) return std::nullopt;
   return std::vector<std::uint8_t>(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string replay_signature(const FuzzTarget& target, const fs::path& file) {
+  auto bytes = read_bytes(file);
+  if (!bytes) return {};
+  const Verdict v = run_target(target, *bytes);
+  if (!v.finding || v.finding->kind == FindingKind::kOutOfDomain) return {};
+  return v.finding->signature();
 }
 
 std::string relative_or_absolute(const fs::path& p) {
@@ -593,7 +623,7 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
     run.coverage = st.coverage;
     run.features = st.features;
     run.exec_per_s = run.seconds > 0 ? static_cast<std::uint64_t>(st.execs / run.seconds) : 0;
-    run.crash_files = count_crashes(w, afl);
+    run.crash_files = crash_files(w, afl).size();  // before AFL's are copied below
     const std::string log_text = read_all(w.log);
     const bool started = afl ? fs::exists(w.dir / "afl" / "default" / "fuzzer_stats")
                              : log_text.find("INFO: Seed:") != std::string::npos;
@@ -619,12 +649,8 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
     const long added = merge_into_corpus(w, fuzzer, found_dir, &merge_error);
     if (added < 0 && run.ran) run.error = merge_error;
     run.corpus_after = regular_files(w.corpus).size();
-    for (const auto& f : regular_files(w.crashes)) {
-      const std::string name = f.filename().string();
-      if (name.starts_with("crash-") || name.starts_with("timeout-") || name.starts_with("oom-") ||
-          name.starts_with("leak-") || name.starts_with("afl-"))
-        crashes.push_back({t, f, fs::file_size(f, ec)});
-    }
+    for (const auto& f : regular_files(w.crashes))
+      if (is_crash_file(f)) crashes.push_back({t, f, fs::file_size(f, ec)});
     fmt::print("campaign {}: {} execs in {:.0f} s, cov {}, corpus {} -> {}, {} crash file{}{}\n",
                label, run.execs, run.seconds, run.coverage, run.corpus_before, run.corpus_after,
                run.crash_files, run.crash_files == 1 ? "" : "s",
@@ -642,11 +668,7 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
   std::map<std::string, Group> groups;  // signature -> files (first: smallest)
   std::map<std::string, const FuzzTarget*> group_target;
   for (const Crash& c : crashes) {
-    std::string sig;
-    if (auto bytes = read_bytes(c.file)) {
-      const Verdict v = run_target(*c.target, *bytes);
-      if (v.finding && v.finding->kind != FindingKind::kOutOfDomain) sig = v.finding->signature();
-    }
+    std::string sig = replay_signature(*c.target, c.file);
     if (sig.empty()) {
       const BinaryVerdict bv = run_binary_on(fuzz_dir / std::string(c.target->name), c.file,
                                              o.out / "work" / "classify.log");
