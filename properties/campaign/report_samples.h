@@ -1,8 +1,8 @@
 // Hand-made campaign reports for the report writers' tests: a clean run, one
 // with a new, an accepted and a flaky finding whose texts hold the characters
 // that break Markdown tables, XML and JSON (`<>&"|`, backticks, control
-// characters, invalid UTF-8), and an interrupted run with a target that could
-// not run.
+// characters, invalid UTF-8), an interrupted run with a target that could
+// not run, and one with many findings and long reproducers.
 //
 //   for (const auto& [name, report] : report_samples()) write(name, report);
 #pragma once
@@ -158,8 +158,21 @@ inline CampaignReport sample_interrupted() {
   return r;
 }
 
+// 30 failing findings with 1000-op reproducers: the summary must stay short.
+inline CampaignReport sample_many() {
+  CampaignReport r = sample_mixed();
+  UniqueFinding big = r.findings[0];
+  big.ops_text.clear();
+  for (int i = 0; i < 1000; ++i) big.ops_text += "set " + std::to_string(i % 8) + " 100\n";
+  r.findings.assign(30, big);
+  return r;
+}
+
 inline std::vector<std::pair<std::string, CampaignReport>> report_samples() {
-  return {{"clean", sample_clean()}, {"mixed", sample_mixed()}, {"interrupted", sample_interrupted()}};
+  return {{"clean", sample_clean()},
+          {"mixed", sample_mixed()},
+          {"interrupted", sample_interrupted()},
+          {"many", sample_many()}};
 }
 
 }  // namespace diffsched::campaign

@@ -1,11 +1,11 @@
 // The campaign report writers (src/campaign/report.cpp) on hand-made reports:
 // counts, structure and escaping. The real validators run on the same samples
 // in the ctest reports.validate.* (scripts/validate-reports.sh).
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
 #include <regex>
 #include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "campaign/report_samples.h"
 
@@ -90,6 +90,15 @@ TEST(ReportMarkdown, FindingsShowReproducerAndCommandAndEscapeTableAndControlCha
     EXPECT_EQ(pipes, 11u) << line;
   }
   EXPECT_EQ(rows, 6u);
+}
+
+TEST(ReportMarkdown, StaysShortWithManyFindingsAndLongReproducers) {
+  const std::string md = report_markdown(sample_many());
+  EXPECT_NE(md.find("# ... 960 more lines in out/campaign/findings/cpudl_exact-1.ops"),
+            std::string::npos);
+  EXPECT_NE(md.find("### 10 more"), std::string::npos);
+  EXPECT_EQ(count(md, "```sh\n"), 20u);
+  EXPECT_LT(md.size(), 40000u);
 }
 
 TEST(ReportMarkdown, InterruptionAndTargetsThatCouldNotRunAreFlagged) {

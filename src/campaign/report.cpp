@@ -221,6 +221,27 @@ std::string md_fence(std::string_view lang, std::string_view raw) {
   return fmt::format("{}{}\n{}\n{}\n", fence, lang, body, fence);
 }
 
+// The summary stays short however much a campaign finds: the first
+// kMaxDetailed failing findings in full, the rest one line each; reproducers
+// cut to kMaxOpsLines lines (the file holds them all).
+constexpr std::size_t kMaxDetailed = 20;
+constexpr std::size_t kMaxOpsLines = 40;
+
+std::string head_lines(const UniqueFinding& f) {
+  std::size_t at = 0, lines = 0;
+  while (at < f.ops_text.size() && lines < kMaxOpsLines) {
+    const std::size_t end = f.ops_text.find('\n', at);
+    at = end == std::string::npos ? f.ops_text.size() : end + 1;
+    ++lines;
+  }
+  if (at >= f.ops_text.size()) return f.ops_text;
+  std::size_t rest = 0;
+  for (std::size_t i = at; i < f.ops_text.size(); ++i) rest += f.ops_text[i] == '\n';
+  if (f.ops_text.back() != '\n') ++rest;
+  return fmt::format("{}# ... {} more lines in {}\n", f.ops_text.substr(0, at), rest,
+                     f.ops_path.empty() ? "the reproducer" : f.ops_path);
+}
+
 std::string md_headline(const CampaignReport& r) {
   const std::size_t n = r.new_findings();
   std::string verdict = n == 0 ? "no new finding" : plural(n, "new finding", "new findings");
@@ -282,6 +303,14 @@ std::string report_markdown(const CampaignReport& r) {
     out += "\n## Findings\n";
     std::size_t index = 0;
     for (const UniqueFinding* f : failing) {
+      if (index == kMaxDetailed) {
+        out += fmt::format("\n### {} more\n\n", failing.size() - index);
+        for (auto it = failing.begin() + static_cast<std::ptrdiff_t>(index); it != failing.end(); ++it)
+          out += fmt::format("- {} in {}: {}{}\n", finding_status_name((*it)->status),
+                             md_code((*it)->target), md_code((*it)->signature),
+                             (*it)->ops_path.empty() ? "" : ", reproducer " + md_code((*it)->ops_path));
+        break;
+      }
       out += fmt::format("\n### {}. {} in {}: {}\n\n", ++index, finding_status_name(f->status),
                          md_code(f->target), md_code(f->signature));
       out += md_text(finding_words(f->finding)) + "\n\n";
@@ -296,7 +325,7 @@ std::string report_markdown(const CampaignReport& r) {
                            md_code(f->check_line ? fmt::format("{}:{}", f->check_file,
                                                                f->check_line)
                                                  : f->check_file));
-      if (!f->ops_text.empty()) out += "\nReproducer:\n\n" + md_fence("text", f->ops_text);
+      if (!f->ops_text.empty()) out += "\nReproducer:\n\n" + md_fence("text", head_lines(*f));
       if (!f->reproduce.empty()) out += "\nReproduce:\n\n" + md_fence("sh", f->reproduce);
     }
   }
