@@ -479,7 +479,7 @@ std::string report_junit(const CampaignReport& r) {
                          finding_status_name(f->status), xml_text(finding_block(*f)));
     }
     std::string system_out;
-    if (c.run) system_out += target_stats(*c.run);
+    if (c.run && c.run->ran) system_out += target_stats(*c.run);
     if (r.interrupted) system_out += "campaign interrupted before its time budget\n";
     for (const UniqueFinding* f : c.accepted) {
       system_out += fmt::format("accepted: {} ({} crash files): {}\n", f->signature, f->duplicates,
@@ -498,7 +498,8 @@ std::string report_junit(const CampaignReport& r) {
 
 namespace {
 
-using nlohmann::json;
+// Keys in the order written (the SARIF spec's order), not sorted.
+using json = nlohmann::ordered_json;
 
 // "cpudl/divergence/exact", "cpudl/invariant/heap-order", "pick/model-mismatch/model".
 std::string rule_id(const Finding& f) {
@@ -556,11 +557,11 @@ std::string result_message(const UniqueFinding& f) {
                                  f.target, finding_words(f.finding));
   if (f.status == FindingStatus::kAccepted && !f.accepted_reason.empty())
     fmt::format_to(std::back_inserter(text), " Accepted: {}.", one_line(f.accepted_reason));
-  fmt::format_to(std::back_inserter(text), " Re-runs: {}; {} crash files; ops {} -> {}.",
-                 reruns_text(f), f.duplicates, f.original_ops, f.minimized_ops);
+  // The command before the closing sentence, so that no period sticks to it.
   if (!f.reproduce.empty())
     fmt::format_to(std::back_inserter(text), " Reproduce: {}", one_line(f.reproduce));
-  if (text.back() != '.') text += '.';
+  fmt::format_to(std::back_inserter(text), " (re-runs: {}; {} crash files; ops {} -> {}).",
+                 reruns_text(f), f.duplicates, f.original_ops, f.minimized_ops);
   return text;
 }
 
