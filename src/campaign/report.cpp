@@ -34,6 +34,8 @@ std::size_t CampaignReport::new_findings() const {
 
 namespace {
 
+// The project's home, for SARIF's tool.driver.informationUri and rule helpUri.
+// TODO(lead): set to the project's real address once it has one.
 constexpr std::string_view kInformationUri = "https://github.com/diffsched/diffsched";
 
 bool fails(const UniqueFinding& f) { return f.status != FindingStatus::kAccepted; }
@@ -482,7 +484,8 @@ std::string report_junit(const CampaignReport& r) {
     if (c.run && c.run->ran) system_out += target_stats(*c.run);
     if (r.interrupted) system_out += "campaign interrupted before its time budget\n";
     for (const UniqueFinding* f : c.accepted) {
-      system_out += fmt::format("accepted: {} ({} crash files): {}\n", f->signature, f->duplicates,
+      system_out += fmt::format("accepted: {} ({}): {}\n", f->signature,
+                                plural(f->duplicates, "crash file", "crash files"),
                                 f->accepted_reason);
     }
     if (!system_out.empty())
@@ -560,8 +563,9 @@ std::string result_message(const UniqueFinding& f) {
   // The command before the closing sentence, so that no period sticks to it.
   if (!f.reproduce.empty())
     fmt::format_to(std::back_inserter(text), " Reproduce: {}", one_line(f.reproduce));
-  fmt::format_to(std::back_inserter(text), " (re-runs: {}; {} crash files; ops {} -> {}).",
-                 reruns_text(f), f.duplicates, f.original_ops, f.minimized_ops);
+  fmt::format_to(std::back_inserter(text), " (re-runs: {}; {}; ops {} -> {}).", reruns_text(f),
+                 plural(f.duplicates, "crash file", "crash files"), f.original_ops,
+                 f.minimized_ops);
   return text;
 }
 
