@@ -400,6 +400,36 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
+// Folds findings that differ only in the op kind of their signature (same
+// subject, kind, check and field; both failing or both accepted) into one,
+// the one with the shortest reproducer, listing the others as variants.
+void fold_variants(std::vector<UniqueFinding>* findings) {
+  auto bug = [](const UniqueFinding& f) {
+    const auto colon = f.signature.rfind(':');
+    return std::pair(f.signature.substr(0, colon), f.status == FindingStatus::kAccepted);
+  };
+  std::vector<UniqueFinding> out;
+  std::map<std::pair<std::string, bool>, std::vector<UniqueFinding>> groups;
+  std::vector<std::pair<std::string, bool>> order;
+  for (auto& f : *findings) {
+    auto key = bug(f);
+    if (!groups.count(key)) order.push_back(key);
+    groups[key].push_back(std::move(f));
+  }
+  for (const auto& key : order) {
+    auto& g = groups[key];
+    std::stable_sort(g.begin(), g.end(), [](const UniqueFinding& a, const UniqueFinding& b) {
+      return a.minimized_ops < b.minimized_ops;
+    });
+    UniqueFinding primary = std::move(g.front());
+    for (std::size_t i = 1; i < g.size(); ++i)
+      primary.variants.push_back({g[i].signature, g[i].duplicates, g[i].minimized_ops,
+                                  g[i].ops_path, g[i].reproduce});
+    out.push_back(std::move(primary));
+  }
+  *findings = std::move(out);
+}
+
 }  // namespace
 
 bool glob_match(std::string_view p, std::string_view t) {
@@ -511,8 +541,8 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
   auto build = [&](const std::string& preset, fs::path* dir) {
     if (!dir->empty()) return true;
     *dir = tools::preset_dir(preset) / "fuzz";
-    fmt::print("campaign: building the {} fuzz binaries (cmake --build --preset {})\n", preset,
-               preset);
+    fmt::print("campaign: building the {} binaries if needed (cmake --build --preset {})\n",
+               preset == "afl" ? "AFL++" : "libFuzzer", preset);
     std::fflush(stdout);
     return tools::build_preset(preset, o.out / fmt::format("build-{}.log", preset), error);
   };
@@ -779,6 +809,7 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
     }
     r.findings.push_back(std::move(u));
   }
+  fold_variants(&r.findings);
   std::stable_sort(r.findings.begin(), r.findings.end(),
                    [](const UniqueFinding& a, const UniqueFinding& b) {
                      return (a.status == FindingStatus::kAccepted) <

@@ -319,6 +319,11 @@ std::string report_markdown(const CampaignReport& r) {
       out += fmt::format("- duplicates: {}", plural(f->duplicates, "crash file", "crash files"));
       if (!f->first_crash.empty()) out += fmt::format(" (first {})", md_code(f->first_crash));
       out += fmt::format("\n- re-runs: {}\n", reruns_text(*f));
+      for (const auto& v : f->variants)
+        out += fmt::format("- also after another op: {} ({}, {} ops, reproducer {})\n",
+                           md_code(v.signature),
+                           plural(v.duplicates, "crash file", "crash files"), v.minimized_ops,
+                           md_code(v.ops_path.empty() ? v.reproduce : v.ops_path));
       out += fmt::format("- ops: {} original → {} minimised", f->original_ops, f->minimized_ops);
       if (!f->ops_path.empty()) out += fmt::format(", reproducer {}", md_code(f->ops_path));
       out += "\n";
@@ -389,6 +394,9 @@ std::string finding_block(const UniqueFinding& f) {
   if (!f.check_file.empty())
     fmt::format_to(std::back_inserter(out), "check: {}:{}\n", f.check_file, f.check_line);
   if (!f.first_crash.empty()) fmt::format_to(std::back_inserter(out), "first crash: {}\n", f.first_crash);
+  for (const auto& v : f.variants)
+    fmt::format_to(std::back_inserter(out), "also after another op: {} ({} crash files, {} ops): {}\n",
+                   v.signature, v.duplicates, v.minimized_ops, v.reproduce);
   if (!f.ops_path.empty()) fmt::format_to(std::back_inserter(out), "reproducer: {}\n", f.ops_path);
   if (!f.ops_text.empty()) {
     out += "--- reproducer ---\n" + f.ops_text;
@@ -610,6 +618,16 @@ std::string report_sarif(const CampaignReport& r) {
           {"ops", f.ops_text},
           {"opsPath", f.ops_path}}},
     };
+    if (!f.variants.empty()) {
+      json variants = json::array();
+      for (const auto& v : f.variants)
+        variants.push_back({{"signature", v.signature},
+                            {"duplicates", v.duplicates},
+                            {"minimizedOps", v.minimized_ops},
+                            {"opsPath", v.ops_path},
+                            {"reproduce", v.reproduce}});
+      result["properties"]["variants"] = std::move(variants);
+    }
     if (!f.check_file.empty()) {
       json physical = {{"artifactLocation", {{"uri", f.check_file}, {"uriBaseId", "SRCROOT"}}}};
       if (f.check_line > 0) physical["region"] = {{"startLine", f.check_line}};

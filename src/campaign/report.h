@@ -63,6 +63,18 @@ struct UniqueFinding {
   std::string reproduce;          // exact shell command: "diffsched replay OUT/findings/x.ops"
   std::string check_file;         // repo-relative source file of the failing check
   unsigned check_line = 0;        // its line (1-based; 0 unknown)
+
+  // The same check failing on the same field after other kinds of op: one
+  // bug seen through several ops (e.g. a lost back-pointer after set, clear
+  // and clear_online). Folded into this finding, each with its reproducer.
+  struct Variant {
+    std::string signature;
+    std::size_t duplicates = 0;
+    std::size_t minimized_ops = 0;
+    std::string ops_path;
+    std::string reproduce;
+  };
+  std::vector<Variant> variants;
 };
 
 struct CampaignReport {
