@@ -10,6 +10,7 @@ packages=(
   libgtest-dev librapidcheck-dev libbenchmark-dev
   libz3-dev
   valgrind gnuplot-nox jq
+  afl++ zip
 )
 
 missing=()
