@@ -22,14 +22,62 @@ function(diffsched_add_property name)
                        DISCOVERY_TIMEOUT 60)
 endfunction()
 
-# diffsched_add_fuzzer(name source): a libFuzzer target, written to
-# <build>/fuzz/<source name without .cpp>. Needs clang and the fuzz presets'
-# -fsanitize=fuzzer-no-link on everything else.
+# The fuzz engine the fuzz targets link (the LLVMFuzzerTestOneInput harness
+# is the same for all three):
+#   libfuzzer  -fsanitize=fuzzer (clang; presets fuzz, fuzz-nosan)
+#   afl        AFL++'s libFuzzer-compatible driver DIFFSCHED_AFL_DRIVER; the
+#              compiler must be afl-clang-fast++ (preset afl), which adds
+#              AFL's instrumentation; no -fsanitize=fuzzer anywhere
+#   external   whatever DIFFSCHED_LIB_FUZZING_ENGINE says (default: the
+#              environment's $LIB_FUZZING_ENGINE, as OSS-Fuzz and
+#              ClusterFuzzLite set it; .clusterfuzzlite/build.sh)
+set(DIFFSCHED_FUZZ_ENGINE "libfuzzer" CACHE STRING "Fuzz engine: libfuzzer, afl or external")
+set_property(CACHE DIFFSCHED_FUZZ_ENGINE PROPERTY STRINGS libfuzzer afl external)
+set(DIFFSCHED_AFL_DRIVER "/usr/lib/afl/libAFLDriver.a" CACHE FILEPATH
+    "AFL++'s libFuzzer driver (engine afl)")
+set(DIFFSCHED_LIB_FUZZING_ENGINE "$ENV{LIB_FUZZING_ENGINE}" CACHE STRING
+    "Link flags of the fuzzing engine (engine external)")
+
+# diffsched_fuzz_engine_check(): fails the configure step with one line if
+# the selected engine cannot be used.
+function(diffsched_fuzz_engine_check)
+  if(DIFFSCHED_FUZZ_ENGINE STREQUAL "afl")
+    if(NOT CMAKE_CXX_COMPILER MATCHES "afl-")
+      message(FATAL_ERROR "DIFFSCHED_FUZZ_ENGINE=afl needs CMAKE_CXX_COMPILER=afl-clang-fast++ "
+                          "(got ${CMAKE_CXX_COMPILER}); use the afl preset")
+    endif()
+    if(NOT EXISTS "${DIFFSCHED_AFL_DRIVER}")
+      message(FATAL_ERROR "DIFFSCHED_FUZZ_ENGINE=afl: ${DIFFSCHED_AFL_DRIVER} not found "
+                          "(apt-get install afl++, or set DIFFSCHED_AFL_DRIVER)")
+    endif()
+  elseif(DIFFSCHED_FUZZ_ENGINE STREQUAL "external")
+    if(DIFFSCHED_LIB_FUZZING_ENGINE STREQUAL "")
+      message(FATAL_ERROR "DIFFSCHED_FUZZ_ENGINE=external needs $LIB_FUZZING_ENGINE "
+                          "(or -DDIFFSCHED_LIB_FUZZING_ENGINE=...)")
+    endif()
+  elseif(NOT DIFFSCHED_FUZZ_ENGINE STREQUAL "libfuzzer")
+    message(FATAL_ERROR "DIFFSCHED_FUZZ_ENGINE must be libfuzzer, afl or external "
+                        "(got '${DIFFSCHED_FUZZ_ENGINE}')")
+  endif()
+endfunction()
+
+# diffsched_add_fuzzer(name source): a fuzz target for DIFFSCHED_FUZZ_ENGINE,
+# written to <build>/fuzz/<source name without .cpp>. With libfuzzer, the
+# fuzz presets put -fsanitize=fuzzer-no-link on everything else.
 function(diffsched_add_fuzzer name source)
   get_filename_component(stem ${source} NAME_WE)
   add_executable(${name} ${source})
   target_link_libraries(${name} PRIVATE diffsched_core)
-  target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+  if(DIFFSCHED_FUZZ_ENGINE STREQUAL "afl")
+    target_link_libraries(${name} PRIVATE ${DIFFSCHED_AFL_DRIVER})
+  elseif(DIFFSCHED_FUZZ_ENGINE STREQUAL "external")
+    separate_arguments(engine UNIX_COMMAND "${DIFFSCHED_LIB_FUZZING_ENGINE}")
+    # --as-needed: the targets never call Z3 (diffsched verify), so the
+    # runner image needs no libz3.
+    target_link_options(${name} PRIVATE ${engine} -Wl,--as-needed)
+  else()
+    target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+  endif()
   set_target_properties(${name} PROPERTIES OUTPUT_NAME ${stem}
                                            RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/fuzz)
   diffsched_warnings(${name})

@@ -11,6 +11,7 @@ packages=(
   libz3-dev
   valgrind gnuplot-nox jq
   libxml2-utils
+  afl++ zip
 )
 
 missing=()

@@ -35,5 +35,6 @@ Runner add_minimize(CLI::App& app);
 Runner add_verify(CLI::App& app);
 Runner add_bench(CLI::App& app);
 Runner add_campaign(CLI::App& app);
+Runner add_coverage(CLI::App& app);  // cmd_coverage.cpp
 
 }  // namespace diffsched::cli
