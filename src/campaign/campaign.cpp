@@ -188,31 +188,43 @@ struct LiveFindings {
   }
 };
 
-// Waits for the engine until it exits, the deadline passes (then SIGINT) or
-// a signal arrives (forwarded as SIGINT to its process group). Prints
-// progress. Returns the engine's exit status.
-int supervise(pid_t pid, double budget, const std::string& label, bool afl, const TargetWork& w,
+// Waits for the engine's processes until they exit, the deadline passes
+// (then SIGINT) or a signal arrives (forwarded as SIGINT to their process
+// groups). Prints progress. Returns the first non-zero exit status, or 0.
+int supervise(std::vector<pid_t> pids, double budget, const std::string& label, bool afl, const TargetWork& w,
               const CampaignOptions& o, double campaign_elapsed_before, double campaign_budget) {
   const bool tty = ::isatty(STDOUT_FILENO);
   const auto start = Clock::now();
   auto last_print = start;
   bool stopping = false;
   auto stop_sent = start;
-  int status = 0;
+  int result = 0;
   LiveFindings live;
-  for (;;) {
-    const pid_t r = ::waitpid(pid, &status, WNOHANG);
-    if (r == pid) break;
-    if (r < 0 && errno != EINTR) return -1;
+  while (!pids.empty()) {
+    for (auto it = pids.begin(); it != pids.end();) {
+      int status = 0;
+      const pid_t r = ::waitpid(*it, &status, WNOHANG);
+      if (r == 0 || (r < 0 && errno == EINTR)) {
+        ++it;
+        continue;
+      }
+      const int rc = r < 0                 ? -1
+                     : WIFEXITED(status)   ? WEXITSTATUS(status)
+                     : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
+                                           : -1;
+      if (!result) result = rc;
+      it = pids.erase(it);
+    }
+    if (pids.empty()) break;
     const auto now = Clock::now();
     const double elapsed = std::chrono::duration<double>(now - start).count();
     if (!stopping && (g_signal || elapsed > budget + 15)) {
-      ::kill(-pid, SIGINT);  // libFuzzer and afl-fuzz both wrap up on SIGINT
+      for (pid_t pid : pids) ::kill(-pid, SIGINT);  // libFuzzer and afl-fuzz wrap up on SIGINT
       stopping = true;
       stop_sent = now;
     }
     if (stopping && std::chrono::duration<double>(now - stop_sent).count() > 20) {
-      ::kill(-pid, SIGKILL);
+      for (pid_t pid : pids) ::kill(-pid, SIGKILL);
     }
     const double since = std::chrono::duration<double>(now - last_print).count();
     if (since >= (tty ? 1.0 : o.progress_every)) {
@@ -235,9 +247,7 @@ int supervise(pid_t pid, double budget, const std::string& label, bool afl, cons
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   if (tty) fmt::print("\r\033[K");
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
-  return -1;
+  return result;
 }
 
 std::vector<std::string> options_file_args(const fs::path& options, const fs::path& dir) {
@@ -608,10 +618,10 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
         std::max(1.0, std::min(share * 1.5, (o.seconds - used) /
                                                 static_cast<double>(targets.size() - i)));
     const auto seconds = static_cast<long>(budget + 0.5);
-    std::vector<std::string> argv;
+    std::vector<std::vector<std::string>> commands;  // one per process
     fs::path found_dir = w.scratch;
     if (!afl) {
-      argv = {fuzzer.string(), fmt::format("-fork={}", o.jobs), "-ignore_crashes=1",
+      std::vector<std::string> argv = {fuzzer.string(), fmt::format("-fork={}", o.jobs), "-ignore_crashes=1",
               "-ignore_timeouts=1", "-ignore_ooms=1", fmt::format("-max_total_time={}", seconds),
               "-artifact_prefix=" + (w.crashes.string() + "/"), "-print_final_stats=1"};
       if (o.seed) argv.push_back(fmt::format("-seed={}", *o.seed));
@@ -619,20 +629,33 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
         argv.push_back(std::move(a));
       argv.push_back(w.scratch.string());
       argv.push_back(w.corpus.string());
+      commands.push_back(std::move(argv));
     } else {
-      // afl-fuzz needs a non-empty input dir; the corpus is one.
-      argv = {afl_fuzz.string(), "-i", w.corpus.string(), "-o", (w.dir / "afl").string(),
-              "-V", std::to_string(seconds)};
-      if (const fs::path dict = fuzz_dir / (std::string(t->name) + ".dict"); fs::exists(dict)) {
-        argv.push_back("-x");
-        argv.push_back(dict.string());
+      // afl-fuzz, JOBS instances (-M main, -S s1...) over one output dir;
+      // the corpus is the input dir; the dict is the one of the .options file.
+      std::string dict;
+      for (const auto& a :
+           options_file_args(fuzz_dir / (std::string(t->name) + ".options"), fuzz_dir))
+        if (a.starts_with("-dict=")) dict = a.substr(6);
+      for (unsigned k = 0; k < o.jobs; ++k) {
+        std::vector<std::string> argv = {afl_fuzz.string(), "-i", w.corpus.string(), "-o",
+                                         (w.dir / "afl").string(), "-V", std::to_string(seconds)};
+        if (o.jobs > 1) {
+          argv.push_back(k == 0 ? "-M" : "-S");
+          argv.push_back(k == 0 ? std::string("main") : fmt::format("s{}", k));
+        }
+        if (!dict.empty()) {
+          argv.push_back("-x");
+          argv.push_back(dict);
+        }
+        if (o.seed) {
+          argv.push_back("-s");
+          argv.push_back(std::to_string(*o.seed + k));
+        }
+        argv.push_back("--");
+        argv.push_back((afl_dir / std::string(t->name)).string());
+        commands.push_back(std::move(argv));
       }
-      if (o.seed) {
-        argv.push_back("-s");
-        argv.push_back(std::to_string(*o.seed));
-      }
-      argv.push_back("--");
-      argv.push_back((afl_dir / std::string(t->name)).string());
     }
     const std::string label = fmt::format("[{} {}/{}]", t->name, i + 1, targets.size());
     fmt::print("campaign {}: {} for {} s ({} job{})\n", label, o.engine, seconds, o.jobs,
@@ -644,9 +667,13 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
       ro.env = {{"AFL_NO_UI", "1"}, {"AFL_SKIP_CPUFREQ", "1"},
                 {"AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1"}, {"AFL_NO_AFFINITY", "1"},
                 {"AFL_SKIP_CRASHES", "1"}, {"AFL_FAST_CAL", "1"}};
-    const pid_t pid = tools::spawn(argv, ro);
+    std::vector<pid_t> pids;
+    for (std::size_t k = 0; k < commands.size(); ++k) {
+      if (k > 0) ro.log = w.dir / fmt::format("engine-{}.log", k);
+      pids.push_back(tools::spawn(commands[k], ro));
+    }
     const double before = std::chrono::duration<double>(t_start - campaign_start).count();
-    const int rc = supervise(pid, budget, label, afl, w, o, before, o.seconds);
+    const int rc = supervise(pids, budget, label, afl, w, o, before, o.seconds);
     run.seconds = std::chrono::duration<double>(Clock::now() - t_start).count();
     const EngineStatus st = afl ? parse_afl_stats(w.dir / "afl") : parse_libfuzzer_log(w.log);
     run.execs = st.execs;
@@ -655,7 +682,8 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
     run.exec_per_s = run.seconds > 0 ? static_cast<std::uint64_t>(st.execs / run.seconds) : 0;
     run.crash_files = crash_files(w, afl).size();  // before AFL's are copied below
     const std::string log_text = read_all(w.log);
-    const bool started = afl ? fs::exists(w.dir / "afl" / "default" / "fuzzer_stats")
+    const bool started = afl ? fs::exists(w.dir / "afl" / (o.jobs > 1 ? "main" : "default") /
+                                          "fuzzer_stats")
                              : log_text.find("INFO: Seed:") != std::string::npos;
     if (rc == 127 || rc < 0 || !started) {
       run.ran = false;
@@ -672,7 +700,8 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
                                                    f.filename().string()), ec);
         for (const auto& f : regular_files(inst.path() / "crashes"))
           if (f.filename().string().starts_with("id:"))
-            fs::copy_file(f, w.crashes / ("afl-" + f.filename().string()), ec);
+            fs::copy_file(f, w.crashes / fmt::format("afl-{}-{}", inst.path().filename().string(),
+                                                     f.filename().string()), ec);
       }
     }
     std::string merge_error;
