@@ -16,6 +16,7 @@ root=$PWD
 sanitizer=${1:-address}
 runs=${2:-1000}
 targets=(cpudl cpudl_exact pick cpumask)
+export DIFFSCHED_WITH_SELF_CHECK=1  # build.sh adds cpudl_exact, the tie self-check
 
 case $sanitizer in
   address) san_flags="-fsanitize=address -fsanitize-address-use-after-scope" ;;
