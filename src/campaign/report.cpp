@@ -347,8 +347,12 @@ std::string report_markdown(const CampaignReport& r) {
     any_accepted = true;
     out += fmt::format("\n### {}\n\n", md_code(name));
     for (const UniqueFinding* f : accepted)
-      out += fmt::format("- {} ({}): {}\n", md_code(f->signature),
+      out += fmt::format("- {} ({}{}): {}\n", md_code(f->signature),
                          plural(f->duplicates, "crash file", "crash files"),
+                         f->ops_path.empty()
+                             ? std::string()
+                             : fmt::format(", {} ops in {}", f->minimized_ops,
+                                           md_code(f->ops_path)),
                          f->accepted_reason.empty() ? "no reason given"
                                                     : md_text(f->accepted_reason));
   }
