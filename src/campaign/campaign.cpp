@@ -554,7 +554,10 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
     fmt::print("campaign: building the {} binaries if needed (cmake --build --preset {})\n",
                preset == "afl" ? "AFL++" : "libFuzzer", preset);
     std::fflush(stdout);
-    return tools::build_preset(preset, o.out / fmt::format("build-{}.log", preset), error);
+    std::vector<std::string> build_targets;  // only the fuzzers this campaign runs
+    for (const FuzzTarget* t : targets) build_targets.push_back("fuzz_" + std::string(t->name));
+    return tools::build_preset(preset, o.out / fmt::format("build-{}.log", preset), error,
+                               build_targets);
   };
   if (!build("fuzz", &fuzz_dir) || (afl && !build("afl", &afl_dir))) return 2;
   for (const FuzzTarget* t : targets) {
