@@ -34,5 +34,6 @@ Runner add_decode(CLI::App& app);
 Runner add_minimize(CLI::App& app);
 Runner add_verify(CLI::App& app);
 Runner add_bench(CLI::App& app);
+Runner add_kernel_check(CLI::App& app);  // cmd_kernel_check.cpp
 
 }  // namespace diffsched::cli
