@@ -27,6 +27,10 @@
 #include <string>
 #include <vector>
 
+#include <fcntl.h>
+#include <sanitizer/common_interface_defs.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "engine/runner.h"
@@ -183,6 +187,37 @@ void setup() {
   }
 }
 
+// The check mode's current program, written out by the sanitizers' death
+// callback (a memory or UB error in a candidate kills the process): the seed
+// file's text as <output>.crash.ops, or the random body as <output>.crash.
+struct Current {
+  std::string crash_base;  // KCHECK_OUTPUT
+  std::string seed_text;   // non-empty while a seed file runs
+  std::span<const std::uint8_t> body;
+} g_current;
+
+void write_all(const std::string& path, const void* data, std::size_t size) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd < 0) return;
+  const char* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::write(fd, p, size);
+    if (n <= 0) break;
+    p += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+}
+
+void on_sanitizer_death() {
+  if (g_current.crash_base.empty()) return;
+  if (!g_current.seed_text.empty())
+    write_all(g_current.crash_base + ".crash.ops", g_current.seed_text.data(),
+              g_current.seed_text.size());
+  else if (!g_current.body.empty())
+    write_all(g_current.crash_base + ".crash", g_current.body.data(), g_current.body.size());
+}
+
 bool is_failure(const Verdict& v) {
   return v.finding && v.finding->kind != FindingKind::kOutOfDomain;
 }
@@ -247,6 +282,8 @@ int mode_replay(bool minimize) {
 // through the total decoder) from a fixed seed.
 int mode_check() {
   std::size_t programs = 0, ops = 0;
+  g_current.crash_base = env("KCHECK_OUTPUT");
+  __sanitizer_set_death_callback(on_sanitizer_death);
   auto failed = [&](const io::AnyProgram& program, const Verdict& v, const std::string& from) {
     fmt::print("FINDING in {} (after {} programs):\n{}\n", from, programs, v.finding->describe());
     return minimize_and_write(program, env("KCHECK_OUTPUT"));
@@ -262,7 +299,9 @@ int mode_check() {
       if (!program) fail(error);
       if (io::subject_name(*program) != g_settings.subject) continue;
       Verdict v;
+      g_current.seed_text = io::format_program(*program);
       std::visit([&](const auto& p) { v = replay(p, false); }, *program);
+      g_current.seed_text.clear();
       ++programs;
       ops += v.ops_run;
       if (is_failure(v)) return failed(*program, v, f.string());
@@ -275,6 +314,7 @@ int mode_check() {
   for (unsigned long i = 0; i < runs; ++i) {
     body.resize(8 + rng() % 248);
     for (auto& b : body) b = static_cast<std::uint8_t>(rng());
+    g_current.body = body;
     const auto shaped = shape_body(body);
     const Verdict v = run_target(*g_settings.target, shaped);
     ++programs;

@@ -44,7 +44,9 @@ void *kshim_alloc(size_t n, size_t size, bool zero)
 		return NULL;
 	if (n && size > ~(size_t)0 / n)
 		return NULL;
-	return zero ? calloc(n ? n : 1, size ? size : 1) : malloc(n * size ? n * size : 1);
+	/* A zero-size allocation is a valid pointer that owns no byte (ASan
+	 * reports any access), as the kernel's ZERO_SIZE_PTR faults. */
+	return zero ? calloc(n, size) : malloc(n * size);
 }
 
 void kfree(const void *p)

@@ -45,6 +45,7 @@ struct KernelCheckOptions {
   unsigned seed = 1;
   bool no_build = false;
   bool no_properties = false;
+  bool raw = false;
 };
 
 int error(const std::string& message) {
@@ -142,7 +143,10 @@ fs::path find_crash(const fs::path& dir) {
   return {};
 }
 
-std::string replay_command(const KernelCheckOptions& o, const fs::path& ops) {
+// The harness's status when a sanitizer (ASan, UBSan) stopped it.
+constexpr int kSanitizerExit = 77;
+
+std::string replay_command(const KernelCheckOptions& o, const fs::path& ops, bool raw = false) {
   std::string cmd = fmt::format("diffsched kernel-check {} --candidate {}", o.subject, o.candidate);
   if (o.baseline != "builtin-reference") cmd += " --baseline " + o.baseline;
   if (!o.level.empty()) cmd += " --level " + o.level;
@@ -152,7 +156,8 @@ std::string replay_command(const KernelCheckOptions& o, const fs::path& ops) {
   if (!o.capacity.empty()) cmd += fmt::format(" --capacity {} --task-util {}", o.capacity, o.task_util);
   if (!o.harness.empty()) cmd += " --harness " + o.harness;
   if (o.no_build) cmd += " --no-build";
-  return cmd + " --replay " + ops.string();
+  if (raw && !o.nr_cpus.empty()) cmd += fmt::format(" --nr-cpus {}", fmt::join(o.nr_cpus, " "));
+  return cmd + (raw ? " --raw" : "") + " --replay " + ops.string();
 }
 
 int report_finding(const KernelCheckOptions& o, const fs::path& min_ops, const std::string& how) {
@@ -236,12 +241,15 @@ int run_kernel_check(KernelCheckOptions o) {
            {"KCHECK_CAPACITY", o.capacity},
            {"KCHECK_TASK_UTIL", std::to_string(o.task_util)},
            {"KCHECK_NR_CPUS", fmt::format("{}", fmt::join(o.nr_cpus, ","))},
-           {"ASAN_OPTIONS", "detect_leaks=0:allocator_may_return_null=1"},
-           {"UBSAN_OPTIONS", "print_stacktrace=1"}};
+           {"ASAN_OPTIONS", fmt::format("detect_leaks=0:allocator_may_return_null=1:exitcode={}",
+                                        kSanitizerExit)},
+           {"UBSAN_OPTIONS", fmt::format("print_stacktrace=1:exitcode={}", kSanitizerExit)}};
 
   if (!o.replay.empty()) {
-    const int rc = h.run("replay", {{"KCHECK_INPUT", fs::absolute(o.replay).string()}});
-    return rc == 0 ? kExitOk : rc == 1 ? kExitFinding : kExitBadInput;
+    const int rc = h.run("replay", {{"KCHECK_INPUT", fs::absolute(o.replay).string()},
+                                    {"KCHECK_RAW", o.raw ? "1" : "0"}});
+    if (rc == kSanitizerExit) fmt::print("FINDING: a sanitizer stopped the replay (report above)\n");
+    return rc == 0 ? kExitOk : rc == 1 || rc == kSanitizerExit ? kExitFinding : kExitBadInput;
   }
 
   // 3. Properties and the model oracle: the seeds and random programs.
@@ -257,6 +265,16 @@ int run_kernel_check(KernelCheckOptions o) {
                           {"KCHECK_SEED", std::to_string(o.seed)},
                           {"KCHECK_OUTPUT", fs::absolute(min_ops).string()}});
     if (rc == 1) return report_finding(o, min_ops, fmt::format("properties, {:.1f} s", since(t)));
+    if (rc == kSanitizerExit) {
+      // The candidate crashed the harness; its death callback saved the input.
+      const fs::path ops_in = min_ops.string() + ".crash.ops", raw_in = min_ops.string() + ".crash";
+      const bool raw = !fs::exists(ops_in);
+      fmt::print("\nverdict: FINDING (a sanitizer error in the property run, {:.1f} s; report "
+                 "above; not minimised)\ninput: {}\nreplay it against the candidate:\n  {}\n",
+                 since(t), (raw ? raw_in : ops_in).string(),
+                 replay_command(o, raw ? raw_in : ops_in, raw));
+      return kExitFinding;
+    }
     if (rc != 0) return error(fmt::format("the harness failed in the property run (status {})", rc));
     fmt::print("  properties: no finding ({:.1f} s)\n", since(t));
   }
@@ -293,9 +311,9 @@ int run_kernel_check(KernelCheckOptions o) {
         const std::size_t line_start = log_text.rfind('\n', at);
         fmt::print("{}\n", log_text.substr(line_start == std::string::npos ? 0 : line_start + 1,
                                            std::min<std::size_t>(4000, log_text.size() - at)));
-        fmt::print("\nverdict: FINDING (sanitizer error in fuzzing; input {})\n", crash.string());
-        fmt::print("replay it: KCHECK_MODE=replay KCHECK_RAW=1 KCHECK_INPUT={} {}\n",
-                   crash.string(), h.binary.string());
+        fmt::print("\nverdict: FINDING (a sanitizer error in fuzzing; not minimised)\n"
+                   "input: {}\nreplay it against the candidate:\n  {}\n",
+                   crash.string(), replay_command(o, crash, true));
         return kExitFinding;
       }
       const int mrc = h.run("minimize", {{"KCHECK_INPUT", fs::absolute(crash).string()},
@@ -324,6 +342,7 @@ void add_common(CLI::App* sub, KernelCheckOptions& o) {
   sub->add_option("--seed", o.seed, "seed of the property run and the fuzzer (default 1)");
   sub->add_option("--level", o.level, "exact or deadline (default: deadline for cpudl, exact for pick)");
   sub->add_option("--replay", o.replay, "only replay this .ops file against the candidate (trace)");
+  sub->add_flag("--raw", o.raw, "with --replay: the file is a raw fuzzer input (crash-...)");
   sub->add_option("-o,--output", o.output, "where to write the minimised reproducer (.ops)");
   sub->add_option("--work-dir", o.work_dir, "staging and build directory (default: a new one under build-fuzz/kcheck)");
   sub->add_option("--harness", o.harness, "use this kcheck_harness binary instead of build-fuzz's");
