@@ -3,8 +3,9 @@
  * cpudeadline.c, v4.8 API, hole-based heapify: correct.
  *
  * A diffsched test file written in the style of kernel/sched/cpudeadline.c
- * (v3.14 .. v4.8 API: cpudl_set(cp, cpu, dl, is_valid), cpudl_find() returns a CPU or -1), for `diffsched kernel-check cpudl`. Not kernel code: written for
- * this project from the documented behaviour of the cpudl heap.
+ * (v3.14 .. v4.8 API: cpudl_set(cp, cpu, dl, is_valid), cpudl_find() returns
+ * a CPU or -1), for `diffsched kernel-check cpudl`. Not kernel code: written
+ * for this project from the documented behaviour of the cpudl heap.
  *
  */
 #include <linux/gfp.h>

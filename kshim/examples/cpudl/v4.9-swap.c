@@ -3,9 +3,10 @@
  * cpudeadline.c, v4.9 API, swap-based heapify: correct.
  *
  * A diffsched test file written in the style of kernel/sched/cpudeadline.c
- * (v4.9 .. v6.18 API: cpudl_set()/cpudl_clear(), free-CPU helpers, cpudl_find() returns 0/1), for `diffsched kernel-check cpudl`. Not kernel code: written for
- * this project from the documented behaviour of the cpudl heap.
- *
+ * (v4.9 .. v6.18 API: cpudl_set()/cpudl_clear(), free-CPU helpers,
+ * cpudl_find() returns 0/1), for `diffsched kernel-check cpudl`. Not kernel
+ * code: written for this project from the documented behaviour of the cpudl
+ * heap.
  */
 #include <linux/gfp.h>
 #include <linux/kernel.h>

@@ -3,8 +3,9 @@
  * cpudeadline.c, v6.19 API, swap-based heapify: correct.
  *
  * A diffsched test file written in the style of kernel/sched/cpudeadline.c
- * (v6.19+ API: cpudl_clear(cp, cpu, online), no free-CPU helpers), for `diffsched kernel-check cpudl`. Not kernel code: written for
- * this project from the documented behaviour of the cpudl heap.
+ * (v6.19+ API: cpudl_clear(cp, cpu, online), no free-CPU helpers), for
+ * `diffsched kernel-check cpudl`. Not kernel code: written for this project
+ * from the documented behaviour of the cpudl heap.
  *
  * Includes "sched.h" (v6.17+) and allocates with kzalloc_objs() (newest).
  */

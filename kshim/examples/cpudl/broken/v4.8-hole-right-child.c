@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * BROKEN: cpudeadline.c, v4.8 API, hole-based heapify_down compares the right child with the saved item instead of the larger child.
+ * BROKEN: cpudeadline.c, v4.8 API, hole-based heapify_down compares the
+ * right child with the saved item instead of the larger child.
  *
  * A diffsched test file written in the style of kernel/sched/cpudeadline.c
- * (v3.14 .. v4.8 API: cpudl_set(cp, cpu, dl, is_valid), cpudl_find() returns a CPU or -1), for `diffsched kernel-check cpudl`. Not kernel code: written for
- * this project from the documented behaviour of the cpudl heap.
+ * (v3.14 .. v4.8 API: cpudl_set(cp, cpu, dl, is_valid), cpudl_find() returns
+ * a CPU or -1), for `diffsched kernel-check cpudl`. Not kernel code: written
+ * for this project from the documented behaviour of the cpudl heap.
  *
  * Expected: heap-order invariant broken after a few ops.
  */

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * BROKEN: cpudeadline.c, v4.9 API, cpudl_clear() does not update the back-pointer of the CPU moved into the hole.
+ * BROKEN: cpudeadline.c, v4.9 API, cpudl_clear() does not update the back-
+ * pointer of the CPU moved into the hole.
  *
  * A diffsched test file written in the style of kernel/sched/cpudeadline.c
- * (v4.9 .. v6.18 API: cpudl_set()/cpudl_clear(), free-CPU helpers, cpudl_find() returns 0/1), for `diffsched kernel-check cpudl`. Not kernel code: written for
- * this project from the documented behaviour of the cpudl heap.
+ * (v4.9 .. v6.18 API: cpudl_set()/cpudl_clear(), free-CPU helpers,
+ * cpudl_find() returns 0/1), for `diffsched kernel-check cpudl`. Not kernel
+ * code: written for this project from the documented behaviour of the cpudl
+ * heap.
  *
  * Expected: idx-of-slot invariant broken.
  */

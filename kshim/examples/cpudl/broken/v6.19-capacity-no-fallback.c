@@ -6,8 +6,9 @@
  * later_mask).
  *
  * A diffsched test file written in the style of kernel/sched/cpudeadline.c
- * (v6.19+ API: cpudl_clear(cp, cpu, online), no free-CPU helpers), for `diffsched kernel-check cpudl`. Not kernel code: written for
- * this project from the documented behaviour of the cpudl heap.
+ * (v6.19+ API: cpudl_clear(cp, cpu, online), no free-CPU helpers), for
+ * `diffsched kernel-check cpudl`. Not kernel code: written for this project
+ * from the documented behaviour of the cpudl heap.
  *
  * Expected: with --capacity, a model mismatch on find (empty later_mask).
  */

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * BROKEN: cpudeadline.c, v6.19 API, cpudl_clear() marks the CPU free even when its runqueue is offline.
+ * BROKEN: cpudeadline.c, v6.19 API, cpudl_clear() marks the CPU free even
+ * when its runqueue is offline.
  *
  * A diffsched test file written in the style of kernel/sched/cpudeadline.c
- * (v6.19+ API: cpudl_clear(cp, cpu, online), no free-CPU helpers), for `diffsched kernel-check cpudl`. Not kernel code: written for
- * this project from the documented behaviour of the cpudl heap.
+ * (v6.19+ API: cpudl_clear(cp, cpu, online), no free-CPU helpers), for
+ * `diffsched kernel-check cpudl`. Not kernel code: written for this project
+ * from the documented behaviour of the cpudl heap.
  *
  * Expected: free mask differs from the model after clear_online CPU 0.
  */
