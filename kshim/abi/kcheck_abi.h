@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define KCHECK_ABI_VERSION 1
+#define KCHECK_ABI_VERSION 2
 
 /* The API forms (macros: the glue selects code with #if). */
 #define KCHECK_API_V4_8 48    /* cpudl_set(cp, cpu, dl, is_valid), find returns a CPU or -1 */
@@ -63,6 +63,8 @@ struct kcheck_candidate {
 	/* Allocation number n (from 1, counted from the last reset_runtime)
 	 * fails; 0: none does. */
 	void (*fail_alloc)(long n);
+	/* Whether an allocation failed as asked since the last fail_alloc(). */
+	int (*alloc_failed)(void);
 
 	/* cpudl: cpudl_cleanup() of the previous heap, then cpudl_init();
 	 * returns cpudl_init()'s value. */

@@ -329,6 +329,43 @@ int mode_check() {
   return 0;
 }
 
+// Allocation failure, when asked: allocation KCHECK_FAIL_ALLOC (from 1) of
+// cpudl_init() fails. 0: it failed cleanly (-ENOMEM; leaks are LeakSanitizer's
+// to report at exit); 1: it succeeded anyway or returned something else;
+// 3: cpudl_init() makes fewer allocations (nothing failed).
+int mode_alloc() {
+  const long n = std::strtol(env("KCHECK_FAIL_ALLOC", "1").c_str(), nullptr, 10);
+  const kcheck_candidate& t = *g_candidates.back().table;
+  if (t.api == KCHECK_API_PICK) fail("allocation failure applies to cpudl candidates");
+  const unsigned nr = g_nr_cpus.empty() ? 8 : g_nr_cpus.front();
+  t.reset_runtime(nr);
+  t.fail_alloc(n);
+  const int r = t.init();
+  const bool failed = t.alloc_failed() != 0;
+  t.fail_alloc(0);
+  kcheck_warning w{};
+  if (t.take_warning(&w)) {
+    fmt::print("FINDING: cpudl_init() with allocation {} failing warned: {}:{}: {}\n", n,
+               w.file ? w.file : "?", w.line, w.what ? w.what : "?");
+    return 1;
+  }
+  if (r == -12) {
+    fmt::print("cpudl_init() returned -ENOMEM when allocation {} failed\n", n);
+    return 0;
+  }
+  if (r == 0 && failed) {
+    fmt::print("FINDING: cpudl_init() returned 0 although allocation {} failed\n", n);
+    return 1;
+  }
+  if (r == 0) {
+    fmt::print("cpudl_init() makes fewer than {} allocations: all failure paths checked\n", n);
+    return 3;
+  }
+  fmt::print("FINDING: cpudl_init() returned {} when allocation {} failed, expected -ENOMEM (-12)\n",
+             r, n);
+  return 1;
+}
+
 }  // namespace
 }  // namespace diffsched::kcheck
 
@@ -344,8 +381,10 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     status = mode_replay(true);
   else if (mode == "check")
     status = mode_check();
+  else if (mode == "alloc")
+    status = mode_alloc();
   else
-    fail(fmt::format("KCHECK_MODE '{}': fuzz, replay, minimize or check", mode));
+    fail(fmt::format("KCHECK_MODE '{}': fuzz, replay, minimize, check or alloc", mode));
   std::fflush(stdout);
   std::exit(status);
 }

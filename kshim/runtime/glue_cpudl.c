@@ -32,10 +32,12 @@
 #endif
 
 void *memcpy(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
 void kshim_reset_runtime(unsigned nr);
 int kshim_take_warning(struct kcheck_warning *out);
 void kshim_set_capacity(int asym, const unsigned long *caps, unsigned n);
 void kshim_fail_alloc(long n);
+int kshim_alloc_failed(void);
 
 static struct cpudl cp;
 static bool initialised;
@@ -51,6 +53,10 @@ static int glue_init(void)
 	initialised = false;
 	ret = cpudl_init(&cp);
 	initialised = ret == 0;
+	/* A failed init leaves nothing for the caller to free (init_rootdomain()
+	 * just fails), so forget the struct: what it still points to is leaked. */
+	if (!initialised)
+		memset(&cp, 0, sizeof(cp));
 	return ret;
 }
 
@@ -148,6 +154,7 @@ const struct kcheck_candidate kcheck_candidate = {
 	.take_warning = kshim_take_warning,
 	.set_capacity = kshim_set_capacity,
 	.fail_alloc = kshim_fail_alloc,
+	.alloc_failed = kshim_alloc_failed,
 	.init = glue_init,
 	.set = glue_set,
 	.clear = glue_clear,

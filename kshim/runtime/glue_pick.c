@@ -24,6 +24,7 @@ void kshim_reset_runtime(unsigned nr);
 int kshim_take_warning(struct kcheck_warning *out);
 void kshim_set_capacity(int asym, const unsigned long *caps, unsigned n);
 void kshim_fail_alloc(long n);
+int kshim_alloc_failed(void);
 
 int KCHECK_FUNCTION(const struct cpumask *dst_grpmask, const struct cpumask *cpus,
 		    const struct cpumask *allowed);
@@ -43,5 +44,6 @@ const struct kcheck_candidate kcheck_candidate = {
 	.take_warning = kshim_take_warning,
 	.set_capacity = kshim_set_capacity,
 	.fail_alloc = kshim_fail_alloc,
+	.alloc_failed = kshim_alloc_failed,
 	.pick = glue_pick,
 };

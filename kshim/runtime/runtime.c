@@ -19,6 +19,7 @@ struct static_key_false sched_asym_cpucapacity;
 
 static struct kcheck_warning warning;
 static long alloc_count, fail_at;
+static int failed;
 
 void kshim_warn(const char *file, int line, const char *what)
 {
@@ -40,8 +41,10 @@ int kshim_take_warning(struct kcheck_warning *out)
 
 void *kshim_alloc(size_t n, size_t size, bool zero)
 {
-	if (fail_at && ++alloc_count == fail_at)
+	if (fail_at && ++alloc_count == fail_at) {
+		failed = 1;
 		return NULL;
+	}
 	if (n && size > ~(size_t)0 / n)
 		return NULL;
 	/* A zero-size allocation is a valid pointer that owns no byte (ASan
@@ -96,4 +99,11 @@ void kshim_set_capacity(int asym, const unsigned long *caps, unsigned n)
 void kshim_fail_alloc(long n)
 {
 	fail_at = n;
+	alloc_count = 0;
+	failed = 0;
+}
+
+int kshim_alloc_failed(void)
+{
+	return failed;
 }

@@ -46,6 +46,7 @@ struct KernelCheckOptions {
   bool no_build = false;
   bool no_properties = false;
   bool raw = false;
+  bool fail_alloc = false;
 };
 
 int error(const std::string& message) {
@@ -252,6 +253,35 @@ int run_kernel_check(KernelCheckOptions o) {
     return rc == 0 ? kExitOk : rc == 1 || rc == kSanitizerExit ? kExitFinding : kExitBadInput;
   }
 
+  // 2b. Allocation failure, when asked: each allocation of cpudl_init() in
+  // turn fails; the file must return -ENOMEM without a warning, a sanitizer
+  // error or a leak (LeakSanitizer is on for these runs).
+  if (o.fail_alloc) {
+    const auto t = std::chrono::steady_clock::now();
+    fmt::print("  allocation failure: each allocation of cpudl_init() in turn\n");
+    int n = 1;
+    for (; n <= 16; ++n) {
+      const int rc = h.run(
+          "alloc", {{"KCHECK_FAIL_ALLOC", std::to_string(n)},
+                    {"ASAN_OPTIONS", fmt::format("detect_leaks=1:allocator_may_return_null=1:"
+                                                 "exitcode={}", kSanitizerExit)}});
+      if (rc == 3) break;
+      if (rc == 1 || rc == kSanitizerExit) {
+        std::string cmd = replay_command(o, "");
+        cmd = cmd.substr(0, cmd.find(" --replay"));
+        fmt::print("\nverdict: FINDING (cpudl_init() with allocation {} failing{}; {:.1f} s)\n"
+                   "replay it against the candidate:\n  {} --fail-alloc --time 0 --runs 0\n",
+                   n, rc == kSanitizerExit ? ": the sanitizer's report is above" : "", since(t),
+                   cmd);
+        return kExitFinding;
+      }
+      if (rc != 0)
+        return error(fmt::format("the harness failed in the allocation run (status {})", rc));
+    }
+    fmt::print("  allocation failure: {} failure paths return -ENOMEM cleanly ({:.1f} s)\n",
+               n - 1, since(t));
+  }
+
   // 3. Properties and the model oracle: the seeds and random programs.
   const fs::path min_ops = o.output.empty() ? work / "minimized.ops" : fs::path(o.output);
   const std::string target = o.subject == "pick" ? "pick" : level == "exact" ? "cpudl_exact" : "cpudl";
@@ -375,6 +405,9 @@ Runner add_kernel_check(CLI::App& app) {
   cpudl->add_option("--capacity", cpudl_opts->capacity,
                     "turn asymmetric CPU capacity on, with these capacities per CPU "
                     "(e.g. 1024,512; repeated); needs a baseline FILE");
+  cpudl->add_flag("--fail-alloc", cpudl_opts->fail_alloc,
+                  "also make each allocation of cpudl_init() fail in turn: it must return "
+                  "-ENOMEM without a warning, a sanitizer error or a leak");
   cpudl->add_option("--task-util", cpudl_opts->task_util,
                     "the task's runtime/deadline in 1024ths, for the capacity check (default 512)");
   auto* pick = sub->add_subcommand("pick", "check a kernel-style destination pick function");
