@@ -13,7 +13,10 @@
 // unpatched file); KCHECK_CAPACITY=1024,512,... turns the asymmetric-capacity
 // branch of cpudl_find() on with these per-CPU capacities (repeated);
 // KCHECK_TASK_UTIL (default 512 of 1024) is the task's runtime/deadline;
-// KCHECK_NR_CPUS=4,64 runs every input at one of these nr_cpu_ids.
+// KCHECK_NR_CPUS=4,64 runs every input at one of these nr_cpu_ids;
+// KCHECK_QUIET=1 replays without the trace; KCHECK_DECODE_ONLY=1 (replay)
+// writes the input as .ops to KCHECK_OUTPUT; KCHECK_MODE=alloc with
+// KCHECK_FAIL_ALLOC=n makes allocation n of cpudl_init() fail.
 // Non-fuzz modes run inside LLVMFuzzerInitialize and exit: 0 equivalent,
 // 1 finding, 2 could not load or run.
 #include <algorithm>
@@ -266,8 +269,13 @@ int mode_replay(bool minimize) {
   if (io::subject_name(*program) != g_settings.subject)
     fail(fmt::format("{} is a {} input, not {}", input, io::subject_name(*program),
                      g_settings.subject));
+  if (env("KCHECK_DECODE_ONLY") == "1") {  // the input as .ops, for minimising outside
+    if (!io::write_file(env("KCHECK_OUTPUT"), io::format_program(*program), &error)) fail(error);
+    return 0;
+  }
   Verdict v;
-  std::visit([&](const auto& p) { v = replay(p, !minimize); }, *program);
+  const bool trace = !minimize && env("KCHECK_QUIET") != "1";
+  std::visit([&](const auto& p) { v = replay(p, trace); }, *program);
   if (!is_failure(v)) {
     io::print_notes(stdout, v);
     fmt::print("equivalent at level {} after {} ops\n", level_name(g_settings.level), v.ops_run);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <optional>
 #include <fstream>
 #include <sstream>
 
@@ -161,6 +162,75 @@ std::string replay_command(const KernelCheckOptions& o, const fs::path& ops, boo
   return cmd + (raw ? " --raw" : "") + " --replay " + ops.string();
 }
 
+// The "SUMMARY: ..." line of a sanitizer report in `log`, or "".
+std::string sanitizer_summary(const std::string& log) {
+  const std::size_t at = log.find("SUMMARY: ");
+  if (at == std::string::npos) return {};
+  return log.substr(at, log.find('\n', at) - at);
+}
+
+// Minimises an input that makes a sanitizer stop the harness, outside the
+// harness (each try is a process): decode it to .ops, then drop chunks of op
+// lines (halves, quarters, ..., single ops) while the replay still stops with
+// the same SUMMARY line. Writes `out`; returns the op counts, or nullopt.
+std::optional<std::pair<std::size_t, std::size_t>> minimize_crash(
+    const Harness& h, const fs::path& input, bool raw, const fs::path& out, const fs::path& work) {
+  const fs::path decoded = work / "crash-decoded.ops", trial = work / "crash-trial.ops";
+  if (h.run("replay", {{"KCHECK_INPUT", fs::absolute(input).string()},
+                       {"KCHECK_RAW", raw ? "1" : "0"},
+                       {"KCHECK_DECODE_ONLY", "1"},
+                       {"KCHECK_OUTPUT", decoded.string()}}) != 0)
+    return std::nullopt;
+  std::vector<std::string> head, ops;
+  {
+    std::istringstream in(read_text(decoded));
+    for (std::string line; std::getline(in, line);) {
+      const bool directive = line.empty() || line[0] == '#' || line.rfind("subject ", 0) == 0 ||
+                             line.rfind("cpus ", 0) == 0 || line.rfind("level ", 0) == 0;
+      (directive && ops.empty() ? head : ops).push_back(line);
+    }
+  }
+  auto write = [&](const std::vector<std::string>& body, const fs::path& to) {
+    std::ofstream f(to, std::ios::binary | std::ios::trunc);
+    for (const auto& l : head) f << l << '\n';
+    for (const auto& l : body) f << l << '\n';
+  };
+  const fs::path log = work / "crash-trial.log";
+  auto summary_of = [&](const std::vector<std::string>& body) {
+    write(body, trial);
+    const int rc = h.run("replay", {{"KCHECK_INPUT", trial.string()}, {"KCHECK_QUIET", "1"}}, {},
+                         log);
+    return rc == kSanitizerExit ? sanitizer_summary(read_text(log)) : std::string();
+  };
+  const std::string want = summary_of(ops);
+  if (want.empty()) return std::nullopt;
+  const std::size_t original = ops.size();
+  int runs = 0;
+  for (bool changed = true; changed && runs < 300;) {
+    changed = false;
+    for (std::size_t chunk = std::max<std::size_t>(1, ops.size() / 2); chunk >= 1 && runs < 300;
+         chunk /= 2) {
+      for (std::size_t at = 0; at < ops.size() && ops.size() > 1 && runs < 300;) {
+        std::vector<std::string> fewer(ops.begin(), ops.begin() + static_cast<long>(at));
+        fewer.insert(fewer.end(), ops.begin() + static_cast<long>(std::min(ops.size(), at + chunk)),
+                     ops.end());
+        ++runs;
+        if (!fewer.empty() && summary_of(fewer) == want) {
+          ops = std::move(fewer);
+          changed = true;
+        } else {
+          at += chunk;
+        }
+      }
+      if (chunk == 1) break;
+    }
+  }
+  write(ops, out);
+  fmt::print("minimised outside the harness: {} ops -> {} ops ({} runs), {}\n", original,
+             ops.size(), runs, want);
+  return std::make_pair(original, ops.size());
+}
+
 int report_finding(const KernelCheckOptions& o, const fs::path& min_ops, const std::string& how) {
   fmt::print("\nverdict: FINDING ({})\n", how);
   fmt::print("minimised reproducer: {}\n", min_ops.string());
@@ -299,10 +369,14 @@ int run_kernel_check(KernelCheckOptions o) {
       // The candidate crashed the harness; its death callback saved the input.
       const fs::path ops_in = min_ops.string() + ".crash.ops", raw_in = min_ops.string() + ".crash";
       const bool raw = !fs::exists(ops_in);
-      fmt::print("\nverdict: FINDING (a sanitizer error in the property run, {:.1f} s; report "
-                 "above; not minimised)\ninput: {}\nreplay it against the candidate:\n  {}\n",
-                 since(t), (raw ? raw_in : ops_in).string(),
-                 replay_command(o, raw ? raw_in : ops_in, raw));
+      const fs::path input = raw ? raw_in : ops_in;
+      fmt::print("  a sanitizer stopped the property run (report above); input {}\n",
+                 input.string());
+      if (minimize_crash(h, input, raw, min_ops, work))
+        return report_finding(o, min_ops, fmt::format("sanitizer, property run, {:.1f} s", since(t)));
+      fmt::print("\nverdict: FINDING (a sanitizer error in the property run; not minimised)\n"
+                 "input: {}\nreplay it against the candidate:\n  {}\n",
+                 input.string(), replay_command(o, input, raw));
       return kExitFinding;
     }
     if (rc != 0) return error(fmt::format("the harness failed in the property run (status {})", rc));
@@ -341,6 +415,8 @@ int run_kernel_check(KernelCheckOptions o) {
         const std::size_t line_start = log_text.rfind('\n', at);
         fmt::print("{}\n", log_text.substr(line_start == std::string::npos ? 0 : line_start + 1,
                                            std::min<std::size_t>(4000, log_text.size() - at)));
+        if (minimize_crash(h, crash, true, min_ops, work))
+          return report_finding(o, min_ops, fmt::format("sanitizer, fuzzing, {:.1f} s", since(t)));
         fmt::print("\nverdict: FINDING (a sanitizer error in fuzzing; not minimised)\n"
                    "input: {}\nreplay it against the candidate:\n  {}\n",
                    crash.string(), replay_command(o, crash, true));
