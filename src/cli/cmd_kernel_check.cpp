@@ -101,11 +101,13 @@ int classify(const KernelCheckOptions& o, const std::string& file, tools::Candid
   return kExitOk;
 }
 
-int build(const tools::CandidateSpec& spec, const fs::path& work, fs::path* so) {
+int build(const tools::CandidateSpec& spec, const fs::path& work, bool forced_api, fs::path* so) {
   auto b = tools::build_candidate(spec, work);
   if (!b.ok) {
     if (!b.compiler_output.empty()) fmt::print(stderr, "{}", b.compiler_output);
-    const std::string why = b.summary.empty() ? "see the compiler's messages above" : b.summary;
+    std::string why = b.summary.empty() ? "see the compiler's messages above" : b.summary;
+    if (forced_api)
+      why += fmt::format(" (is --api {} the file's form?)", tools::kernel_api_name(spec.api));
     return error(fmt::format("{} does not build against the kernel shim: {}",
                              spec.file.string(), why));
   }
@@ -302,9 +304,10 @@ int run_kernel_check(KernelCheckOptions o) {
 
   // 2. The candidate (and a baseline file) as shared objects.
   fs::path cand_so, base_so;
-  if (int rc = build(cand, work, &cand_so); rc != kExitOk) return rc;
+  const bool forced = o.subject == "cpudl" && o.api != "auto";
+  if (int rc = build(cand, work, forced, &cand_so); rc != kExitOk) return rc;
   if (!builtin_base)
-    if (int rc = build(base, work, &base_so); rc != kExitOk) return rc;
+    if (int rc = build(base, work, forced, &base_so); rc != kExitOk) return rc;
   h.env = {{"KCHECK_SUBJECT", o.subject},
            {"KCHECK_CANDIDATE", fs::absolute(cand_so).string()},
            {"KCHECK_BASELINE", builtin_base ? o.baseline : fs::absolute(base_so).string()},

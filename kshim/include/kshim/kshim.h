@@ -65,6 +65,13 @@ typedef unsigned int gfp_t;
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - __builtin_offsetof(type, member)))
 
+/* ---- include/linux/string.h: the C library's, as the kernel's lib/string.c */
+void *memset(void *s, int c, size_t n);
+void *memcpy(void *dst, const void *src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+size_t strlen(const char *s);
+
 #define ENOMEM 12
 #define EINVAL 22
 
@@ -305,6 +312,8 @@ static inline unsigned int cpumask_next_and(int n, const struct cpumask *a, cons
 #define cpu_online(cpu) cpumask_test_cpu((cpu), cpu_online_mask)
 #define cpu_active(cpu) cpumask_test_cpu((cpu), cpu_active_mask)
 #define num_possible_cpus() cpumask_weight(cpu_possible_mask)
+#define num_present_cpus() cpumask_weight(cpu_present_mask)
+#define num_active_cpus() cpumask_weight(cpu_active_mask)
 #define num_online_cpus() cpumask_weight(cpu_online_mask)
 
 /* Off-stack masks: a whole struct cpumask from the allocator. */
