@@ -13,7 +13,7 @@ diffsched=$1 status=$2 max_ops=$3 pattern=$4
 shift 5
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$diffsched" kernel-check "$@" -o "$out/min.ops" >"$out/log" 2>&1
+"$diffsched" kernel-check "$@" -o "$out/min.ops" --work-dir "$out/work" >"$out/log" 2>&1
 got=$?
 cat "$out/log"
 if [ "$got" != "$status" ]; then

@@ -322,6 +322,7 @@ int run_kernel_check(KernelCheckOptions o) {
   if (!o.replay.empty()) {
     const int rc = h.run("replay", {{"KCHECK_INPUT", fs::absolute(o.replay).string()},
                                     {"KCHECK_RAW", o.raw ? "1" : "0"}});
+    if (o.work_dir.empty()) fs::remove_all(work, ec);  // only staging: nothing to keep
     if (rc == kSanitizerExit) fmt::print("FINDING: a sanitizer stopped the replay (report above)\n");
     return rc == 0 ? kExitOk : rc == 1 || rc == kSanitizerExit ? kExitFinding : kExitBadInput;
   }
