@@ -36,7 +36,7 @@ if [ "$max_ops" != "-" ]; then
   replay=$(grep -A1 '^replay it against the candidate:' "$out/log" | tail -n 1 | sed 's/^ *diffsched //')
   echo "replaying: diffsched $replay"
   # shellcheck disable=SC2086
-  "$diffsched" $replay >"$out/replay" 2>&1
+  "$diffsched" $replay --work-dir "$out/replay-work" >"$out/replay" 2>&1
   rrc=$?
   tail -n 12 "$out/replay"
   if [ "$rrc" != 1 ]; then
