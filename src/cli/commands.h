@@ -36,5 +36,6 @@ Runner add_verify(CLI::App& app);
 Runner add_bench(CLI::App& app);
 Runner add_campaign(CLI::App& app);
 Runner add_coverage(CLI::App& app);  // cmd_coverage.cpp
+Runner add_kernel_check(CLI::App& app);  // cmd_kernel_check.cpp
 
 }  // namespace diffsched::cli

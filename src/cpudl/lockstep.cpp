@@ -61,9 +61,19 @@ std::string format_state(const HeapView& h) {
   return out;
 }
 
+namespace {
+SidesFactory g_sides_factory = nullptr;
+}  // namespace
+
+void set_default_sides_factory(SidesFactory factory) { g_sides_factory = factory; }
+
 Lockstep::Lockstep() {
-  sides_.push_back(make_reference_side());
-  sides_.push_back(make_optimized_side());
+  if (g_sides_factory) {
+    sides_ = g_sides_factory();
+  } else {
+    sides_.push_back(make_reference_side());
+    sides_.push_back(make_optimized_side());
+  }
   results_.resize(sides_.size());
   snapshots_.resize(sides_.size());
 }
@@ -110,6 +120,18 @@ void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
   }
   for (std::size_t i = 0; i < sides_.size(); ++i) sides_[i]->apply(op, &results_[i]);
   model_.apply(op);
+  // A WARN_ON() the op fired in a side (kernel-check candidates): the finding.
+  for (std::size_t i = 0; i < sides_.size(); ++i) {
+    std::string warning = sides_[i]->take_warning();
+    if (warning.empty()) continue;
+    Finding f = base_finding(FindingKind::kInvariant, op, index, sides_[i]->name(), "",
+                             "WARN_ON", "warning");
+    f.actual = std::move(warning);
+    f.detail = "the side's kernel code warned during this op (WARN_ON/WARN/BUG_ON, a "
+               "cpumask_check() of a CPU beyond nr_cpu_ids, or unbalanced locking)";
+    v.finding = std::move(f);
+    return;
+  }
   // A cheap pass says whether every state check passes (what changed, or one
   // fused pass over everything); only when it does not do the ordered,
   // detailed checks run to name the finding.
@@ -439,6 +461,21 @@ bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v,
     }
     if (!is_find(op)) continue;
     const auto [task_dl, affinity] = find_args(op);
+    if (sides_[i]->capacity_aware() &&
+        model_.find_takes_free_branch(*affinity, results_[i].with_mask)) {
+      const FindResult& r = results_[i];
+      Cpumask allowed{};
+      kernel::cpumask_and(&allowed, &model_.free_cpus(), affinity);
+      bool inside = r.ret == 1 && !kernel::cpumask_empty(&r.later_mask);
+      for (unsigned w = 0; inside && w < kernel::BITS_TO_LONGS(kernel::NR_CPUS); ++w)
+        inside = !(r.later_mask.bits[w] & ~allowed.bits[w]);
+      if (!inside)
+        return fail("find", "",
+                    fmt::format("return 1, later_mask a non-empty part of free & affinity {} "
+                                "(capacity-aware find)", io::format_value(allowed)),
+                    format_find(r));
+      continue;
+    }
     std::string why;
     bool stale = false;
     if (!model_.find_permits(task_dl, *affinity, results_[i], &why, &stale))

@@ -7,7 +7,9 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "cpudl/ops.h"
 #include "kernel/cpudeadline.h"
@@ -49,9 +51,25 @@ class Side {
   // compactly and restores them instead of replaying paths from cpudl_init().
   // `state.nr_cpu_ids` must be the one of the last reset(). O(nr_cpu_ids).
   virtual void restore(const HeapView& state) = 0;
+  // The first warning the side raised since the last call (a kernel file's
+  // WARN_ON() through the kshim, kernel-check), as "file:line: WARN_ON(cond)";
+  // empty if none. Lockstep::step() turns it into a finding of the op.
+  virtual std::string take_warning() { return {}; }
+  // Whether this side's cpudl_find() may narrow later_mask by CPU capacity
+  // (a kernel file with asymmetric capacity on, kernel-check --capacity). The
+  // model knows no capacities: for such a side it only checks that a find the
+  // free CPUs decide answers 1 with a non-empty later_mask inside free & affinity.
+  virtual bool capacity_aware() const { return false; }
 };
 
 std::unique_ptr<Side> make_reference_side();  // SwapHeapify
 std::unique_ptr<Side> make_optimized_side();  // HoleHeapify
+
+// The sides a default-constructed Lockstep runs: reference and optimized,
+// unless a front end that brings its own sides (the kernel-check harness)
+// installs a factory; nullptr restores the default. Not thread-safe: install
+// it before the first Lockstep is built.
+using SidesFactory = std::vector<std::unique_ptr<Side>> (*)();
+void set_default_sides_factory(SidesFactory factory);
 
 }  // namespace diffsched::cpudl

@@ -19,7 +19,15 @@ constexpr PickSide kSides[] = {
 
 }  // namespace
 
-std::span<const PickSide> default_sides() { return kSides; }
+namespace {
+std::span<const PickSide> g_override_sides;
+}  // namespace
+
+std::span<const PickSide> default_sides() {
+  return g_override_sides.empty() ? std::span<const PickSide>(kSides) : g_override_sides;
+}
+
+void set_default_sides(std::span<const PickSide> sides) { g_override_sides = sides; }
 
 unsigned model_pick(const Pick& op, unsigned nr_cpu_ids) {
   // Bit by bit from CPU 0, no word tricks: the first CPU set in all three.
@@ -63,6 +71,19 @@ void Lockstep::step(const Op& op_variant, std::size_t index, Level level, Verdic
     return f;
   };
 
+  // A WARN_ON() the op fired in a side (kernel-check candidates).
+  for (std::size_t i = 0; i < sides_.size(); ++i) {
+    if (!sides_[i].take_warning) continue;
+    std::string warning = sides_[i].take_warning();
+    if (warning.empty()) continue;
+    Finding f = finding(FindingKind::kInvariant, i, "", "WARN_ON");
+    f.field = "warning";
+    f.actual = std::move(warning);
+    f.detail = "the side's kernel code warned during this op (WARN_ON/WARN/BUG_ON, a "
+               "cpumask_check() of a CPU beyond nr_cpu_ids, or unbalanced locking)";
+    v.finding = std::move(f);
+    return;
+  }
   // Invariant of each answer, from the masks alone.
   for (std::size_t i = 0; i < sides_.size(); ++i) {
     const unsigned cpu = results_[i];

@@ -25,10 +25,16 @@ using PickFn = unsigned (*)(const Cpumask*, const Cpumask*, const Cpumask*);
 struct PickSide {
   std::string_view name;
   PickFn fn;
+  // kernel-check candidates: the first warning (WARN_ON through the kshim)
+  // since the last call, "" if none; Lockstep::step() makes it a finding.
+  std::string (*take_warning)() = nullptr;
 };
 
-// reference, optimized, fused (kernel/pick.h).
+// reference, optimized, fused (kernel/pick.h), unless a front end that brings
+// its own sides (the kernel-check harness) set others; an empty span restores
+// them. `sides` must outlive every Lockstep built afterwards.
 std::span<const PickSide> default_sides();
+void set_default_sides(std::span<const PickSide> sides);
 
 // The model: the first CPU set in all three masks, testing bit by bit.
 unsigned model_pick(const Pick& op, unsigned nr_cpu_ids);

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The table a kernel-check candidate exports, shared by the C glue compiled
+ * with the candidate (kshim/runtime/glue_*.c) and the C++ harness that
+ * dlopen()s it (kshim/harness/). Plain C types only: the harness includes it
+ * without the shim.
+ *
+ *   const struct kcheck_candidate *c = dlsym(handle, "kcheck_candidate");
+ *   c->reset_runtime(8);  c->init();  c->set(3, 100);
+ *
+ * Every entry point has the v4.9..v6.18 meaning; the glue adapts the
+ * candidate's API form to it (see docs/kernel-check.md, "API forms").
+ */
+#ifndef KSHIM_KCHECK_ABI_H
+#define KSHIM_KCHECK_ABI_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KCHECK_ABI_VERSION 2
+
+/* The API forms (macros: the glue selects code with #if). */
+#define KCHECK_API_V4_8 48    /* cpudl_set(cp, cpu, dl, is_valid), find returns a CPU or -1 */
+#define KCHECK_API_V4_9 49    /* cpudl_set/cpudl_clear, set/clear_freecpu, find returns 0/1 */
+#define KCHECK_API_V6_19 619  /* cpudl_clear(cp, cpu, online), no freecpu helpers */
+#define KCHECK_API_PICK 1000  /* int select_dst_cpu(dst_grpmask, cpus, allowed) */
+
+/* struct cpudl_item as the harness reads it. */
+struct kcheck_item {
+	unsigned long long dl;
+	int cpu;
+	int idx;
+};
+
+struct kcheck_warning {
+	const char *file;
+	int line;
+	const char *what; /* "WARN_ON(cond)" */
+	unsigned count;   /* warnings since the last take_warning() */
+};
+
+struct kcheck_view {
+	int size;
+	const struct kcheck_item *elements; /* nr_cpu_ids items */
+	const unsigned long *free_bits;     /* NR_CPUS bits */
+};
+
+struct kcheck_candidate {
+	int abi_version;
+	int api;             /* KCHECK_API_* */
+	const char *source;  /* the candidate file as given */
+	const char *function; /* pick: the function's name */
+
+	/* Runtime: nr_cpu_ids and the possible/present/online/active masks
+	 * (CPUs 0..nr-1) for the next run. */
+	void (*reset_runtime)(unsigned nr_cpu_ids);
+	/* 1 and the first warning recorded since the last call, else 0. */
+	int (*take_warning)(struct kcheck_warning *out);
+	/* Asymmetric CPU capacity: on/off and a capacity per CPU (n values,
+	 * repeated over all CPUs; SCHED_CAPACITY_SCALE is 1024). */
+	void (*set_capacity)(int asym, const unsigned long *caps, unsigned n);
+	/* Allocation number n (from 1, counted from the last reset_runtime)
+	 * fails; 0: none does. */
+	void (*fail_alloc)(long n);
+	/* Whether an allocation failed as asked since the last fail_alloc(). */
+	int (*alloc_failed)(void);
+
+	/* cpudl: cpudl_cleanup() of the previous heap, then cpudl_init();
+	 * returns cpudl_init()'s value. */
+	int (*init)(void);
+	void (*set)(int cpu, unsigned long long dl);
+	void (*clear)(int cpu);
+	void (*clear_online)(int cpu, int online);
+	/* NULL when the candidate's API form has no equivalent. */
+	void (*set_freecpu)(int cpu);
+	void (*clear_freecpu)(int cpu);
+	/* cpudl_find() for a task with deadline dl, affinity `affinity`
+	 * (NR_CPUS bits), on CPU task_cpu, with dl_runtime/dl_deadline for the
+	 * capacity check; later_mask (NR_CPUS bits) may be NULL. 1 if found. */
+	int (*find)(unsigned long long dl, const unsigned long *affinity, unsigned long *later_mask,
+		    unsigned task_cpu, unsigned long long dl_runtime, unsigned long long dl_deadline);
+	struct kcheck_view (*view)(void);
+
+	/* pick: the candidate's function, its int result as unsigned. */
+	unsigned (*pick)(const unsigned long *dst_grpmask, const unsigned long *cpus,
+			 const unsigned long *allowed);
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KSHIM_KCHECK_ABI_H */

@@ -1,0 +1,20 @@
+// SPDX-License-Identifier: MIT
+/*
+ * BROKEN pick: tests only the first CPU of dst_grpmask & cpus against the affinity (gives up too early).
+ *
+ * A diffsched test file in the style of kernel/sched/fair.c's
+ * can_migrate_task() destination pick, for `diffsched kernel-check pick`.
+ * Not kernel code: written for this project. The function returns the first
+ * CPU in all three masks, or nr_cpu_ids when there is none.
+ */
+#include <linux/cpumask.h>
+
+int select_dst_cpu(const struct cpumask *dst_grpmask, const struct cpumask *cpus,
+		   const struct cpumask *allowed)
+{
+	unsigned int cpu = cpumask_first_and(dst_grpmask, cpus);
+
+	if (cpu < nr_cpu_ids && cpumask_test_cpu(cpu, allowed))
+		return cpu;
+	return nr_cpu_ids;
+}

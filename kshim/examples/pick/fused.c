@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Pick, v6.15 form: cpumask_first_and_and().
+ *
+ * A diffsched test file in the style of kernel/sched/fair.c's
+ * can_migrate_task() destination pick, for `diffsched kernel-check pick`.
+ * Not kernel code: written for this project. The function returns the first
+ * CPU in all three masks, or nr_cpu_ids when there is none.
+ */
+#include <linux/cpumask.h>
+
+int select_dst_cpu(const struct cpumask *dst_grpmask, const struct cpumask *cpus,
+		   const struct cpumask *allowed)
+{
+	return cpumask_first_and_and(dst_grpmask, cpus, allowed);
+}

@@ -1,0 +1,166 @@
+#include "kernel_c_side.h"
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "kernel/cpumask.h"
+
+namespace diffsched::kcheck {
+
+namespace {
+
+static_assert(sizeof(kernel::cpudl_item<kernel::Uncounted>) == sizeof(kcheck_item),
+              "cpudl_item layout differs from the kshim's");
+static_assert(sizeof(kernel::Cpumask) == 8192 / 8, "struct cpumask holds NR_CPUS bits");
+
+std::string format_warning(const kcheck_candidate& t) {
+  kcheck_warning w{};
+  if (!t.take_warning(&w)) return {};
+  std::string out = fmt::format("{}:{}: {}", w.file ? w.file : "?", w.line, w.what ? w.what : "?");
+  if (w.count > 1) out += fmt::format(" (and {} more warnings in this op)", w.count - 1);
+  return out;
+}
+
+class KernelCSide final : public cpudl::Side {
+ public:
+  KernelCSide(std::string name, const kcheck_candidate* t, const TaskShape& task)
+      : name_(std::move(name)), t_(t), task_(task) {}
+  ~KernelCSide() override = default;
+
+  std::string_view name() const override { return name_; }
+
+  void reset(unsigned nr_cpu_ids) override {
+    nr_ = nr_cpu_ids;
+    t_->reset_runtime(nr_cpu_ids);
+    const int r = t_->init();
+    if (r != 0) {
+      // Not simulated unless asked (fail_alloc), so this is the file's doing.
+      init_failure_ = fmt::format("cpudl_init() returned {}", r);
+      std::fprintf(stderr, "kcheck: %s: %s\n", name_.c_str(), init_failure_.c_str());
+      std::exit(2);
+    }
+  }
+
+  void apply(const cpudl::Op& op, cpudl::FindResult* result) override {
+    std::visit(cpudl::Overloaded{
+                   [&](const cpudl::Set& o) { t_->set(o.cpu, o.dl); },
+                   [&](const cpudl::Clear& o) { t_->clear(o.cpu); },
+                   [&](const cpudl::ClearOnline& o) { t_->clear_online(o.cpu, o.online); },
+                   [&](const cpudl::SetFreecpu& o) { t_->set_freecpu(o.cpu); },
+                   [&](const cpudl::ClearFreecpu& o) { t_->clear_freecpu(o.cpu); },
+                   [&](const cpudl::Find& o) {
+                     result->with_mask = true;
+                     result->later_mask = kernel::Cpumask{};
+                     result->ret = t_->find(o.dl, o.affinity.bits, result->later_mask.bits,
+                                            task_.task_cpu, task_.dl_runtime, task_.dl_deadline);
+                   },
+                   [&](const cpudl::FindNomask& o) {
+                     result->with_mask = false;
+                     result->later_mask = kernel::Cpumask{};
+                     result->ret = t_->find(o.dl, o.affinity.bits, nullptr, task_.task_cpu,
+                                            task_.dl_runtime, task_.dl_deadline);
+                   },
+               },
+               op);
+  }
+
+  cpudl::HeapView view() const override {
+    const kcheck_view v = t_->view();
+    return cpudl::HeapView{v.size, nr_,
+                           reinterpret_cast<const kernel::cpudl_item<kernel::Uncounted>*>(v.elements),
+                           reinterpret_cast<const kernel::Cpumask*>(v.free_bits)};
+  }
+
+  void restore(const cpudl::HeapView&) override {
+    std::fprintf(stderr, "kcheck: a kernel C side cannot be restored (verify is not supported)\n");
+    std::abort();
+  }
+
+  std::string take_warning() override { return format_warning(*t_); }
+  bool capacity_aware() const override { return task_.asym_capacity; }
+
+ private:
+  std::string name_;
+  const kcheck_candidate* t_;
+  TaskShape task_;
+  unsigned nr_ = 0;
+  std::string init_failure_;
+};
+
+// Pick sides are function pointers: one trampoline per slot.
+constexpr int kPickSlots = 2;
+const kcheck_candidate* g_pick[kPickSlots] = {};
+unsigned g_pick_nr[kPickSlots] = {};
+int g_pick_used = 0;
+
+template <int I>
+unsigned pick_trampoline(const kernel::Cpumask* dst, const kernel::Cpumask* cpus,
+                         const kernel::Cpumask* allowed) {
+  if (g_pick_nr[I] != kernel::nr_cpu_ids) {
+    g_pick[I]->reset_runtime(kernel::nr_cpu_ids);
+    g_pick_nr[I] = kernel::nr_cpu_ids;
+  }
+  return g_pick[I]->pick(dst->bits, cpus->bits, allowed->bits);
+}
+
+template <int I>
+std::string pick_warning() {
+  return format_warning(*g_pick[I]);
+}
+
+}  // namespace
+
+std::string_view api_name(int api) {
+  switch (api) {
+    case KCHECK_API_V4_8: return "v4.8";
+    case KCHECK_API_V4_9: return "v4.9";
+    case KCHECK_API_V6_19: return "v6.19";
+    case KCHECK_API_PICK: return "pick";
+    default: return "unknown";
+  }
+}
+
+std::optional<Candidate> load_candidate(const std::string& so_path, std::string* error) {
+  void* handle = dlopen(so_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    *error = fmt::format("cannot load {}: {}", so_path, dlerror());
+    return std::nullopt;
+  }
+  const auto* table = static_cast<const kcheck_candidate*>(dlsym(handle, "kcheck_candidate"));
+  if (!table) {
+    *error = fmt::format("{} has no kcheck_candidate table (not built by kernel-check?)", so_path);
+    return std::nullopt;
+  }
+  if (table->abi_version != KCHECK_ABI_VERSION) {
+    *error = fmt::format("{} was built for kcheck ABI {}, this harness speaks {}: rebuild it",
+                         so_path, table->abi_version, KCHECK_ABI_VERSION);
+    return std::nullopt;
+  }
+  table->set_capacity(0, nullptr, 0);
+  return Candidate{so_path, table};
+}
+
+std::unique_ptr<cpudl::Side> make_cpudl_side(std::string name, const Candidate& c,
+                                             const TaskShape& task) {
+  return std::make_unique<KernelCSide>(std::move(name), c.table, task);
+}
+
+std::optional<pick::PickSide> make_pick_side(std::string_view name, const Candidate& c,
+                                             std::string* error) {
+  if (g_pick_used >= kPickSlots) {
+    *error = "at most two pick candidates per harness";
+    return std::nullopt;
+  }
+  const int i = g_pick_used++;
+  g_pick[i] = c.table;
+  g_pick_nr[i] = 0;
+  static constexpr pick::PickFn kFns[kPickSlots] = {pick_trampoline<0>, pick_trampoline<1>};
+  static constexpr std::string (*kWarn[kPickSlots])() = {pick_warning<0>, pick_warning<1>};
+  return pick::PickSide{name, kFns[i], kWarn[i]};
+}
+
+}  // namespace diffsched::kcheck

@@ -1,0 +1,50 @@
+// Sides backed by a kernel C file compiled through the kshim: a cpudl side
+// and a pick side, each calling the candidate's table (kcheck_abi.h), loaded
+// from its own shared object so that two candidates never share a symbol.
+//
+//   auto cand = kcheck::load_candidate("build-fuzz/kcheck/run-1/candidate.so", &error);
+//   auto side = kcheck::make_cpudl_side("candidate", *cand);   // a cpudl::Side
+//
+// Every API form is adapted to the v4.9..v6.18 meaning by the C glue; the
+// side only forwards ops, reads the heap in place (HeapView points into the
+// candidate's own struct cpudl) and turns WARN_ON() records into warnings.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cpudl/kernel_side.h"
+#include "kcheck_abi.h"
+#include "pick/lockstep.h"
+
+namespace diffsched::kcheck {
+
+struct Candidate {
+  std::string path;  // the shared object
+  const kcheck_candidate* table = nullptr;
+};
+
+// dlopen(RTLD_NOW | RTLD_LOCAL) + the table; nullopt with a one-line reason.
+std::optional<Candidate> load_candidate(const std::string& so_path, std::string* error);
+
+// The task cpudl_find() is asked about, for the capacity branch: its
+// dl_runtime and dl_deadline (relative), and the CPU it runs on.
+struct TaskShape {
+  unsigned long long dl_runtime = 1ULL << 19;
+  unsigned long long dl_deadline = 1ULL << 20;
+  unsigned task_cpu = 0;
+  bool asym_capacity = false;  // the capacity branch is on (KCHECK_CAPACITY)
+};
+
+std::unique_ptr<cpudl::Side> make_cpudl_side(std::string name, const Candidate& c,
+                                             const TaskShape& task);
+
+// A pick side calling the candidate's function (at most two pick candidates
+// per process: the sides are plain function pointers).
+std::optional<pick::PickSide> make_pick_side(std::string_view name, const Candidate& c,
+                                             std::string* error);
+
+std::string_view api_name(int api);  // "v4.8", "v4.9", "v6.19", "pick"
+
+}  // namespace diffsched::kcheck

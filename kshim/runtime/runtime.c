@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kshim runtime, linked into every candidate: nr_cpu_ids and the CPU masks,
+ * the allocator, the WARN_ON record, lock bookkeeping and CPU capacities.
+ * Each candidate has its own copy (they are loaded RTLD_LOCAL), so two
+ * candidates in one harness do not share state.
+ */
+#include <kshim/kshim.h>
+#include <kcheck_abi.h>
+
+void *calloc(size_t n, size_t size);
+void *malloc(size_t size);
+void free(void *p);
+
+unsigned int nr_cpu_ids = 1;
+struct cpumask __cpu_possible_mask, __cpu_present_mask, __cpu_online_mask, __cpu_active_mask;
+unsigned long kshim_cpu_capacity[NR_CPUS];
+struct static_key_false sched_asym_cpucapacity;
+
+static struct kcheck_warning warning;
+static long alloc_count, fail_at;
+static int failed;
+
+void kshim_warn(const char *file, int line, const char *what)
+{
+	if (warning.count++ == 0) {
+		warning.file = file;
+		warning.line = line;
+		warning.what = what;
+	}
+}
+
+int kshim_take_warning(struct kcheck_warning *out)
+{
+	if (!warning.count)
+		return 0;
+	*out = warning;
+	warning.count = 0;
+	return 1;
+}
+
+void *kshim_alloc(size_t n, size_t size, bool zero)
+{
+	if (fail_at && ++alloc_count == fail_at) {
+		failed = 1;
+		return NULL;
+	}
+	if (n && size > ~(size_t)0 / n)
+		return NULL;
+	/* A zero-size allocation is a valid pointer that owns no byte (ASan
+	 * reports any access), as the kernel's ZERO_SIZE_PTR faults. */
+	return zero ? calloc(n, size) : malloc(n * size);
+}
+
+void kfree(const void *p)
+{
+	free((void *)p);
+}
+
+void kshim_lock(raw_spinlock_t *lock, const char *file, int line)
+{
+	if (lock->held)
+		kshim_warn(file, line, "raw_spin_lock() of a lock already held (single-threaded: a deadlock)");
+	lock->held = 1;
+}
+
+void kshim_unlock(raw_spinlock_t *lock, const char *file, int line)
+{
+	if (!lock->held)
+		kshim_warn(file, line, "raw_spin_unlock() of a lock not held");
+	lock->held = 0;
+}
+
+void kshim_reset_runtime(unsigned nr)
+{
+	unsigned c;
+
+	nr_cpu_ids = nr;
+	for (c = 0; c < BITS_TO_LONGS(NR_CPUS); c++)
+		__cpu_possible_mask.bits[c] = 0;
+	for (c = 0; c < nr; c++)
+		__set_bit(c, __cpu_possible_mask.bits);
+	__cpu_present_mask = __cpu_possible_mask;
+	__cpu_online_mask = __cpu_possible_mask;
+	__cpu_active_mask = __cpu_possible_mask;
+	warning.count = 0;
+	alloc_count = 0;
+}
+
+void kshim_set_capacity(int asym, const unsigned long *caps, unsigned n)
+{
+	unsigned c;
+
+	sched_asym_cpucapacity.enabled = asym;
+	for (c = 0; c < NR_CPUS; c++)
+		kshim_cpu_capacity[c] = n ? caps[c % n] : SCHED_CAPACITY_SCALE;
+}
+
+void kshim_fail_alloc(long n)
+{
+	fail_at = n;
+	alloc_count = 0;
+	failed = 0;
+}
+
+int kshim_alloc_failed(void)
+{
+	return failed;
+}

@@ -1,0 +1,62 @@
+// kernel-check: building a user's kernel C file through the kshim (kshim/)
+// and running the kcheck harness on it. The CLI (`diffsched kernel-check`,
+// src/cli/cmd_kernel_check.cpp) is a thin caller.
+//
+//   auto api = detect_cpudl_api(text, &error);            // v4.8 | v4.9 | v6.19
+//   BuildResult b = build_candidate(spec, work_dir);       // clang, ASan+UBSan, sancov
+//   if (!b.ok) print(b.compiler_output, b.summary);       // exit 2
+//
+// A candidate is staged in its own directory (the file, its neighbouring or
+// the shim's cpudeadline.h) so that the user's kernel headers are never seen,
+// compiled with the shim's include directories and -nostdinc, and linked into
+// a shared object with the C glue that exports its table (kshim/abi).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace diffsched::tools {
+
+namespace fs = std::filesystem;
+
+enum class KernelApi { kV4_8, kV4_9, kV6_19, kPick };
+
+std::string_view kernel_api_name(KernelApi api);  // "v4.8", "v4.9", "v6.19", "pick"
+std::optional<KernelApi> parse_kernel_api(std::string_view name);
+
+// The cpudeadline.c API form of `source`, from the functions it defines
+// (comments stripped): cpudl_set with 4 parameters -> v4.8, cpudl_clear with
+// 3 -> v6.19, else v4.9. nullopt with a one-line reason when it defines none
+// of the expected functions or lacks one its form needs.
+std::optional<KernelApi> detect_cpudl_api(const std::string& source, std::string* error);
+// Whether `source` defines `function` (a pick candidate).
+bool defines_function(const std::string& source, const std::string& function);
+
+struct CandidateSpec {
+  fs::path file;
+  KernelApi api = KernelApi::kV4_9;
+  std::string function = "select_dst_cpu";  // pick
+  fs::path header;                           // cpudeadline.h to stage; empty: the shim's
+  std::string role = "candidate";            // staging subdirectory
+};
+
+struct BuildResult {
+  bool ok = false;
+  fs::path shared_object;
+  std::string command;          // the compile command, for the log
+  std::string compiler_output;  // as the compiler printed it
+  std::string summary;          // one line: what the shim lacks, if that is the cause
+  double seconds = 0;
+};
+
+// Stages `spec` under work_dir/<role>/ and builds work_dir/<role>/<role>.so
+// with clang-14 (-fsanitize=address,undefined,fuzzer-no-link).
+BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir);
+
+// One line naming the kernel API the shim lacks, from clang's errors
+// ("the kernel shim lacks: rb_first_cached(), <linux/rbtree.h>"), or "".
+std::string summarize_missing_api(const std::string& compiler_output);
+
+}  // namespace diffsched::tools
