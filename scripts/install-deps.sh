@@ -11,7 +11,7 @@ packages=(
   libz3-dev
   valgrind gnuplot-nox jq
   libxml2-utils
-  afl++ zip
+  afl++ zip unzip
 )
 
 missing=()
