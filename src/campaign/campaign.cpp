@@ -60,12 +60,7 @@ struct SignalScope {
 
 // ---- small file helpers ----------------------------------------------------
 
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
-}
+using tools::read_text;
 
 std::vector<fs::path> regular_files(const fs::path& dir) {
   std::vector<fs::path> out;
@@ -684,7 +679,7 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
     run.features = st.features;
     run.exec_per_s = run.seconds > 0 ? static_cast<std::uint64_t>(st.execs / run.seconds) : 0;
     run.crash_files = crash_files(w, afl).size();  // before AFL's are copied below
-    const std::string log_text = read_all(w.log);
+    const std::string log_text = read_text(w.log);
     const bool started = afl ? fs::exists(w.dir / "afl" / (o.jobs > 1 ? "main" : "default") /
                                           "fuzzer_stats")
                              : log_text.find("INFO: Seed:") != std::string::npos;

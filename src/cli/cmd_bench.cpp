@@ -29,6 +29,7 @@
 
 #include "cli/commands.h"
 #include "tools/bench_report.h"
+#include "tools/process.h"
 
 namespace diffsched::cli {
 
@@ -59,59 +60,8 @@ struct Error {
   std::string message;
 };
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
-}
-
-// find_program(name): the first executable `name` on PATH, or empty.
-fs::path find_program(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::string_view rest = path ? path : "/usr/bin:/bin";
-  while (!rest.empty()) {
-    const size_t colon = rest.find(':');
-    const fs::path candidate = fs::path(rest.substr(0, colon)) / name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    if (colon == std::string_view::npos) break;
-    rest.remove_prefix(colon + 1);
-  }
-  return {};
-}
-
-// run(argv, log): runs argv[0] with stdout and stderr to log; its exit status,
-// or -1 if it could not start or died of a signal.
-int run(const std::vector<std::string>& argv, const fs::path& log) {
-  std::vector<char*> args;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  std::fflush(stdout);
-  std::fflush(stderr);
-  const pid_t pid = ::fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    std::FILE* f = std::fopen(log.c_str(), "w");
-    if (f) {
-      ::dup2(::fileno(f), STDOUT_FILENO);
-      ::dup2(::fileno(f), STDERR_FILENO);
-    }
-    ::execv(args[0], args.data());
-    ::_exit(127);
-  }
-  int status = 0;
-  if (::waitpid(pid, &status, 0) < 0) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string tail(const fs::path& log, size_t lines) {
-  const std::string text = read_file(log);
-  size_t pos = text.size();
-  for (size_t n = 0; n <= lines && pos > 0; ++n) pos = text.rfind('\n', pos - 1);
-  std::string t = text.substr(pos == std::string::npos ? 0 : pos + 1);
-  while (!t.empty() && t.back() == '\n') t.pop_back();
-  return t;
-}
+using tools::find_program;
+std::string read_file(const fs::path& p) { return tools::read_text(p); }
 
 class BenchRun {
  public:
@@ -212,12 +162,12 @@ class BenchRun {
     for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
     commands_.push_back(cmd);
     const auto t0 = std::chrono::steady_clock::now();
-    const int status = run(argv, log);
+    const int status = tools::run(argv, {.log = log});
     const double s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (status != 0)
       throw Error{fmt::format("{} failed (exit {}) after {:.1f} s; last lines of {}:\n{}", name,
-                              status, s, log.string(), tail(log, 5))};
+                              status, s, log.string(), tools::tail_file(log, 5))};
     fmt::print(stderr, "diffsched bench: {} done in {:.1f} s\n", name, s);
   }
 

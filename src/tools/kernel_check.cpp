@@ -14,12 +14,7 @@ namespace diffsched::tools {
 
 namespace {
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
-}
+using tools::read_text;
 
 // Comments and string literals blanked, so that regexes see only code.
 std::string strip_comments(const std::string& s) {

@@ -106,11 +106,15 @@ bool build_preset(const std::string& preset, const fs::path& log, std::string* e
   return true;
 }
 
-std::string tail_file(const fs::path& file, std::size_t lines) {
+std::string read_text(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   std::stringstream buf;
   buf << in.rdbuf();
-  const std::string text = buf.str();
+  return buf.str();
+}
+
+std::string tail_file(const fs::path& file, std::size_t lines) {
+  const std::string text = read_text(file);
   std::size_t pos = text.size();
   for (std::size_t n = 0; n <= lines && pos > 0; ++n) pos = text.rfind('\n', pos - 1);
   std::string t = text.substr(pos == std::string::npos ? 0 : pos + 1);

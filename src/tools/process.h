@@ -51,6 +51,9 @@ bool build_preset(const std::string& preset, const fs::path& log, std::string* e
 // The preset's binary directory: source_dir()/build-<preset> ("build" for default).
 fs::path preset_dir(const std::string& preset);
 
+// A whole file as text ("" if unreadable).
+std::string read_text(const fs::path& file);
+
 // The last `lines` lines of a text file.
 std::string tail_file(const fs::path& file, std::size_t lines);
 
