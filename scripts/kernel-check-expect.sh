@@ -33,8 +33,8 @@ if [ "$max_ops" != "-" ] && [ "$max_ops" != "replay" ]; then
   fi
 fi
 if [ "$max_ops" != "-" ]; then
-  replay=$(grep -A1 '^replay it against the candidate:' "$out/log" | tail -n 1 | sed 's/^ *diffsched //')
-  echo "replaying: diffsched $replay"
+  replay=$(grep -A1 '^replay it against the candidate:' "$out/log" | tail -n 1 | sed 's/^ *[^ ]* //')
+  echo "replaying: $diffsched $replay"
   # shellcheck disable=SC2086
   "$diffsched" $replay --work-dir "$out/replay-work" >"$out/replay" 2>&1
   rrc=$?

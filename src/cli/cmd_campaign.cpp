@@ -18,19 +18,8 @@ struct CampaignArgs {
   bool quiet = false;
 };
 
-std::string invoked_as() {
-  // How the user ran us, for reproduce commands: our path relative to the cwd.
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return "diffsched";
-  const auto rel = std::filesystem::relative(self, std::filesystem::current_path(), ec);
-  if (!ec && !rel.empty() && !rel.string().starts_with(".."))
-    return rel.string().find('/') == std::string::npos ? "./" + rel.string() : rel.string();
-  return self.string();
-}
-
 int run_campaign_cmd(CampaignArgs& a) {
-  a.o.self = invoked_as();
+  a.o.self = self_command();
   campaign::CampaignReport report;
   std::string error;
   const int status = campaign::run_campaign(a.o, &report, &error);

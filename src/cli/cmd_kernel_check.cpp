@@ -151,7 +151,8 @@ fs::path find_crash(const fs::path& dir) {
 constexpr int kSanitizerExit = 77;
 
 std::string replay_command(const KernelCheckOptions& o, const fs::path& ops, bool raw = false) {
-  std::string cmd = fmt::format("diffsched kernel-check {} --candidate {}", o.subject, o.candidate);
+  std::string cmd =
+      fmt::format("{} kernel-check {} --candidate {}", self_command(), o.subject, o.candidate);
   if (o.baseline != "builtin-reference") cmd += " --baseline " + o.baseline;
   if (!o.level.empty()) cmd += " --level " + o.level;
   if (o.api != "auto") cmd += " --api " + o.api;

@@ -54,7 +54,7 @@ int run_minimize(const MinimizeOptions& o) {
   fmt::print("minimised {} ops to {} in {} runs, keeping signature {}\n", result->original_ops,
              ops, result->runs, result->signature);
   fmt::print("wrote {0}.ops and {0}.bin\n{1}", base, text);
-  fmt::print("reproduce: diffsched replay {}.ops\n", base);
+  fmt::print("reproduce: {} replay {}.ops\n", self_command(), base);
   return kExitOk;
 }
 

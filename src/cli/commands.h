@@ -26,6 +26,9 @@ using Runner = std::function<int()>;
 //   load_input: any input form (io::load_program) -> nullopt if unreadable.
 bool resolve_target(const std::string& name, const FuzzTarget** out);
 std::optional<io::AnyProgram> load_input(const std::string& path, const FuzzTarget* target);
+// How the user ran us, for printed reproduce commands: this binary's path
+// relative to the cwd ("./build/diffsched"), or absolute when outside it.
+std::string self_command();
 
 Runner add_replay(CLI::App& app);
 Runner add_ops(CLI::App& app);
