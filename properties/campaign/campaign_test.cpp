@@ -69,3 +69,30 @@ TEST(CampaignFinding, NamesTheSourceLineOfTheFailingCheck) {
 
 }  // namespace
 }  // namespace diffsched::campaign
+
+namespace diffsched::campaign {
+namespace {
+
+// Each invariant's violation points at the statement under its check.
+TEST(CampaignFinding, InvariantViolationsNameTheirCheckLine) {
+  kernel::cpudl_item<kernel::Uncounted> el[2] = {};
+  el[0].dl = 1;  // slot 0: cpu 0, dl 1; slot 1: cpu 1, dl 2 -> heap order broken
+  el[0].cpu = 0;
+  el[0].idx = 0;
+  el[1].dl = 2;
+  el[1].cpu = 1;
+  el[1].idx = 1;
+  kernel::Cpumask free_cpus{};
+  const cpudl::HeapView h{2, 2, el, &free_cpus};
+  const auto v = cpudl::check_invariants(h);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->invariant, "heap-order");
+  ASSERT_NE(v->file, nullptr);
+  std::ifstream src(v->file);
+  std::string line;
+  for (unsigned i = 0; i < v->line; ++i) std::getline(src, line);
+  EXPECT_NE(line.find("\"heap-order\""), std::string::npos) << "line " << v->line << ": " << line;
+}
+
+}  // namespace
+}  // namespace diffsched::campaign

@@ -29,8 +29,8 @@ struct Violation {
   std::string_view field;      // the state field it concerns: "slot.dl", "idx", ...
   std::string where;           // "slot 3", "cpu 5", ""
   std::string values;          // the values that break it
-  const char* file = __builtin_FILE();  // where the violation was detected
-  unsigned line = __builtin_LINE();
+  const char* file = nullptr;  // where the violation was detected
+  unsigned line = 0;
 };
 
 std::optional<Violation> check_invariants(const HeapView& heap);
