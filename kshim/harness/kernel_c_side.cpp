@@ -81,6 +81,7 @@ class KernelCSide final : public cpudl::Side {
   }
 
   std::string take_warning() override { return format_warning(*t_); }
+  bool can_warn() const override { return true; }
   bool capacity_aware() const override { return task_.asym_capacity; }
 
  private:

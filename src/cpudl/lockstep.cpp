@@ -74,11 +74,13 @@ Lockstep::Lockstep() {
     sides_.push_back(make_reference_side());
     sides_.push_back(make_optimized_side());
   }
+  for (const auto& s : sides_) any_side_warns_ |= s->can_warn();
   results_.resize(sides_.size());
   snapshots_.resize(sides_.size());
 }
 
 Lockstep::Lockstep(std::vector<std::unique_ptr<Side>> sides) : sides_(std::move(sides)) {
+  for (const auto& s : sides_) any_side_warns_ |= s->can_warn();
   results_.resize(sides_.size());
   snapshots_.resize(sides_.size());
 }
@@ -121,7 +123,7 @@ void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
   for (std::size_t i = 0; i < sides_.size(); ++i) sides_[i]->apply(op, &results_[i]);
   model_.apply(op);
   // A WARN_ON() the op fired in a side (kernel-check candidates): the finding.
-  for (std::size_t i = 0; i < sides_.size(); ++i) {
+  for (std::size_t i = 0; any_side_warns_ && i < sides_.size(); ++i) {
     std::string warning = sides_[i]->take_warning();
     if (warning.empty()) continue;
     Finding f = base_finding(FindingKind::kInvariant, op, index, sides_[i]->name(), "",

@@ -77,6 +77,7 @@ class Lockstep {
   bool compare_with_model(const Op& op, std::size_t index, Verdict& v, bool check_state);
 
   std::vector<std::unique_ptr<Side>> sides_;
+  bool any_side_warns_ = false;  // some side's can_warn(): poll take_warning() per op
   // Incremental mode: true when every check on what changed passes; then
   // takes the new snapshots.
   bool incremental_state_ok(const Op& op, Level level);

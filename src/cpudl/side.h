@@ -55,6 +55,9 @@ class Side {
   // WARN_ON() through the kshim, kernel-check), as "file:line: WARN_ON(cond)";
   // empty if none. Lockstep::step() turns it into a finding of the op.
   virtual std::string take_warning() { return {}; }
+  // Whether take_warning() can ever return one; asked once per Lockstep, so
+  // the built-in sides cost nothing per op.
+  virtual bool can_warn() const { return false; }
   // Whether this side's cpudl_find() may narrow later_mask by CPU capacity
   // (a kernel file with asymmetric capacity on, kernel-check --capacity). The
   // model knows no capacities: for such a side it only checks that a find the
