@@ -277,20 +277,25 @@ Runner add_bench(CLI::App& app) {
       "Benchmark reference vs optimized (wall clock side by side, callgrind instruction counts, "
       "exact store counts, stack frames) and check the seeds' performance claims");
   auto o = std::make_shared<BenchOptions>();
-  sub->add_flag("--quick", o->quick,
+  auto* quick = sub->add_flag("--quick", o->quick,
                 fmt::format("{} processes x {} repetitions x {} s per benchmark instead of "
                             "{} x {} x {} s",
                             kQuick.processes, kQuick.repetitions, kQuick.min_time_s,
                             kFull.processes, kFull.repetitions, kFull.min_time_s));
   sub->add_option("--json", o->json, "Also write every figure and verdict as JSON to FILE")
+      ->check(output_file())
       ->type_name("FILE");
   sub->add_option("--plot", o->plot, "Also draw the ratios into a PNG with gnuplot")
+      ->check(output_file())
       ->type_name("FILE.png");
   sub->add_option("--bench-dir", o->bench_dir,
                   "Directory of the bench binaries (default: bench/ next to diffsched)")
+      ->check(CLI::ExistingDirectory)
       ->type_name("DIR");
   sub->add_flag("--smoke", o->smoke,
-                "One iteration of one size per binary: checks the pipeline, figures meaningless");
+                "One iteration of one size per binary: checks the pipeline, figures meaningless")
+      ->excludes(quick);
+  sub->parse_complete_callback([o] { check_outputs({o->json, o->plot}, {}); });
   return [o] { return run_bench(*o); };
 }
 

@@ -59,10 +59,14 @@ Runner add_encode(CLI::App& app) {
   auto opts = std::make_shared<CodecOptions>();
   auto* sub = app.add_subcommand("encode", "Turn an .ops file into the binary format");
   sub->add_option("input", opts->input, ".ops file (or any input replay reads)")->required();
-  sub->add_option("-o,--output", opts->output, "output file")->required();
-  sub->add_option("--target", opts->target, "read a raw fuzzer input of this target");
+  sub->add_option("-o,--output", opts->output, "output file (never the input)")
+      ->required()
+      ->check(output_file());
+  sub->add_option("--target", opts->target, "read a raw fuzzer input of this target")
+      ->check(target_choice());
   sub->add_flag("--raw", opts->raw,
                 "write a raw fuzzer input (no DSCH header), e.g. a corpus seed");
+  sub->parse_complete_callback([opts] { check_outputs({opts->output}, {opts->input}); });
   return [opts] { return run_encode(*opts); };
 }
 
@@ -71,9 +75,13 @@ Runner add_decode(CLI::App& app) {
   auto* sub = app.add_subcommand("decode", "Turn a binary input into .ops text");
   sub->add_option("input", opts->input, "binary file, or raw fuzzer input with --target")
       ->required();
-  sub->add_option("-o,--output", opts->output, "output .ops file (default: stdout)");
+  sub->add_option("-o,--output", opts->output,
+                  "output .ops file, never the input (default, or -: stdout)")
+      ->check(output_file(true));
   sub->add_option("--target", opts->target,
-                  "read a file without a DSCH header as this target's raw input");
+                  "read a file without a DSCH header as this target's raw input")
+      ->check(target_choice());
+  sub->parse_complete_callback([opts] { check_outputs({opts->output}, {opts->input}); });
   return [opts] { return run_decode(*opts); };
 }
 

@@ -117,12 +117,14 @@ Runner add_coverage(CLI::App& app) {
       "reference or optimized code is below --min-reference-optimized)");
   sub->add_option("--corpus", opts->corpus,
                   "corpus root: <target>/ raw inputs, seeds/<target>/*.ops, "
-                  "regressions/<subject>/*.ops (default: the source tree's corpus/)");
+                  "regressions/<subject>/*.ops (default: the source tree's corpus/)")
+      ->check(CLI::ExistingDirectory);
   sub->add_option("--html", opts->html,
                   "HTML report directory (default: build-coverage/diffsched-coverage/html)");
   sub->add_option("--min-reference-optimized", opts->min_percent,
                   "percent of lines and branches the reference and optimized code must reach "
-                  "(default 100)");
+                  "(default 100)")
+      ->check(CLI::Range(0.0, 100.0));
   return [opts] { return run_coverage_cmd(*opts); };
 }
 

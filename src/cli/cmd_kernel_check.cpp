@@ -448,18 +448,26 @@ void add_common(CLI::App* sub, KernelCheckOptions& o) {
   sub->add_option("--baseline", o.baseline,
                   "what to compare with: builtin-reference (default), builtin-optimized"
                   "[, builtin-fused for pick], or another kernel C file (e.g. the unpatched one)");
-  sub->add_option("--time", o.time, "seconds of fuzzing (default 10; 0 skips it)");
+  sub->add_option("--time", o.time, "seconds of fuzzing (default 10; 0 skips it)")
+      ->check(CLI::NonNegativeNumber);
   sub->add_option("--runs", o.runs, "random programs in the property run (default 2000)");
   sub->add_option("--seed", o.seed, "seed of the property run and the fuzzer (default 1)");
-  sub->add_option("--level", o.level, "exact or deadline (default: deadline for cpudl, exact for pick)");
-  sub->add_option("--replay", o.replay, "only replay this .ops file against the candidate (trace)");
-  sub->add_flag("--raw", o.raw, "with --replay: the file is a raw fuzzer input (crash-...)");
-  sub->add_option("-o,--output", o.output, "where to write the minimised reproducer (.ops)");
+  sub->add_option("--level", o.level, "exact or deadline (default: deadline for cpudl, exact for pick)")
+      ->check(level_names());
+  auto* replay =
+      sub->add_option("--replay", o.replay, "only replay this .ops file against the candidate (trace)");
+  sub->add_flag("--raw", o.raw, "with --replay: the file is a raw fuzzer input (crash-...)")
+      ->needs(replay);
+  sub->add_option("-o,--output", o.output, "where to write the minimised reproducer (.ops)")
+      ->check(output_file());
+  sub->parse_complete_callback(
+      [&o] { check_outputs({o.output}, {o.candidate, o.baseline, o.replay, o.header}); });
   sub->add_option("--work-dir", o.work_dir, "staging and build directory (default: a new one under build-fuzz/kcheck)");
   sub->add_option("--harness", o.harness, "use this kcheck_harness binary instead of build-fuzz's");
   sub->add_option("--nr-cpus", o.nr_cpus,
                   "run every program at one of these nr_cpu_ids (default: each input picks "
-                  "one, 1..8192)");
+                  "one, 1..8192)")
+      ->check(CLI::Range(1u, 8192u));
   sub->add_flag("--no-properties", o.no_properties,
                 "skip the property run (seeds and random programs): fuzzing only");
   sub->add_flag("--no-build", o.no_build, "do not (re)build the harness; use the one in build-fuzz");
@@ -479,7 +487,8 @@ Runner add_kernel_check(CLI::App& app) {
   auto* cpudl = sub->add_subcommand("cpudl", "check a cpudeadline.c (API v4.8, v4.9..v6.18 or v6.19+)");
   cpudl_opts->subject = "cpudl";
   add_common(cpudl, *cpudl_opts);
-  cpudl->add_option("--api", cpudl_opts->api, "auto (default), v4.8, v4.9 or v6.19");
+  cpudl->add_option("--api", cpudl_opts->api, "auto (default), v4.8, v4.9 or v6.19")
+      ->check(CLI::IsMember({"auto", "v4.8", "v4.9", "v6.19"}));
   cpudl->add_option("--header", cpudl_opts->header,
                     "the cpudeadline.h to compile with (default: the one next to the file, "
                     "else the shim's for the API form)");

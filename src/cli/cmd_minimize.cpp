@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "engine/runner.h"
 #include "io/binary.h"
 #include "io/load.h"
 #include "tools/minimize.h"
@@ -17,6 +18,24 @@ struct MinimizeOptions {
   std::string level;
   std::string target;
 };
+
+// -o OUT or OUT.ops -> OUT (the command writes OUT.ops and OUT.bin).
+std::string output_base(std::string out) {
+  if (out.size() > 4 && out.ends_with(".ops")) out.resize(out.size() - 4);
+  return out;
+}
+
+// The input's own verdict at the level, to tell an out-of-domain input from
+// one that fails.
+Verdict verdict_of(const io::AnyProgram& program, Level level) {
+  return std::visit(
+      [&]<class S>(const io::Program<S>& p) {
+        auto lockstep = std::make_unique<typename S::Lockstep>();
+        return run_lockstep<S>(*lockstep, p.config, std::span<const typename S::Op>(p.ops),
+                               level);
+      },
+      program);
+}
 
 int run_minimize(const MinimizeOptions& o) {
   const FuzzTarget* target;
@@ -34,13 +53,18 @@ int run_minimize(const MinimizeOptions& o) {
         return p.level.value_or(std::decay_t<decltype(p)>::Subject::kDefaultLevel);
       },
       *program));
+  if (const Verdict v = verdict_of(*program, level); status_of(v) == kExitOutOfDomain) {
+    fmt::print("OUT OF DOMAIN (no verdict, exit {}): {}\nnothing minimised: an out-of-domain "
+               "stop is not a bug in the code under test\n",
+               kExitOutOfDomain, v.finding->describe());
+    return kExitOutOfDomain;
+  }
   auto result = tools::minimize(*program, level, &error);
   if (!result) {
     fmt::print(stderr, "diffsched: error: {}: {}\n", o.input, error);
     return kExitBadInput;
   }
-  std::string base = o.output;
-  if (base.size() > 4 && base.ends_with(".ops")) base.resize(base.size() - 4);
+  const std::string base = output_base(o.output);
   const std::string text = io::format_program(result->program);
   const auto bytes = io::encode_file(result->program);
   if (!io::write_file(base + ".ops", text, &error) ||
@@ -63,13 +87,22 @@ int run_minimize(const MinimizeOptions& o) {
 Runner add_minimize(CLI::App& app) {
   auto opts = std::make_shared<MinimizeOptions>();
   auto* sub = app.add_subcommand(
-      "minimize", "Shrink a failing input to the shortest op list with the same failure");
+      "minimize", "Shrink a failing input to the shortest op list with the same failure "
+                  "(exit 0 written, 2 bad input or nothing to minimise, 3 out of domain)");
   sub->add_option("input", opts->input, "failing input (.ops, binary, or raw with --target)")
       ->required();
-  sub->add_option("-o,--output", opts->output, "output base name: writes OUT.ops and OUT.bin")
-      ->required();
-  sub->add_option("--level", opts->level, "exact or deadline (default: the input's)");
-  sub->add_option("--target", opts->target, "read a raw fuzzer input of this target");
+  sub->add_option("-o,--output", opts->output,
+                  "output base name: writes OUT.ops and OUT.bin (never the input)")
+      ->required()
+      ->check(output_file());
+  sub->add_option("--level", opts->level, "exact or deadline (default: the input's)")
+      ->check(level_names());
+  sub->add_option("--target", opts->target, "read a raw fuzzer input of this target")
+      ->check(target_choice());
+  sub->parse_complete_callback([opts] {
+    const std::string base = output_base(opts->output);
+    check_outputs({base + ".ops", base + ".bin"}, {opts->input});
+  });
   return [opts] { return run_minimize(*opts); };
 }
 

@@ -99,7 +99,10 @@ int replay_program(const std::string& file, const io::Program<S>& p, const Repla
     io::TextTrace<S> trace(stdout, o.tree);
     v = run_lockstep<S>(lockstep, p.config, ops, level, o.quiet ? nullptr : &trace);
     io::print_notes(stdout, v);
-    if (v.finding)
+    if (status_of(v) == kExitOutOfDomain)
+      fmt::print("OUT OF DOMAIN (no verdict, exit {}): {}\n", kExitOutOfDomain,
+                 v.finding->describe());
+    else if (v.finding)
       fmt::print("FINDING: {}\n", v.finding->describe());
     else
       fmt::print("equivalent at level {} after {} ops\n", level_name(level), v.ops_run);
@@ -112,7 +115,7 @@ int replay_program(const std::string& file, const io::Program<S>& p, const Repla
                as_expected ? "as expected" : "UNEXPECTED", o.expect, got);
     return as_expected ? kExitOk : kExitFinding;
   }
-  return v.finding ? kExitFinding : kExitOk;
+  return status_of(v);
 }
 
 int run_replay(const ReplayOptions& o) {
@@ -145,7 +148,7 @@ int run_replay(const ReplayOptions& o) {
   }
   int status = kExitOk;
   for (std::size_t i = 0; i < programs.size(); ++i)
-    status = std::max(status, std::visit(
+    status = worse_status(status, std::visit(
                                   [&](const auto& p) {
                                     return o.check_expect ? check_expectations(o.files[i], p)
                                                           : replay_program(o.files[i], p, o, forced);
@@ -161,25 +164,43 @@ Runner add_replay(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "replay",
       "Run inputs op by op, print every side's state and the verdict "
-      "(exit 0 equivalent, 1 finding, 2 bad input)");
+      "(exit 0 equivalent, 1 finding, 2 bad input, 3 out of domain: no verdict)");
   sub->add_option("files", opts->files, ".ops files, binary files, or raw fuzzer inputs")
       ->required();
   sub->add_option("--level", opts->level,
                   "exact or deadline (default: the file's level, else the subject's: "
-                  "deadline for cpudl, exact for pick and cpumask)");
+                  "deadline for cpudl, exact for pick and cpumask)")
+      ->check(level_names());
   sub->add_option("--target", opts->target,
-                  "read files without a DSCH header as this fuzz target's raw input "
-                  "(cpudl, cpudl_exact, pick, cpumask)");
-  sub->add_flag("-q,--quiet", opts->quiet, "print only the verdict, not the trace");
-  sub->add_flag("--json", opts->json, "print the trace and verdict as JSON, one object per op");
-  sub->add_flag("--tree", opts->tree, "draw both heaps as trees after each op (cpudl)");
-  sub->add_flag("--stats", opts->stats, "also measure checked ops per second (no trace)");
-  sub->add_flag("--check-expect", opts->check_expect,
-                "check each file's '# expect: LEVEL VERDICT' lines instead of printing a "
-                "trace (exit 1 if a verdict changed)");
-  sub->add_option("--expect", opts->expect,
-                  "expected verdict: 'ok' or a finding signature such as "
-                  "cpudl:divergence:exact:slot.cpu:set; exit 0 iff every file matches");
+                  "read files without a DSCH header as this fuzz target's raw input")
+      ->check(target_choice());
+  auto* quiet = sub->add_flag("-q,--quiet", opts->quiet, "print only the verdict, not the trace");
+  auto* json = sub->add_flag("--json", opts->json,
+                             "print the trace and verdict of one file as one JSON document, "
+                             "one object per op");
+  auto* tree = sub->add_flag("--tree", opts->tree, "draw both heaps as trees after each op (cpudl)");
+  auto* stats = sub->add_flag("--stats", opts->stats,
+                              "also measure checked ops per second (no trace)");
+  auto* check_expect = sub->add_flag(
+      "--check-expect", opts->check_expect,
+      "check each file's '# expect: LEVEL VERDICT' lines instead of printing a "
+      "trace (exit 1 if a verdict changed)");
+  auto* expect = sub->add_option("--expect", opts->expect,
+                                 "expected verdict: 'ok' or a finding signature such as "
+                                 "cpudl:divergence:exact:slot.cpu:set; exit 0 iff every file "
+                                 "matches");
+  // What each mode prints excludes the others: --json is one document, --stats
+  // text; --check-expect prints only its lines; --tree draws the trace -q hides.
+  json->excludes(stats)->excludes(tree)->excludes(quiet);
+  check_expect->excludes(json)->excludes(expect)->excludes(tree)->excludes(quiet)->excludes(stats);
+  tree->excludes(quiet);
+  sub->parse_complete_callback([opts] {
+    if (opts->json && opts->files.size() > 1)
+      throw CLI::ValidationError(fmt::format(
+          "--json: prints one JSON document for one file, got {} files (run replay --json "
+          "once per file)",
+          opts->files.size()));
+  });
   return [opts] { return run_replay(*opts); };
 }
 

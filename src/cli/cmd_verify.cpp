@@ -2,6 +2,10 @@
 // (verify/cpudl_bfs.h, verify/pick_check.h). Prints what was explored and
 // either "verified within bounds: ..." (exit 0) or the shortest
 // counterexample, also written as an .ops file for `diffsched replay` (exit 1).
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -22,6 +26,7 @@ struct CpudlOptions {
   std::string domain = "window";
   std::string level = "deadline";
   unsigned max_depth = 0;
+  bool force = false;
   std::string output = "diffsched-verify-cpudl.ops";
 };
 
@@ -32,7 +37,40 @@ struct PickOptions {
   std::string output = "diffsched-verify-pick.ops";
 };
 
-void print_progress(const verify::Progress& p) { fmt::print(stderr, "verify: {}\n", p.line); }
+void print_progress(const verify::Progress& p) {
+  fmt::print(stderr, "verify: {}\n", p.line);
+  std::fflush(stderr);
+}
+
+// Memory this process may use: MemAvailable, else physical memory; 0 if unknown.
+double available_bytes() {
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  double kb = 0;
+  std::string unit;
+  while (in >> key >> kb >> unit)
+    if (key == "MemAvailable:") return kb * 1024;
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0;
+}
+
+std::string human_bytes(double b) {
+  if (b < 1e6) return fmt::format("{:.0f} kB", b / 1e3);
+  if (b < 1e9) return fmt::format("{:.0f} MB", b / 1e6);
+  return fmt::format("{:.3g} GB", b / 1e9);
+}
+
+std::string human_seconds(double s) {
+  if (s < 120) return fmt::format("{:.0f} s", s);
+  if (s < 7200) return fmt::format("{:.0f} min", s / 60);
+  if (s < 3 * 86400) return fmt::format("{:.1f} h", s / 3600);
+  return fmt::format("{:.3g} days", s / 86400);
+}
+
+// The refusal limits: a run expected to take longer than this, or to need more
+// than kMemoryShare of the available memory, needs --force.
+constexpr double kMaxSeconds = 3600;
+constexpr double kMemoryShare = 0.8;
 
 std::string list_values(const std::vector<kernel::u64>& values) {
   std::string out;
@@ -93,10 +131,36 @@ int run_cpudl_once(const CpudlOptions& o, verify::Domain domain, Level level) {
                verify::CpudlBounds::kMaxCpus, verify::CpudlBounds::kMaxDeadlines);
     return kExitBadInput;
   }
+  const verify::CpudlEstimate e = verify::estimate_cpudl(b);
+  const std::string estimate = fmt::format(
+      "~{} states, ~{} transitions ({} ops per state), ~{} of memory, ~{} at {} transitions/s",
+      verify::human_count(static_cast<unsigned long long>(std::min(e.states, 1e18))),
+      verify::human_count(static_cast<unsigned long long>(std::min(e.transitions, 1e18))),
+      e.ops_per_state, human_bytes(e.bytes), human_seconds(e.seconds),
+      verify::human_count(static_cast<unsigned long long>(
+          verify::CpudlEstimate::kTransitionsPerSecond)));
+  const double memory = available_bytes();
+  const bool too_long = e.seconds > kMaxSeconds;
+  const bool too_big = memory > 0 && e.bytes > kMemoryShare * memory;
+  if ((too_long || too_big) && !o.force) {
+    fmt::print(stderr,
+               "diffsched: error: {}: estimated {} (docs/verification.md): {}{}{}; lower "
+               "--cpus or --deadlines, set --max-depth, or pass --force to run it anyway\n",
+               command, estimate, too_big ? fmt::format("more than {:.0f}% of the {} of "
+                                                        "memory available",
+                                                        100 * kMemoryShare, human_bytes(memory))
+                                          : std::string(),
+               too_big && too_long ? " and " : "",
+               too_long ? fmt::format("more than {}", human_seconds(kMaxSeconds)) : std::string());
+    return kExitBadInput;
+  }
   fmt::print("== {}\n", command);
   fmt::print("heap deadlines {} ({}), task deadlines {}, level {}\n",
              list_values(verify::heap_deadlines(b)), verify::domain_name(domain),
              list_values(verify::task_deadlines(b)), level_name(level));
+  fmt::print("estimate: {}{}\n", estimate,
+             too_long || too_big ? " (beyond the limits; run because of --force)" : "");
+  std::fflush(stdout);
 
   cpudl::Lockstep lockstep;
   const verify::CpudlResult r = verify::verify_cpudl(b, lockstep, print_progress);
@@ -128,6 +192,7 @@ int run_cpudl_once(const CpudlOptions& o, verify::Domain domain, Level level) {
 }
 
 int run_cpudl(const CpudlOptions& o) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // each line as it is printed, also into a pipe
   const auto level = parse_level(o.level);
   if (!level) {
     fmt::print(stderr, "diffsched: error: unknown level '{}' (known: exact, deadline)\n", o.level);
@@ -150,6 +215,7 @@ int run_cpudl(const CpudlOptions& o) {
 }
 
 int run_pick(const PickOptions& o) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   verify::PickBounds b;
   b.bits = o.bits;
   b.boundary_cpus = o.boundary_cpus;
@@ -206,38 +272,51 @@ Runner add_verify(CLI::App& app) {
   auto* sub = app.add_subcommand(
       "verify", "Bounded exhaustive verification: prove the variants equivalent within bounds, "
                 "or print the shortest counterexample (exit 0 verified, 1 counterexample, 2 bad "
-                "arguments)");
+                "arguments or a bound refused by its estimate)");
   sub->require_subcommand(1);
 
   auto c = std::make_shared<CpudlOptions>();
   auto* cpudl = sub->add_subcommand(
       "cpudl", "Breadth-first search over every reachable state of both heaps and the model");
-  cpudl->add_option("--cpus", c->cpus, "nr_cpu_ids")->capture_default_str();
+  cpudl->add_option("--cpus", c->cpus, "nr_cpu_ids")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, verify::CpudlBounds::kMaxCpus));
   cpudl->add_option("--deadlines", c->deadlines, "number K of heap deadline values")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1u, verify::CpudlBounds::kMaxDeadlines));
   cpudl->add_option("--domain", c->domain,
                     "window (1000..), wrap63 (straddling 2^63), wrap64 (straddling 2^64), "
                     "or wrap (both)")
-      ->capture_default_str();
-  cpudl->add_option("--level", c->level, "exact or deadline")->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::IsMember({"window", "wrap", "wrap63", "wrap64"}));
+  cpudl->add_option("--level", c->level, "exact or deadline")
+      ->capture_default_str()
+      ->check(level_names());
   cpudl->add_option("--max-depth", c->max_depth,
                     "expand states up to this many ops from the empty heap (0: no limit)")
       ->capture_default_str();
   cpudl->add_option("-o,--output", c->output, "where to write a counterexample (.ops)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(output_file());
+  cpudl->add_flag("--force", c->force,
+                  "run even if the estimate (printed first; docs/verification.md) exceeds "
+                  "an hour or 80% of the available memory");
 
   auto p = std::make_shared<PickOptions>();
   auto* pick = sub->add_subcommand(
       "pick", "Every triple of masks up to --bits CPUs, two-CPU triples up to "
               "--boundary-cpus, and the Z3 word lemmas");
   pick->add_option("--bits", p->bits, "every triple of masks for nr_cpu_ids 1..B")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 10u));
   pick->add_option("--boundary-cpus", p->boundary_cpus,
                    "two-CPU triples for nr_cpu_ids 1..M (0: skip)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(CLI::Range(0u, static_cast<unsigned>(kernel::NR_CPUS)));
   pick->add_flag("--no-z3", p->no_z3, "skip the Z3 word lemmas");
   pick->add_option("-o,--output", p->output, "where to write a counterexample (.ops)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(output_file());
 
   return [=] { return cpudl->parsed() ? run_cpudl(*c) : run_pick(*p); };
 }

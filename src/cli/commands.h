@@ -1,22 +1,26 @@
 // The diffsched subcommands: each registers itself on the CLI11 app and
-// returns the process exit status when run.
-//   0  equivalent / success
-//   1  a finding
-//   2  bad input: unreadable or invalid file, bad arguments (one-line message)
+// returns the process exit status when run (engine/exit_status.h: 0 ok,
+// 1 finding, 2 bad input or could not run, 3 out of domain, 130/143
+// interrupted).
 #pragma once
 
 #include <functional>
+#include <initializer_list>
+#include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "engine/exit_status.h"
 #include "io/program.h"
 #include "targets.h"
 
 namespace diffsched::cli {
 
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFinding = 1;
-inline constexpr int kExitBadInput = 2;
+using diffsched::kExitBadInput;
+using diffsched::kExitFinding;
+using diffsched::kExitOk;
+using diffsched::kExitOutOfDomain;
 
 using Runner = std::function<int()>;
 
@@ -29,6 +33,22 @@ std::optional<io::AnyProgram> load_input(const std::string& path, const FuzzTarg
 // How the user ran us, for printed reproduce commands: this binary's path
 // relative to the cwd ("./build/diffsched"), or absolute when outside it.
 std::string self_command();
+
+// Option checks shared by the subcommands (outputs.cpp). Errors thrown from
+// these are CLI::ParseErrors, so main() prints them as one line, exit 2.
+//   output_file: a validator for an output file name: not empty, not a
+//     directory; "-" only if stdout_ok (standard output).
+//   check_outputs: throws CLI::ValidationError if an output is the same file
+//     as an input (same inode: via symlinks and hard links too) or as another
+//     output. "-" and empty names are skipped.
+//   level_names, target_choice: CLI::IsMember over the fixed lists.
+CLI::Validator output_file(bool stdout_ok = false);
+void check_outputs(const std::vector<std::string>& outputs,
+                   const std::vector<std::string>& inputs);
+CLI::Validator level_names();   // exact, deadline
+CLI::Validator target_choice();  // cpudl, cpudl_exact, pick, cpumask
+// The version line of --version: "diffsched 0.1.0 (git v0.1.0-12-gabcdef)".
+std::string version_string();
 
 Runner add_replay(CLI::App& app);
 Runner add_ops(CLI::App& app);

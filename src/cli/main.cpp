@@ -2,16 +2,85 @@
 #include <cstdio>
 #include <map>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "cli/commands.h"
 
+namespace {
+
+// Every option of every (sub)command, once registered: a value given twice
+// is an error, not silently the last one (flags default to taking the last),
+// and --help shows each default.
+void make_strict(CLI::App& app) {
+  for (CLI::Option* opt : app.get_options()) {
+    if (opt->get_multi_option_policy() == CLI::MultiOptionPolicy::TakeLast)
+      opt->multi_option_policy(CLI::MultiOptionPolicy::Throw);
+    if (opt->get_type_size() != 0 && opt->get_default_str().empty()) opt->capture_default_str();
+  }
+  for (CLI::App* sub : app.get_subcommands({})) make_strict(*sub);
+}
+
+std::string subcommand_names(const CLI::App& app) {
+  std::string known;
+  for (const CLI::App* sub : app.get_subcommands({}))
+    known += (known.empty() ? "" : ", ") + sub->get_name();
+  return known;
+}
+
+// The deepest subcommand parsed ("diffsched verify cpudl" -> cpudl's App).
+const CLI::App* deepest(const CLI::App& app) {
+  const CLI::App* where = &app;
+  while (!where->get_subcommands().empty()) where = where->get_subcommands().front();
+  return where;
+}
+
+std::string command_path(const CLI::App* app) {
+  std::string path;
+  for (; app && app->get_parent(); app = app->get_parent()) path = " " + app->get_name() + path;
+  return "diffsched" + path;
+}
+
+// One line for a parse error. What CLI11 left over is named first, as the
+// unknown option, argument or subcommand it is (CLI11 would otherwise report
+// a missing subcommand for `diffsched --frob`).
+std::string explain(const CLI::App& app, const CLI::ParseError& e) {
+  const CLI::App* where = deepest(app);
+  std::vector<std::string> left = where->remaining(true);
+  if (left.empty()) left = app.remaining(true);
+  const std::string cmd = command_path(where);
+  if (!left.empty()) {
+    const std::string& first = left.front();
+    const char* kind = first.starts_with('-')                      ? "option"
+                       : !where->get_subcommands({}).empty() &&
+                               where->get_subcommands().empty()
+                           ? "subcommand"
+                           : "argument";
+    std::string known;
+    if (std::string_view(kind) == "subcommand")
+      known = fmt::format(" (known: {})", subcommand_names(*where));
+    return fmt::format("unknown {} '{}' for {}{} (see {} --help)", kind, first, cmd, known, cmd);
+  }
+  std::string what = e.what();
+  // "--quick: At Most 1 required but received 2" for a repeated flag or option.
+  if (const auto at = what.find(": At Most 1 required but received "); at != std::string::npos)
+    what = fmt::format("{} given {} times: give it once",
+                       what.substr(0, at), what.substr(at + 34));
+  return fmt::format("{} (see {} --help)", what, cmd);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace diffsched::cli;
   CLI::App app{"diffsched: runs a reference and an optimized kernel implementation side by "
-               "side and checks invariants, equivalence and a simple model after every op"};
+               "side and checks invariants, equivalence and a simple model after every op. "
+               "Exit status: 0 ok, 1 finding, 2 bad input or could not run, 3 out of domain "
+               "(no verdict), 130/143 interrupted (README: Exit statuses)"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", version_string(), "print the version and exit");
   std::map<const CLI::App*, Runner> runners;
   for (auto add : {add_replay, add_minimize, add_encode, add_decode, add_verify, add_bench,
                    add_campaign, add_coverage, add_kernel_check, add_ops}) {
@@ -19,17 +88,13 @@ int main(int argc, char** argv) {
     Runner r = add(app);
     runners.emplace(app.get_subcommands({}).back(), std::move(r));
   }
-  if (argc > 1 && argv[1][0] != '-') {
-    std::string known;
-    bool found = false;
-    for (const CLI::App* sub : app.get_subcommands({})) {
-      found |= sub->get_name() == argv[1];
-      known += (known.empty() ? "" : ", ") + sub->get_name();
-    }
-    if (!found) {
-      fmt::print(stderr, "diffsched: error: unknown subcommand '{}' (known: {})\n", argv[1], known);
-      return kExitBadInput;
-    }
+  make_strict(app);
+  bool known = false;
+  for (const CLI::App* sub : app.get_subcommands({})) known |= argc > 1 && sub->check_name(argv[1]);
+  if (argc > 1 && argv[1][0] != '-' && !known) {
+    fmt::print(stderr, "diffsched: error: unknown subcommand '{}' (known: {})\n", argv[1],
+               subcommand_names(app));
+    return kExitBadInput;
   }
   try {
     app.parse(argc, argv);
@@ -37,8 +102,10 @@ int main(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    fmt::print(stderr, "diffsched: error: {} (see diffsched --help)\n", e.what());
+    fmt::print(stderr, "diffsched: error: {}\n", explain(app, e));
     return kExitBadInput;
   }
   for (const CLI::App* sub : app.get_subcommands())

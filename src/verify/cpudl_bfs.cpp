@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <limits>
 #include <type_traits>
 
@@ -19,7 +20,8 @@ std::string human_count(unsigned long long n) {
   if (n < 10'000) return fmt::format("{}", n);
   if (n < 1'000'000) return fmt::format("{:.1f}k", static_cast<double>(n) / 1e3);
   if (n < 1'000'000'000) return fmt::format("{:.1f}M", static_cast<double>(n) / 1e6);
-  return fmt::format("{:.1f}G", static_cast<double>(n) / 1e9);
+  if (n < 1'000'000'000'000) return fmt::format("{:.1f}G", static_cast<double>(n) / 1e9);
+  return fmt::format("{:.2g}", static_cast<double>(n));
 }
 
 std::string_view domain_name(Domain domain) {
@@ -337,6 +339,31 @@ class StateStore {
 
 }  // namespace
 
+CpudlEstimate estimate_cpudl(const CpudlBounds& b) {
+  CpudlEstimate e;
+  {
+    kernel::NrCpuIdsScope scope(b.cpus);
+    e.ops_per_state = cpudl_ops(b).size();
+  }
+  // g(N): measured states / (K+2)^N for N = 1..5 (any K), rounded up.
+  constexpr double kLayouts[] = {1, 2.5, 2.5, 4.5, 14, 100};
+  double g = kLayouts[std::min<unsigned>(b.cpus, 5)];
+  for (unsigned n = 6; n <= b.cpus; ++n) g *= 1.5 * n;
+  e.states = std::pow(static_cast<double>(b.deadlines + 2), b.cpus) * g;
+  if (b.max_depth) {
+    double within = 1, level = 1;  // states within max_depth ops: at most sum of ops^j
+    for (unsigned j = 1; j <= b.max_depth && within < e.states; ++j) {
+      level *= static_cast<double>(e.ops_per_state);
+      within += level;
+    }
+    e.states = std::min(e.states, within);
+  }
+  e.transitions = e.states * static_cast<double>(e.ops_per_state);
+  e.bytes = e.states * CpudlEstimate::kBytesPerState;
+  e.seconds = e.transitions / CpudlEstimate::kTransitionsPerSecond;
+  return e;
+}
+
 CpudlResult verify_cpudl(const CpudlBounds& b, cpudl::Lockstep& ls, const ProgressFn& progress) {
   CpudlResult r;
   if (b.cpus < 1 || b.cpus > CpudlBounds::kMaxCpus) {
@@ -348,6 +375,7 @@ CpudlResult verify_cpudl(const CpudlBounds& b, cpudl::Lockstep& ls, const Progre
                           CpudlBounds::kMaxDeadlines);
     return r;
   }
+  const CpudlEstimate estimate = estimate_cpudl(b);
   Stopwatch clock;
   kernel::NrCpuIdsScope scope(b.cpus);
   const cpudl::Config config{b.cpus};
@@ -423,17 +451,38 @@ CpudlResult verify_cpudl(const CpudlBounds& b, cpudl::Lockstep& ls, const Progre
       Key next;
       if (!codec.encode(ls, &next, &r.error)) return r;
       if (next == current) continue;
+      if (store.size() >= StateStore::kNone - 1) {
+        r.error = fmt::format("more than {} states: beyond the 32-bit state numbers; lower "
+                              "--cpus or --deadlines, or set --max-depth",
+                              human_count(store.size()));
+        return r;
+      }
       if (store.insert(next, i, o)) {
         if (r.states_by_depth.size() <= depth + 1) r.states_by_depth.push_back(0);
         ++r.states_by_depth[depth + 1];
       }
       codec.restore(current, ls);
     }
-    if (progress && (i & 255) == 0 && clock.due())
-      progress({clock.seconds(),
-                fmt::format("depth {}: {} states, {} transitions, {} left at this depth, {:.0f} s",
-                            depth, human_count(store.size()), human_count(r.transitions),
-                            human_count(depth_end - i - 1), clock.seconds())});
+    if (progress && (i & 255) == 0 && clock.due()) {
+      // Live: states and transitions so far, the rate, and how far along the
+      // estimate this is (it is an estimate: the run may end before or after).
+      const double s = clock.seconds();
+      const double rate = static_cast<double>(r.transitions) / std::max(s, 1e-9);
+      const double left = estimate.transitions - static_cast<double>(r.transitions);
+      const std::string eta =
+          left > 0 ? fmt::format("~{:.0f}% of ~{} estimated transitions, ~{:.0f} s left at "
+                                 "this rate",
+                                 100.0 * static_cast<double>(r.transitions) / estimate.transitions,
+                                 human_count(static_cast<unsigned long long>(
+                                     std::min(estimate.transitions, 1e18))),
+                                 left / rate)
+                   : std::string("beyond the estimate");
+      progress({s, fmt::format("depth {}: {} states, {} transitions, {}/s, {} left at this "
+                               "depth, {:.0f} s; {}",
+                               depth, human_count(store.size()), human_count(r.transitions),
+                               human_count(static_cast<unsigned long long>(rate)),
+                               human_count(depth_end - i - 1), s, eta)});
+    }
   }
   r.states = store.size();
   r.seconds = clock.seconds();

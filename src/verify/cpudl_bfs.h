@@ -95,6 +95,28 @@ struct CpudlResult {
   bool confirmed = false;  // the replay found the same finding at the last op
 };
 
+// An up-front estimate of a run's size, for progress lines and for refusing
+// bounds that will not fit (docs/verification.md, "How big a bound is"):
+//   states      S = (K+2)^N * g(N), at most sum_{j<=D} ops^j with --max-depth D.
+//               Per CPU: not in the heap (free or not) or in it with one of K
+//               deadlines; g(N) is the number of heap layouts both sides reach
+//               per such assignment, measured for N <= 5 and extrapolated by
+//               g(N) = 1.5 N g(N-1).
+//   transitions S * ops_per_state (the op list; the contract prunes a few)
+//   bytes       S * kBytesPerState (visited set, parents, hash table, growth)
+//   seconds     transitions / kTransitionsPerSecond
+struct CpudlEstimate {
+  double states = 0;
+  std::uint64_t ops_per_state = 0;
+  double transitions = 0;
+  double bytes = 0;
+  double seconds = 0;
+
+  static constexpr double kBytesPerState = 100;
+  static constexpr double kTransitionsPerSecond = 2e6;  // one core of the reference machine
+};
+CpudlEstimate estimate_cpudl(const CpudlBounds& bounds);
+
 // Explores every state reachable within the bounds. O(states * ops_per_state
 // * checks); memory about 48 bytes per state.
 CpudlResult verify_cpudl(const CpudlBounds& bounds, cpudl::Lockstep& lockstep,

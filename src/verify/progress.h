@@ -37,7 +37,7 @@ class Stopwatch {
   double next_ = period_;
 };
 
-// 12345678 -> "12.3M", 4567 -> "4567".
+// 12345678 -> "12.3M", 4567 -> "4567", 3.2e15 -> "3.2e+15".
 std::string human_count(unsigned long long n);
 
 }  // namespace diffsched::verify
