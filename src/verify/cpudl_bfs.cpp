@@ -350,15 +350,20 @@ CpudlEstimate estimate_cpudl(const CpudlBounds& b) {
   double g = kLayouts[std::min<unsigned>(b.cpus, 5)];
   for (unsigned n = 6; n <= b.cpus; ++n) g *= 1.5 * n;
   e.states = std::pow(static_cast<double>(b.deadlines + 2), b.cpus) * g;
+  double expanded = e.states;
   if (b.max_depth) {
-    double within = 1, level = 1;  // states within max_depth ops: at most sum of ops^j
+    // Within D ops: at most sum_{j<=D} ops^j states; only those within D-1
+    // ops are expanded (states at depth D are checked, not expanded).
+    double within = 1, level = 1, before = 1;
     for (unsigned j = 1; j <= b.max_depth && within < e.states; ++j) {
+      before = within;
       level *= static_cast<double>(e.ops_per_state);
       within += level;
     }
     e.states = std::min(e.states, within);
+    expanded = std::min(e.states, before);
   }
-  e.transitions = e.states * static_cast<double>(e.ops_per_state);
+  e.transitions = expanded * static_cast<double>(e.ops_per_state);
   e.bytes = e.states * CpudlEstimate::kBytesPerState;
   e.seconds = e.transitions / CpudlEstimate::kTransitionsPerSecond;
   return e;

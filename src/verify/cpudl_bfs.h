@@ -97,12 +97,13 @@ struct CpudlResult {
 
 // An up-front estimate of a run's size, for progress lines and for refusing
 // bounds that will not fit (docs/verification.md, "How big a bound is"):
-//   states      S = (K+2)^N * g(N), at most sum_{j<=D} ops^j with --max-depth D.
+//   states      S = (K+2)^N * g(N), at most sum_{j<=D} ops^j with --max-depth D
+//               (of which those within D-1 ops are expanded).
 //               Per CPU: not in the heap (free or not) or in it with one of K
 //               deadlines; g(N) is the number of heap layouts both sides reach
 //               per such assignment, measured for N <= 5 and extrapolated by
 //               g(N) = 1.5 N g(N-1).
-//   transitions S * ops_per_state (the op list; the contract prunes a few)
+//   transitions expanded states * ops_per_state (the contract prunes a few)
 //   bytes       S * kBytesPerState (visited set, parents, hash table, growth)
 //   seconds     transitions / kTransitionsPerSecond
 struct CpudlEstimate {
