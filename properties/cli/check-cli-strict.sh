@@ -197,6 +197,12 @@ verify-refusal)
     expect_status 2 'estimated .* states.*pass --force' verify cpudl $args -o v.ops
     [ ! -s out.log ] || fail "verify cpudl $args: refused but printed on stdout"
   done
+  for args in '--boundary-cpus 8192' '--boundary-cpus 1000 --no-z3'; do
+    # shellcheck disable=SC2086
+    expect_status 2 'estimated .* triples.*pass --force' verify pick $args -o v.ops
+  done
+  expect_status 0 '' verify pick --bits 2 --boundary-cpus 4 --no-z3 -o v.ops
+  grep -q '^estimate: 72 + 564 triples' out.log || fail "verify pick does not print its estimate"
   # Bounds that fit run, and say their estimate first.
   expect_status 0 '' verify cpudl --cpus 3 --deadlines 2 -o v.ops
   grep -q '^estimate: ~.* states' out.log || fail "verify cpudl does not print its estimate"

@@ -34,6 +34,7 @@ struct PickOptions {
   unsigned bits = 8;
   unsigned boundary_cpus = 192;
   bool no_z3 = false;
+  bool force = false;
   std::string output = "diffsched-verify-pick.ops";
 };
 
@@ -223,7 +224,27 @@ int run_pick(const PickOptions& o) {
   const std::string command =
       fmt::format("diffsched verify pick --bits {} --boundary-cpus {}{}", o.bits,
                   o.boundary_cpus, o.no_z3 ? " --no-z3" : "");
+  const verify::PickEstimate e = verify::estimate_pick(b);
+  const std::string estimate = fmt::format(
+      "{} + {} triples, ~{} at {} and {} triples/s",
+      verify::human_count(static_cast<unsigned long long>(e.every_triples)),
+      verify::human_count(static_cast<unsigned long long>(e.two_cpu_triples)),
+      human_seconds(e.seconds),
+      verify::human_count(static_cast<unsigned long long>(
+          verify::PickEstimate::kEveryTriplesPerSecond)),
+      verify::human_count(static_cast<unsigned long long>(
+          verify::PickEstimate::kTwoCpuTriplesPerSecond)));
+  if (e.seconds > kMaxSeconds && !o.force) {
+    fmt::print(stderr,
+               "diffsched: error: {}: estimated {} (docs/verification.md): more than {}; lower "
+               "--bits or --boundary-cpus, or pass --force to run it anyway\n",
+               command, estimate, human_seconds(kMaxSeconds));
+    return kExitBadInput;
+  }
   fmt::print("== {}\n", command);
+  fmt::print("estimate: {}{}\n", estimate,
+             e.seconds > kMaxSeconds ? " (beyond the limit; run because of --force)" : "");
+  std::fflush(stdout);
   const auto sides = pick::default_sides();
   std::string names;
   for (const auto& s : sides) names += (names.empty() ? "" : ", ") + std::string(s.name);
@@ -314,6 +335,8 @@ Runner add_verify(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0u, static_cast<unsigned>(kernel::NR_CPUS)));
   pick->add_flag("--no-z3", p->no_z3, "skip the Z3 word lemmas");
+  pick->add_flag("--force", p->force,
+                 "run even if the estimate (printed first; docs/verification.md) exceeds an hour");
   pick->add_option("-o,--output", p->output, "where to write a counterexample (.ops)")
       ->capture_default_str()
       ->check(output_file());

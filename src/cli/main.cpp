@@ -18,7 +18,10 @@ void make_strict(CLI::App& app) {
   for (CLI::Option* opt : app.get_options()) {
     if (opt->get_multi_option_policy() == CLI::MultiOptionPolicy::TakeLast)
       opt->multi_option_policy(CLI::MultiOptionPolicy::Throw);
-    if (opt->get_type_size() != 0 && opt->get_default_str().empty()) opt->capture_default_str();
+    if (opt->get_type_size() != 0 && opt->get_default_str().empty()) {
+      opt->capture_default_str();
+      if (opt->get_default_str() == "[]") opt->default_str("");  // an empty list: no default
+    }
   }
   for (CLI::App* sub : app.get_subcommands({})) make_strict(*sub);
 }

@@ -1,5 +1,7 @@
 #include "verify/pick_check.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "engine/runner.h"
@@ -124,6 +126,18 @@ bool two_cpus(PickRunner& run, unsigned max_cpus, PickCheck& c) {
 }
 
 }  // namespace
+
+PickEstimate estimate_pick(const PickBounds& b) {
+  PickEstimate e;
+  for (unsigned n = 1; n <= b.bits; ++n) e.every_triples += std::ldexp(1.0, static_cast<int>(3 * n));
+  for (unsigned n = 1; n <= b.boundary_cpus; ++n) {
+    const double m = n;
+    e.two_cpu_triples += 1 + 7 * m + 49 * m * (m - 1) / 2;
+  }
+  e.seconds = e.every_triples / PickEstimate::kEveryTriplesPerSecond +
+              e.two_cpu_triples / PickEstimate::kTwoCpuTriplesPerSecond;
+  return e;
+}
 
 PickResult verify_pick(const PickBounds& b, std::span<const pick::PickSide> sides,
                        const ProgressFn& progress) {

@@ -60,6 +60,20 @@ struct PickResult {
   bool ok() const;
 };
 
+// An up-front estimate of the two checks' size (docs/verification.md, "How
+// long a pick bound takes"): exact triple counts, time at measured rates.
+//   every-triple  sum_{n=1..bits} 2^(3n)
+//   two-cpus      sum_{n=1..M} (1 + 7n + 49 n(n-1)/2)
+struct PickEstimate {
+  double every_triples = 0;
+  double two_cpu_triples = 0;
+  double seconds = 0;
+
+  static constexpr double kEveryTriplesPerSecond = 1.5e6;
+  static constexpr double kTwoCpuTriplesPerSecond = 3.5e5;  // masks up to 192 CPUs; slower beyond
+};
+PickEstimate estimate_pick(const PickBounds& bounds);
+
 PickResult verify_pick(const PickBounds& bounds, std::span<const pick::PickSide> sides,
                        const ProgressFn& progress = {});
 
