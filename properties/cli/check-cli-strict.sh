@@ -60,7 +60,7 @@ self-clobber)
     expect_status 2 'refusing to overwrite an input' minimize a.ops -o "$o"
   done
   expect_status 2 'refusing to overwrite an input' minimize a.bin -o a
-  expect_status 2 'refusing to overwrite an input' kernel-check cpudl --candidate x.c --replay a.ops -o a.ops
+  expect_status 2 'refusing to overwrite an input' kernel-check cpudl --candidate x.c --baseline a.ops -o a.ops
   expect_status 2 'are the same file' bench --json r.json --plot r.json
   expect_status 2 'are the same file' bench --json r.json --plot ./r.json
   [ "$(snapshot)" = "$before" ] || fail "a refused command changed the directory"
@@ -102,6 +102,10 @@ conflicting-flags)
   expect_status 2 'one JSON document for one file, got 2 files' replay --json t.ops o.ops
   expect_status 2 'excludes' bench --quick --smoke
   expect_status 2 'requires|needs' kernel-check cpudl --candidate x.c --raw
+  for f in '--time 5' '--runs 10' '--seed 2' '--no-properties' '-o m.ops'; do
+    # shellcheck disable=SC2086
+    expect_status 2 'excludes' kernel-check pick --candidate x.c --replay t.ops $f
+  done
   # One file with --json is one valid JSON document.
   "$D" replay --json t.ops >one.json
   python3 -c 'import json,sys; json.load(open("one.json"))' || fail "replay --json is not one JSON document"

@@ -471,6 +471,9 @@ void add_common(CLI::App* sub, KernelCheckOptions& o) {
   sub->add_flag("--no-properties", o.no_properties,
                 "skip the property run (seeds and random programs): fuzzing only");
   sub->add_flag("--no-build", o.no_build, "do not (re)build the harness; use the one in build-fuzz");
+  // --replay only replays: what the property run, fuzzing and minimising take is refused.
+  for (const char* unused : {"--time", "--runs", "--seed", "--no-properties", "--output"})
+    replay->excludes(sub->get_option(unused));
 }
 
 }  // namespace
