@@ -102,6 +102,7 @@ conflicting-flags)
   expect_status 2 'one JSON document for one file, got 2 files' replay --json t.ops o.ops
   expect_status 2 'excludes' bench --quick --smoke
   expect_status 2 'requires|needs' kernel-check cpudl --candidate x.c --raw
+  expect_status 2 'excludes' kernel-check cpudl --candidate x.c --replay t.ops --fail-alloc
   for f in '--time 5' '--runs 10' '--seed 2' '--no-properties' '-o m.ops'; do
     # shellcheck disable=SC2086
     expect_status 2 'excludes' kernel-check pick --candidate x.c --replay t.ops $f
@@ -146,6 +147,10 @@ bad-values)
   expect_status 2 'nr-cpus' kernel-check cpudl --candidate x.c --nr-cpus 0
   expect_status 2 'nr-cpus' kernel-check pick --candidate x.c --nr-cpus 9000
   expect_status 2 'api' kernel-check cpudl --candidate x.c --api v5
+  for v in 0 1025 -1; do
+    expect_status 2 'task-util' kernel-check cpudl --candidate x.c --capacity 1024,512 --task-util "$v"
+  done
+  expect_status 2 'task-util requires --capacity' kernel-check cpudl --candidate x.c --task-util 600
   expect_status 2 'level' kernel-check pick --candidate x.c --level fuzzy
   expect_status 2 'bench-dir' bench --bench-dir /nonexistent
   [ ! -e co ] || fail "a refused campaign created its --out directory"

@@ -495,14 +495,17 @@ Runner add_kernel_check(CLI::App& app) {
   cpudl->add_option("--header", cpudl_opts->header,
                     "the cpudeadline.h to compile with (default: the one next to the file, "
                     "else the shim's for the API form)");
-  cpudl->add_option("--capacity", cpudl_opts->capacity,
+  auto* capacity = cpudl->add_option("--capacity", cpudl_opts->capacity,
                     "turn asymmetric CPU capacity on, with these capacities per CPU "
                     "(e.g. 1024,512; repeated); needs a baseline FILE");
   cpudl->add_flag("--fail-alloc", cpudl_opts->fail_alloc,
                   "also make each allocation of cpudl_init() fail in turn: it must return "
-                  "-ENOMEM without a warning, a sanitizer error or a leak");
+                  "-ENOMEM without a warning, a sanitizer error or a leak")
+      ->excludes(cpudl->get_option("--replay"));
   cpudl->add_option("--task-util", cpudl_opts->task_util,
-                    "the task's runtime/deadline in 1024ths, for the capacity check (default 512)");
+                    "the task's runtime/deadline in 1024ths, for the capacity check (default 512)")
+      ->check(CLI::Range(1u, 1024u))
+      ->needs(capacity);
   auto* pick = sub->add_subcommand("pick", "check a kernel-style destination pick function");
   pick_opts->subject = "pick";
   add_common(pick, *pick_opts);
