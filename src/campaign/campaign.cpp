@@ -103,6 +103,8 @@ struct EngineStatus {
   std::uint64_t coverage = 0;
   std::uint64_t features = 0;
   bool started = false;  // libFuzzer printed its seed line; afl-fuzz wrote fuzzer_stats
+  bool finished = false; // libFuzzer said it was done (fork mode then exits with the
+                         // status of the last crash it ignored: not a failure)
 };
 
 std::uint64_t number_after(const std::string& line, std::string_view key) {
@@ -120,6 +122,9 @@ EngineStatus parse_libfuzzer_log(const fs::path& log) {
   std::string line;
   while (std::getline(in, line)) {
     if (line.starts_with("INFO: Seed:")) st.started = true;
+    if (line.starts_with("INFO: exiting:") || line.starts_with("Done ") ||
+        line.find("\tDONE ") != std::string::npos)
+      st.finished = st.started;
     if (line.starts_with("stat::number_of_executed_units:"))
       st.execs = std::max(st.execs, number_after(line, ":"));
     if (line.size() < 2 || line[0] != '#') continue;
@@ -229,7 +234,7 @@ struct Supervised {
 // Seconds an engine may overrun its own time limit before it is stopped, and
 // seconds between SIGINT and SIGKILL: short on an interrupt (the campaign
 // must stop within 2 s), longer at the deadline (libFuzzer writes its stats).
-constexpr double kOverrunSeconds = 2;
+constexpr double kOverrunSeconds = 1;
 constexpr double kKillAfterInterrupt = 0.8;
 constexpr double kKillAfterDeadline = 3;
 
@@ -783,7 +788,7 @@ void judge_engine(const Supervised& s, const EngineStatus& st, const TargetWork&
   std::string why;
   if (s.rc == 127 || s.rc < 0)
     why = fmt::format("could not start (exit {})", s.rc);
-  else if (s.failed_early)
+  else if (s.failed_early && !st.finished)
     why = fmt::format("exited with status {}", s.rc);
   else if (!st.started)
     why = fmt::format("did not start (exit {})", s.rc);
@@ -849,6 +854,7 @@ TargetRun fuzz_target(const Context& c, std::size_t i, const FuzzTarget* t,
   run.crash_files = crash_files(w, c.afl).size();  // before AFL's are copied below
   judge_engine(s, st, w, c.o.engine, &run);
   std::string merge_error;
+  const double engine_seconds = std::chrono::duration<double>(Clock::now() - t_start).count();
   const long added = merge_into_corpus(w, c.fuzz_dir / std::string(t->name),
                                        collect_engine_output(w, c.afl), merge_limit(c),
                                        &merge_error);
@@ -859,8 +865,9 @@ TargetRun fuzz_target(const Context& c, std::size_t i, const FuzzTarget* t,
     if (is_crash_file(f)) crashes->push_back({t, f, fs::file_size(f, ec)});
   run.seconds = std::chrono::duration<double>(Clock::now() - t_start).count();
   run.exec_per_s = run.seconds > 0 ? static_cast<std::uint64_t>(st.execs / run.seconds) : 0;
-  fmt::print("campaign {}: {} execs in {:.1f} s, cov {}, corpus {} -> {}, {} crash file{}{}\n",
-             label, run.execs, run.seconds, run.coverage, run.corpus_before, run.corpus_after,
+  fmt::print("campaign {}: {} execs in {:.1f} s (engine {:.1f} s), cov {}, corpus {} -> {}, "
+             "{} crash file{}{}\n",
+             label, run.execs, run.seconds, engine_seconds, run.coverage, run.corpus_before, run.corpus_after,
              run.crash_files, run.crash_files == 1 ? "" : "s",
              run.error.empty() ? "" : fmt::format(" ({}: {})", target_status_name(run.status),
                                                   run.error));
