@@ -2,7 +2,8 @@
 // with a new, an accepted and a flaky finding whose texts hold the characters
 // that break Markdown tables, XML and JSON (`<>&"|`, backticks, control
 // characters, invalid UTF-8), an interrupted run with a target that could
-// not run, and one with many findings and long reproducers.
+// not run, one whose engine failed (not interrupted), and one with many
+// findings and long reproducers.
 //
 //   for (const auto& [name, report] : report_samples()) write(name, report);
 #pragma once
@@ -150,11 +151,22 @@ inline CampaignReport sample_interrupted() {
   r.jobs = 1;
   r.engine = "afl";
   for (TargetRun& t : r.targets) t.engine = "afl", t.features = 0;
-  r.targets[2].ran = false;
+  r.signal = 2;  // SIGINT: exit 130
+  r.targets[2].status = TargetStatus::kEngineFailed;
   r.targets[2].seconds = 0;
   r.targets[2].error = "afl-fuzz: no instrumentation found in <build-afl/fuzz/pick> & \"|\"\x03";
-  r.targets[3].ran = false;  // never started: the interrupt came first
+  r.targets[3].status = TargetStatus::kNotRun;  // never started: the interrupt came first
   r.targets[3].seconds = 0;
+  return r;
+}
+
+// Not interrupted, one target's engine failed (libFuzzer given a file as its
+// corpus): exit 2 even with no finding, JUnit <error>, SARIF not successful.
+inline CampaignReport sample_engine_failed() {
+  CampaignReport r = sample_clean();
+  r.targets[1].status = TargetStatus::kEngineFailed;
+  r.targets[1].execs = 0;
+  r.targets[1].error = "ran 0 inputs (exit 1): ERROR: \"build/x/cpudl_exact\": Not a directory";
   return r;
 }
 
@@ -172,6 +184,7 @@ inline std::vector<std::pair<std::string, CampaignReport>> report_samples() {
   return {{"clean", sample_clean()},
           {"mixed", sample_mixed()},
           {"interrupted", sample_interrupted()},
+          {"engine-failed", sample_engine_failed()},
           {"many", sample_many()}};
 }
 

@@ -45,6 +45,34 @@ TEST(Report, StatusNamesAndNewFindingsCountEverythingButAccepted) {
   EXPECT_EQ(sample_clean().exit_status(), 0);
   EXPECT_EQ(sample_mixed().new_findings(), 3u);
   EXPECT_EQ(sample_mixed().exit_status(), 1);
+  EXPECT_EQ(sample_engine_failed().exit_status(), 2);  // an engine failure beats "no finding"
+  EXPECT_EQ(sample_interrupted().exit_status(), 130);  // SIGINT beats the engine failure
+  CampaignReport term = sample_mixed();
+  term.interrupted = true;
+  term.signal = 15;
+  EXPECT_EQ(term.exit_status(), 143);  // and beats a finding
+  CampaignReport failed_with_finding = sample_mixed();
+  failed_with_finding.targets[0].status = TargetStatus::kEngineFailed;
+  EXPECT_EQ(failed_with_finding.exit_status(), 2);
+  EXPECT_EQ(target_status_name(TargetStatus::kEngineFailed), "engine-failed");
+}
+
+TEST(ReportEngineFailed, IsNeverAPassInAnyReport) {
+  const CampaignReport r = sample_engine_failed();
+  const std::string md = report_markdown(r);
+  EXPECT_NE(md.find("1 target engine-failed, no new finding"), std::string::npos) << md;
+  EXPECT_NE(md.find("engine-failed: ran 0 inputs"), std::string::npos) << md;
+  const std::string xml = report_junit(r);
+  EXPECT_EQ(count(xml, "<error "), 1u);
+  EXPECT_NE(xml.find("type=\"engine-failed\""), std::string::npos);
+  EXPECT_NE(xml.find("Not a directory"), std::string::npos);
+  EXPECT_EQ(attribute(xml, "testsuite", "errors"), "1");
+  const json inv = json::parse(report_sarif(r))["runs"][0]["invocations"][0];
+  EXPECT_EQ(inv["executionSuccessful"], false);
+  EXPECT_EQ(inv["exitCode"], 2);
+  ASSERT_EQ(inv["toolExecutionNotifications"].size(), 1u);
+  EXPECT_EQ(inv["toolExecutionNotifications"][0]["level"], "error");
+  EXPECT_EQ(inv["toolExecutionNotifications"][0]["properties"]["status"], "engine-failed");
 }
 
 TEST(ReportMarkdown, CleanRunSaysNoNewFindingAndListsEveryTarget) {
@@ -199,6 +227,7 @@ TEST(ReportSarif, InterruptedRunAndUnrunTargetsAreNotSuccessfulExecutions) {
   const json log = json::parse(report_sarif(sample_interrupted()));
   const json& inv = log["runs"][0]["invocations"][0];
   EXPECT_EQ(inv["executionSuccessful"], false);
+  EXPECT_EQ(inv["exitCode"], 130);  // the process's real exit status, not 0
   EXPECT_EQ(inv["toolExecutionNotifications"].size(), 3u);  // two targets + the interrupt
   EXPECT_TRUE(log["runs"][0]["results"].empty());
   EXPECT_TRUE(log["runs"][0]["tool"]["driver"]["rules"].empty());

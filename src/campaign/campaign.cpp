@@ -1,6 +1,7 @@
 #include "campaign/campaign.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -16,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "campaign/afl_stats.h"
 #include "engine/runner.h"
 #include "io/binary.h"
 #include "io/load.h"
@@ -100,43 +102,81 @@ struct EngineStatus {
   std::uint64_t execs = 0;
   std::uint64_t coverage = 0;
   std::uint64_t features = 0;
+  bool started = false;  // libFuzzer printed its seed line; afl-fuzz wrote fuzzer_stats
+  bool finished = false; // libFuzzer said it was done (fork mode then exits with the
+                         // status of the last crash it ignored: not a failure)
 };
 
+std::uint64_t number_after(const std::string& line, std::string_view key) {
+  const auto at = line.find(key);
+  return at == std::string::npos ? 0 : std::strtoull(line.c_str() + at + key.size(), nullptr, 10);
+}
+
 // libFuzzer (fork mode) prints "#N: cov: C ft: F corp: ..." lines; non-fork
-// mode "#N\tNEW cov: C ft: F ...". The last such line wins.
+// mode "#N\tNEW cov: C ft: F ...", "#N\tINITED ..." and "#N\tDONE ...";
+// -print_final_stats=1 adds "stat::number_of_executed_units: N". The
+// largest count and the last coverage line win.
 EngineStatus parse_libfuzzer_log(const fs::path& log) {
   EngineStatus st;
   std::ifstream in(log);
   std::string line;
   while (std::getline(in, line)) {
+    if (line.starts_with("INFO: Seed:")) st.started = true;
+    if (line.starts_with("INFO: exiting:") || line.starts_with("Done ") ||
+        line.find("\tDONE ") != std::string::npos)
+      st.finished = st.started;
+    if (line.starts_with("stat::number_of_executed_units:"))
+      st.execs = std::max(st.execs, number_after(line, ":"));
     if (line.size() < 2 || line[0] != '#') continue;
-    const auto cov = line.find("cov: ");
-    if (cov == std::string::npos) continue;
-    st.execs = std::strtoull(line.c_str() + 1, nullptr, 10);
-    st.coverage = std::strtoull(line.c_str() + cov + 5, nullptr, 10);
-    if (const auto ft = line.find("ft: "); ft != std::string::npos)
-      st.features = std::strtoull(line.c_str() + ft + 4, nullptr, 10);
+    st.execs = std::max<std::uint64_t>(st.execs, std::strtoull(line.c_str() + 1, nullptr, 10));
+    if (line.find("cov: ") == std::string::npos) continue;
+    st.coverage = number_after(line, "cov: ");
+    st.features = number_after(line, "ft: ");
   }
   return st;
 }
 
-// afl-fuzz writes OUT/<instance>/fuzzer_stats as "key : value" lines.
-EngineStatus parse_afl_stats(const fs::path& afl_out) {
+// afl-fuzz writes OUT/<instance>/fuzzer_stats (campaign/afl_stats.h); the
+// instances' executions add up.
+EngineStatus afl_engine_status(const fs::path& afl_out) {
   EngineStatus st;
   std::error_code ec;
   for (const auto& inst : fs::directory_iterator(afl_out, ec)) {
-    std::ifstream in(inst.path() / "fuzzer_stats");
-    std::string line;
-    while (std::getline(in, line)) {
-      const auto colon = line.find(':');
-      if (colon == std::string::npos) continue;
-      const std::string key = trim(std::string_view(line).substr(0, colon));
-      const std::uint64_t value = std::strtoull(line.c_str() + colon + 1, nullptr, 10);
-      if (key == "execs_done") st.execs += value;
-      if (key == "edges_found") st.coverage = std::max(st.coverage, value);
-    }
+    std::string error;
+    const auto s = read_afl_stats(inst.path() / "fuzzer_stats", &error);
+    if (!s) continue;
+    st.started = true;
+    st.execs += s->execs_done;
+    st.coverage = std::max(st.coverage, s->edges_found);
   }
   return st;
+}
+
+// The line of an engine's log that says why it failed: the first that reads
+// like an error (afl-fuzz's "PROGRAM ABORT", libFuzzer's "ERROR:", errno
+// texts), else the last non-empty line. ANSI colours removed, one line.
+std::string engine_error_line(const fs::path& log) {
+  static constexpr std::string_view kMarks[] = {
+      "PROGRAM ABORT", "SYSTEM ERROR", "ERROR", "Error", "error:", "Not a directory",
+      "No such file", "Permission denied", "not found", "cannot", "Cannot", "failed"};
+  std::istringstream in(tools::read_text(log));
+  std::string line, last;
+  while (std::getline(in, line)) {
+    std::string clean;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      if (line[i] == '\033') {  // ESC [ ... letter
+        while (i < line.size() && !std::isalpha(static_cast<unsigned char>(line[i]))) ++i;
+        continue;
+      }
+      if (line[i] != '\r') clean += line[i];
+    }
+    clean = trim(clean);
+    if (clean.empty()) continue;
+    last = clean;
+    for (const auto mark : kMarks)
+      if (clean.find(mark) != std::string::npos) return clean.substr(0, 300);
+  }
+  return last.empty() ? "the log is empty" : last.substr(0, 300);
 }
 
 struct TargetWork {
@@ -183,66 +223,100 @@ struct LiveFindings {
   }
 };
 
-// Waits for the engine's processes until they exit, the deadline passes
-// (then SIGINT) or a signal arrives (forwarded as SIGINT to their process
-// groups). Prints progress. Returns the first non-zero exit status, or 0.
-int supervise(std::vector<pid_t> pids, double budget, const std::string& label, bool afl, const TargetWork& w,
-              const CampaignOptions& o, double campaign_elapsed_before, double campaign_budget) {
-  const bool tty = ::isatty(STDOUT_FILENO);
-  const auto start = Clock::now();
-  auto last_print = start;
-  bool stopping = false;
-  auto stop_sent = start;
-  int result = 0;
+// How the engine's processes ended under supervise().
+struct Supervised {
+  int rc = 0;                  // first non-zero exit status (128+signal if killed), or 0
+  bool stopped = false;        // we stopped it: deadline passed or a signal arrived
+  bool interrupted = false;    // a SIGINT/SIGTERM arrived while it ran
+  bool failed_early = false;   // a process exited non-zero before we stopped it
+};
+
+// Seconds an engine may overrun its own time limit before it is stopped, and
+// seconds between SIGINT and SIGKILL: short on an interrupt (the campaign
+// must stop within 2 s), longer at the deadline (libFuzzer writes its stats).
+constexpr double kOverrunSeconds = 1;
+constexpr double kKillAfterInterrupt = 0.8;
+constexpr double kKillAfterDeadline = 3;
+
+// Progress line printer for supervise().
+struct Progress {
+  const CampaignOptions& o;
+  const TargetWork& w;
+  std::string label;
+  bool afl;
+  double before, budget;  // campaign seconds before this target; --time
+  bool tty = ::isatty(STDOUT_FILENO);
+  Clock::time_point last = Clock::now();
   LiveFindings live;
-  while (!pids.empty()) {
-    for (auto it = pids.begin(); it != pids.end();) {
-      int status = 0;
-      const pid_t r = ::waitpid(*it, &status, WNOHANG);
-      if (r == 0 || (r < 0 && errno == EINTR)) {
-        ++it;
-        continue;
-      }
-      const int rc = r < 0                 ? -1
+  void maybe_print(double elapsed) {
+    const auto now = Clock::now();
+    if (std::chrono::duration<double>(now - last).count() < (tty ? 1.0 : o.progress_every)) return;
+    last = now;
+    const EngineStatus st = afl ? afl_engine_status(w.dir / "afl") : parse_libfuzzer_log(w.log);
+    const double total = before + elapsed;
+    live.update(w, afl);
+    const std::string line = fmt::format(
+        "campaign {} {}/{} (remaining {}) | {} execs, {:.0f}/s | cov {} ft {} | findings {} "
+        "({} crash files)",
+        label, mmss(total), mmss(budget), mmss(budget - total), st.execs,
+        elapsed > 0 ? static_cast<double>(st.execs) / elapsed : 0.0, st.coverage, st.features,
+        live.signatures.size(), live.files.size());
+    if (tty)
+      fmt::print("\r\033[K{}", line);
+    else
+      fmt::print("{}\n", line);
+    std::fflush(stdout);
+  }
+};
+
+// Reaps the processes of `pids` that have exited; the first non-zero status
+// goes to s->rc. Each is a process group leader: its group is killed once it
+// is gone, so that no child of the engine outlives it.
+void reap(std::vector<pid_t>* pids, bool stopping, Supervised* s) {
+  for (auto it = pids->begin(); it != pids->end();) {
+    int status = 0;
+    const pid_t r = ::waitpid(*it, &status, WNOHANG);
+    if (r == 0 || (r < 0 && errno == EINTR)) {
+      ++it;
+      continue;
+    }
+    const int code = r < 0                 ? -1
                      : WIFEXITED(status)   ? WEXITSTATUS(status)
                      : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
                                            : -1;
-      if (!result) result = rc;
-      it = pids.erase(it);
-    }
+    if (!s->rc) s->rc = code;
+    if (code != 0 && !stopping) s->failed_early = true;
+    ::kill(-*it, SIGKILL);  // stragglers of its process group (libFuzzer -fork jobs)
+    it = pids->erase(it);
+  }
+}
+
+// Waits for the engine's processes (each its own process group) until they
+// exit, `budget` + kOverrunSeconds pass or a signal arrives: then SIGINT to
+// each whole group, SIGKILL if it is still there a little later.
+Supervised supervise(std::vector<pid_t> pids, double budget, Progress& progress) {
+  const auto start = Clock::now();
+  Supervised s;
+  std::optional<Clock::time_point> stop_sent;
+  while (true) {
+    reap(&pids, stop_sent.has_value(), &s);
     if (pids.empty()) break;
     const auto now = Clock::now();
     const double elapsed = std::chrono::duration<double>(now - start).count();
-    if (!stopping && (g_signal || elapsed > budget + 15)) {
+    if (g_signal) s.interrupted = true;
+    if (!stop_sent && (g_signal || elapsed > budget + kOverrunSeconds)) {
       for (pid_t pid : pids) ::kill(-pid, SIGINT);  // libFuzzer and afl-fuzz wrap up on SIGINT
-      stopping = true;
+      s.stopped = true;
       stop_sent = now;
     }
-    if (stopping && std::chrono::duration<double>(now - stop_sent).count() > 20) {
+    const double grace = s.interrupted ? kKillAfterInterrupt : kKillAfterDeadline;
+    if (stop_sent && std::chrono::duration<double>(now - *stop_sent).count() > grace)
       for (pid_t pid : pids) ::kill(-pid, SIGKILL);
-    }
-    const double since = std::chrono::duration<double>(now - last_print).count();
-    if (since >= (tty ? 1.0 : o.progress_every)) {
-      last_print = now;
-      const EngineStatus st = afl ? parse_afl_stats(w.dir / "afl") : parse_libfuzzer_log(w.log);
-      const double total = campaign_elapsed_before + elapsed;
-      live.update(w, afl);
-      const std::string line = fmt::format(
-          "campaign {} {}/{} (remaining {}) | {} execs, {:.0f}/s | cov {} ft {} | findings {} "
-          "({} crash files)",
-          label, mmss(total), mmss(campaign_budget), mmss(campaign_budget - total), st.execs,
-          elapsed > 0 ? static_cast<double>(st.execs) / elapsed : 0.0, st.coverage, st.features,
-          live.signatures.size(), live.files.size());
-      if (tty)
-        fmt::print("\r\033[K{}", line);
-      else
-        fmt::print("{}\n", line);
-      std::fflush(stdout);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    if (!stop_sent) progress.maybe_print(elapsed);
+    std::this_thread::sleep_for(std::chrono::milliseconds(stop_sent ? 20 : 100));
   }
-  if (tty) fmt::print("\r\033[K");
-  return result;
+  if (progress.tty) fmt::print("\r\033[K");
+  return s;
 }
 
 std::vector<std::string> options_file_args(const fs::path& options, const fs::path& dir) {
@@ -291,7 +365,7 @@ void remove_stale_staging(const TargetWork& w) {
 // the corpus, then one rename(2) per new file. Returns files added, or -1 if
 // the merge did not complete (the corpus is then unchanged).
 long merge_into_corpus(const TargetWork& w, const fs::path& fuzzer, const fs::path& found,
-                       std::string* error) {
+                       double max_seconds, std::string* error) {
   std::error_code ec;
   if (regular_files(found).empty()) return 0;
   const fs::path staging =
@@ -310,18 +384,23 @@ long merge_into_corpus(const TargetWork& w, const fs::path& fuzzer, const fs::pa
   int status = 0;
   bool abandoned = false;
   const int signals_before = g_signals;
+  const auto start = Clock::now();
+  const char* abandoned_why = nullptr;
   for (;;) {
     const pid_t r = ::waitpid(pid, &status, WNOHANG);
     if (r == pid || (r < 0 && errno != EINTR)) break;
-    if (g_signals > signals_before && !abandoned) {  // a further signal: give up the merge
-      ::kill(-pid, SIGKILL);
+    const double took = std::chrono::duration<double>(Clock::now() - start).count();
+    if (!abandoned && (g_signals > signals_before || (max_seconds > 0 && took > max_seconds))) {
+      ::kill(-pid, SIGKILL);  // a further signal, or out of time: give up the merge
       abandoned = true;
+      abandoned_why = g_signals > signals_before ? "on a second signal" : "out of time";
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
+  ::kill(-pid, SIGKILL);  // its -merge=1 child, if any is left
   if (abandoned || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     fs::remove_all(staging, ec);
-    *error = abandoned ? "merge abandoned on a second signal"
+    *error = abandoned ? fmt::format("merge abandoned {}", abandoned_why)
                        : fmt::format("merge failed, see {}", log.string());
     return -1;
   }
@@ -435,6 +514,546 @@ void fold_variants(std::vector<UniqueFinding>* findings) {
   *findings = std::move(out);
 }
 
+// ---- arguments and paths ---------------------------------------------------
+
+std::optional<std::vector<const FuzzTarget*>> resolve_targets(const CampaignOptions& o,
+                                                              std::string* error) {
+  std::vector<const FuzzTarget*> targets;
+  if (o.targets.empty())
+    for (const auto& t : kFuzzTargets) targets.push_back(&t);
+  for (const auto& name : o.targets) {
+    const FuzzTarget* t = find_target(name);
+    if (!t) {
+      *error = fmt::format("unknown target '{}' (known: {})", name, target_names());
+      return std::nullopt;
+    }
+    targets.push_back(t);
+  }
+  return targets;
+}
+
+// A directory given by `flag`: if it exists it must be a writable directory
+// (`writable`), else it must be absent (and is created later) or, with
+// !may_create, an error.
+bool check_dir_arg(std::string_view flag, const fs::path& dir, bool may_create, bool writable,
+                   std::string* error) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(dir, ec);
+  if (fs::is_directory(st)) {
+    if (writable && ::access(dir.c_str(), W_OK | X_OK) != 0) {
+      *error = fmt::format("{} {}: directory is not writable", flag, dir.string());
+      return false;
+    }
+    return true;
+  }
+  if (fs::exists(st)) {
+    *error = fmt::format("{} {}: not a directory (expected a directory{})", flag, dir.string(),
+                         may_create ? ", or a path where one can be created" : "");
+    return false;
+  }
+  if (!may_create) {
+    *error = fmt::format("{} {}: no such directory", flag, dir.string());
+    return false;
+  }
+  fs::path existing = fs::absolute(dir, ec);  // the nearest existing ancestor
+  while (!fs::exists(existing, ec) && existing.has_relative_path())
+    existing = existing.parent_path();
+  if (!fs::is_directory(existing, ec)) {
+    *error = fmt::format("{} {}: cannot create the directory: {} is not a directory", flag,
+                         dir.string(), existing.string());
+    return false;
+  }
+  return true;
+}
+
+// --fuzz-dir / --afl-dir: a directory with an executable per target.
+bool check_binary_dir(std::string_view flag, const fs::path& dir, std::string_view preset,
+                      const std::vector<const FuzzTarget*>& targets, std::string* error) {
+  if (!check_dir_arg(flag, dir, false, false, error)) return false;
+  for (const FuzzTarget* t : targets) {
+    const fs::path bin = dir / std::string(t->name);
+    std::error_code ec;
+    if (!fs::is_regular_file(bin, ec) || ::access(bin.c_str(), X_OK) != 0) {
+      *error = fmt::format("{} {}: no executable fuzz binary '{}' in it (expected the {} "
+                           "preset's binaries, build-{}/fuzz)",
+                           flag, dir.string(), t->name, preset, preset);
+      return false;
+    }
+  }
+  return true;
+}
+
+// True if `inner` is `outer` or lies below it.
+bool path_within(const fs::path& inner, const fs::path& outer) {
+  std::error_code ec;
+  const fs::path a = fs::weakly_canonical(fs::absolute(inner, ec), ec);
+  const fs::path b = fs::weakly_canonical(fs::absolute(outer, ec), ec);
+  auto ia = a.begin();
+  for (auto ib = b.begin(); ib != b.end(); ++ib, ++ia)
+    if (ib->empty() && std::next(ib) == b.end()) return true;  // trailing "/"
+    else if (ia == a.end() || *ia != *ib) return false;
+  return true;
+}
+
+// Every path option, before anything is created, built or run.
+bool check_paths(const CampaignOptions& o, const std::vector<const FuzzTarget*>& targets,
+                 std::string* error) {
+  if (!o.fuzz_dir.empty() && !check_binary_dir("--fuzz-dir", o.fuzz_dir, "fuzz", targets, error))
+    return false;
+  if (!o.afl_dir.empty() && o.engine != "afl") {
+    *error = fmt::format("--afl-dir {}: only used with --engine afl", o.afl_dir.string());
+    return false;
+  }
+  if (!o.afl_dir.empty() && !check_binary_dir("--afl-dir", o.afl_dir, "afl", targets, error))
+    return false;
+  if (!check_dir_arg("--corpus", o.corpus, true, true, error) ||
+      !check_dir_arg("--out", o.out, true, true, error))
+    return false;
+  for (const FuzzTarget* t : targets)
+    if (!check_dir_arg("--corpus", o.corpus / std::string(t->name), true, true, error)) return false;
+  if (path_within(o.out, o.corpus) || path_within(o.corpus, o.out / "work") ||
+      path_within(o.corpus, o.out / "findings")) {
+    *error = fmt::format("--out {} and --corpus {} overlap (give them separate directories)",
+                         o.out.string(), o.corpus.string());
+    return false;
+  }
+  return true;
+}
+
+// ---- the output directory --------------------------------------------------
+
+// A campaign's --out holds this file; a later campaign may then replace
+// what a campaign writes there (kOwned) without --force.
+constexpr std::string_view kOutMarker = ".diffsched-campaign";
+constexpr std::string_view kOwned[] = {"summary.md", "junit.xml", "results.sarif", "findings",
+                                       "work",       "build-fuzz.log", "build-afl.log"};
+
+bool owned_entry(const std::string& name) {
+  return name == kOutMarker || std::find(std::begin(kOwned), std::end(kOwned), name) != std::end(kOwned);
+}
+
+// Creates --corpus if missing. Makes --out ready: created if missing; if it is a campaign's output
+// directory (marker, or nothing but a campaign's files), or with --force,
+// the files a campaign writes are removed first, so that no finding or
+// report of an earlier run is mixed with this one's; anything else is
+// refused.
+bool prepare_out(const CampaignOptions& o, std::string* error) {
+  std::error_code ec;
+  std::vector<std::string> foreign;
+  bool marked = false;
+  for (const auto& e : fs::directory_iterator(o.out, ec)) {
+    const std::string name = e.path().filename().string();
+    marked = marked || name == kOutMarker;
+    if (!owned_entry(name)) foreign.push_back(name);
+  }
+  std::sort(foreign.begin(), foreign.end());
+  if (!marked && !foreign.empty() && !o.force) {
+    *error = fmt::format(
+        "--out {}: not empty and not a campaign's output directory (it holds '{}'); give a new "
+        "or empty directory, or --force to replace only the campaign's files in it ({})",
+        o.out.string(), foreign.front(), fmt::join(kOwned, ", "));
+    return false;
+  }
+  fs::create_directories(o.corpus, ec);
+  if (ec) {
+    *error = fmt::format("--corpus {}: cannot create the directory: {}", o.corpus.string(),
+                         ec.message());
+    return false;
+  }
+  for (const auto name : kOwned) fs::remove_all(o.out / name, ec);
+  fs::create_directories(o.out / "findings", ec);
+  if (!ec) fs::create_directories(o.out / "work", ec);
+  if (!ec) std::ofstream(o.out / kOutMarker) << "diffsched campaign output directory: a later "
+                                              "campaign with this --out replaces "
+                                           << fmt::format("{}\n", fmt::join(kOwned, ", "));
+  if (ec) {
+    *error = fmt::format("--out {}: cannot create the directory: {}", o.out.string(), ec.message());
+    return false;
+  }
+  return true;
+}
+
+// ---- one target --------------------------------------------------------------
+
+// What run_campaign decided before the first target, shared by all of them.
+struct Context {
+  const CampaignOptions& o;
+  bool afl = false;
+  fs::path fuzz_dir, afl_dir, afl_fuzz;
+  std::size_t n_targets = 1;
+  Clock::time_point start = Clock::now();
+  double share() const { return o.seconds / static_cast<double>(n_targets); }
+  double elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+};
+
+TargetWork make_work(const Context& c, const FuzzTarget* t) {
+  TargetWork w;
+  w.target = t;
+  w.dir = c.o.out / "work" / std::string(t->name);
+  w.scratch = w.dir / "found";
+  w.crashes = w.dir / "crashes";
+  w.log = w.dir / "engine.log";
+  w.corpus = c.o.corpus / std::string(t->name);
+  std::error_code ec;
+  fs::remove_all(w.dir, ec);
+  fs::create_directories(w.scratch, ec);
+  fs::create_directories(w.crashes, ec);
+  ensure_corpus(w);
+  remove_stale_staging(w);
+  return w;
+}
+
+// Each target has a slot of --time / targets seconds, from the campaign's
+// start: target i ends at (i+1) * share. The engine gets the slot's rest
+// less a reserve for the merge that follows it (which libFuzzer needs about
+// a second for); time one target leaves unused goes to the next.
+constexpr double kMergeReserve = 1.5;
+
+double engine_budget(const Context& c, std::size_t i) {
+  const double slot_end = c.share() * static_cast<double>(i + 1);
+  const double reserve = std::min(kMergeReserve, c.share() * 0.2);
+  return std::max(1.0, slot_end - c.elapsed() - reserve);
+}
+
+std::vector<std::string> libfuzzer_argv(const Context& c, const TargetWork& w, long seconds) {
+  const fs::path fuzzer = c.fuzz_dir / std::string(w.target->name);
+  std::vector<std::string> argv = {fuzzer.string(), fmt::format("-fork={}", c.o.jobs),
+                                   "-ignore_crashes=1", "-ignore_timeouts=1", "-ignore_ooms=1",
+                                   fmt::format("-max_total_time={}", seconds),
+                                   "-artifact_prefix=" + (w.crashes.string() + "/"),
+                                   "-print_final_stats=1"};
+  if (c.o.seed) argv.push_back(fmt::format("-seed={}", *c.o.seed));
+  for (auto& a : options_file_args(c.fuzz_dir / (std::string(w.target->name) + ".options"),
+                                   c.fuzz_dir))
+    argv.push_back(std::move(a));
+  argv.push_back(w.scratch.string());
+  argv.push_back(w.corpus.string());
+  return argv;
+}
+
+// afl-fuzz, JOBS instances (-M main, -S s1...) over one output dir; the
+// corpus is the input dir; the dict is the one of the .options file.
+std::vector<std::vector<std::string>> afl_argvs(const Context& c, const TargetWork& w,
+                                                long seconds) {
+  std::string dict;
+  for (const auto& a : options_file_args(
+           c.fuzz_dir / (std::string(w.target->name) + ".options"), c.fuzz_dir))
+    if (a.starts_with("-dict=")) dict = a.substr(6);
+  std::vector<std::vector<std::string>> commands;
+  for (unsigned k = 0; k < c.o.jobs; ++k) {
+    std::vector<std::string> argv = {c.afl_fuzz.string(), "-i", w.corpus.string(), "-o",
+                                     (w.dir / "afl").string(), "-V", std::to_string(seconds)};
+    if (c.o.jobs > 1) {
+      argv.push_back(k == 0 ? "-M" : "-S");
+      argv.push_back(k == 0 ? std::string("main") : fmt::format("s{}", k));
+    }
+    if (!dict.empty()) argv.insert(argv.end(), {"-x", dict});
+    if (c.o.seed) argv.insert(argv.end(), {"-s", std::to_string(*c.o.seed + k)});
+    argv.push_back("--");
+    argv.push_back((c.afl_dir / std::string(w.target->name)).string());
+    commands.push_back(std::move(argv));
+  }
+  return commands;
+}
+
+// Starts the engine's processes, each in its own process group.
+std::vector<pid_t> start_engine(const Context& c, const TargetWork& w, long seconds) {
+  const auto commands =
+      c.afl ? afl_argvs(c, w, seconds)
+            : std::vector<std::vector<std::string>>{libfuzzer_argv(c, w, seconds)};
+  tools::RunOptions ro{.log = w.log, .new_process_group = true};
+  if (c.afl)
+    ro.env = {{"AFL_NO_UI", "1"}, {"AFL_SKIP_CPUFREQ", "1"},
+              {"AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1"}, {"AFL_NO_AFFINITY", "1"},
+              {"AFL_SKIP_CRASHES", "1"}, {"AFL_FAST_CAL", "1"}};
+  std::vector<pid_t> pids;
+  for (std::size_t k = 0; k < commands.size(); ++k) {
+    if (k > 0) ro.log = w.dir / fmt::format("engine-{}.log", k);
+    pids.push_back(tools::spawn(commands[k], ro));
+  }
+  return pids;
+}
+
+// The target's status from how its engine ended: engine-failed if it could
+// not start, exited abnormally before we stopped it, or ran no input.
+void judge_engine(const Supervised& s, const EngineStatus& st, const TargetWork& w,
+                  const std::string& engine, TargetRun* run) {
+  if (s.interrupted) {
+    if (st.execs == 0) {
+      run->status = TargetStatus::kNotRun;
+      run->error = "interrupted before the engine ran an input";
+    }
+    return;
+  }
+  std::string why;
+  if (s.rc == 127 || s.rc < 0)
+    why = fmt::format("could not start (exit {})", s.rc);
+  else if (s.failed_early && !st.finished)
+    why = fmt::format("exited with status {}", s.rc);
+  else if (!st.started)
+    why = fmt::format("did not start (exit {})", s.rc);
+  else if (st.execs == 0)
+    why = fmt::format("ran 0 inputs (exit {})", s.rc);
+  if (why.empty()) return;
+  run->status = TargetStatus::kEngineFailed;
+  run->error = fmt::format("{} {}: {} (see {})", engine, why, engine_error_line(w.log),
+                           w.log.string());
+}
+
+// AFL's queues and crashes, into the places libFuzzer's go; returns the
+// directory of inputs to merge.
+fs::path collect_engine_output(const TargetWork& w, bool afl) {
+  if (!afl) return w.scratch;
+  std::error_code ec;
+  const fs::path found = w.dir / "afl-queue";
+  fs::create_directories(found, ec);
+  for (const auto& inst : fs::directory_iterator(w.dir / "afl", ec)) {
+    const std::string name = inst.path().filename().string();
+    for (const auto& f : regular_files(inst.path() / "queue"))
+      fs::copy_file(f, found / fmt::format("{}-{}", name, f.filename().string()), ec);
+    for (const auto& f : regular_files(inst.path() / "crashes"))
+      if (f.filename().string().starts_with("id:"))
+        fs::copy_file(f, w.crashes / fmt::format("afl-{}-{}", name, f.filename().string()), ec);
+  }
+  return found;
+}
+
+// Seconds the merge may take: a short bound after an interrupt (the
+// campaign stops within about 2 s), else a quarter of the target's share.
+double merge_limit(const Context& c) { return g_signal ? 0.8 : std::max(5.0, c.share() * 0.25); }
+
+// Fuzzes target i for its slot, merges what it found into the corpus and
+// collects its crash files.
+TargetRun fuzz_target(const Context& c, std::size_t i, const FuzzTarget* t,
+                      std::vector<Crash>* crashes) {
+  const TargetWork w = make_work(c, t);
+  TargetRun run;
+  run.target = std::string(t->name);
+  run.property = std::string(t->property);
+  run.engine = c.o.engine;
+  run.corpus_before = regular_files(w.corpus).size();
+  if (g_signal) {
+    run.status = TargetStatus::kNotRun;
+    run.error = "the campaign was interrupted before this target";
+    run.corpus_after = run.corpus_before;
+    return run;
+  }
+  const double budget = engine_budget(c, i);
+  const auto seconds = std::max(1L, static_cast<long>(budget));
+  const std::string label = fmt::format("[{} {}/{}]", t->name, i + 1, c.n_targets);
+  fmt::print("campaign {}: {} for {} s ({} job{})\n", label, c.o.engine, seconds, c.o.jobs,
+             c.o.jobs == 1 ? "" : "s");
+  std::fflush(stdout);
+  const auto t_start = Clock::now();
+  Progress progress{c.o, w, label, c.afl, c.elapsed(), c.o.seconds};
+  const Supervised s = supervise(start_engine(c, w, seconds), static_cast<double>(seconds), progress);
+  const EngineStatus st = c.afl ? afl_engine_status(w.dir / "afl") : parse_libfuzzer_log(w.log);
+  run.execs = st.execs;
+  run.coverage = st.coverage;
+  run.features = st.features;
+  run.crash_files = crash_files(w, c.afl).size();  // before AFL's are copied below
+  judge_engine(s, st, w, c.o.engine, &run);
+  std::string merge_error;
+  const double engine_seconds = std::chrono::duration<double>(Clock::now() - t_start).count();
+  const long added = merge_into_corpus(w, c.fuzz_dir / std::string(t->name),
+                                       collect_engine_output(w, c.afl), merge_limit(c),
+                                       &merge_error);
+  if (added < 0 && run.ran()) run.error = merge_error;
+  run.corpus_after = regular_files(w.corpus).size();
+  std::error_code ec;
+  for (const auto& f : regular_files(w.crashes))
+    if (is_crash_file(f)) crashes->push_back({t, f, fs::file_size(f, ec)});
+  run.seconds = std::chrono::duration<double>(Clock::now() - t_start).count();
+  run.exec_per_s = run.seconds > 0 ? static_cast<std::uint64_t>(st.execs / run.seconds) : 0;
+  fmt::print("campaign {}: {} execs in {:.1f} s (engine {:.1f} s), cov {}, corpus {} -> {}, "
+             "{} crash file{}{}\n",
+             label, run.execs, run.seconds, engine_seconds, run.coverage, run.corpus_before, run.corpus_after,
+             run.crash_files, run.crash_files == 1 ? "" : "s",
+             run.error.empty() ? "" : fmt::format(" ({}: {})", target_status_name(run.status),
+                                                  run.error));
+  std::fflush(stdout);
+  return run;
+}
+
+// ---- findings, after the fuzzing -------------------------------------------
+
+// signature -> its crash files, each classified by replaying it in-process
+// (the fuzz binary's own verdict where replay passes: sanitizer, no-repro).
+std::map<std::string, std::vector<Crash>> classify(const Context& c,
+                                                   const std::vector<Crash>& crashes) {
+  std::map<std::string, std::vector<Crash>> groups;
+  for (const Crash& crash : crashes) {
+    std::string sig = replay_signature(*crash.target, crash.file);
+    if (sig.empty()) {
+      const BinaryVerdict bv = run_binary_on(c.fuzz_dir / std::string(crash.target->name),
+                                             crash.file, c.o.out / "work" / "classify.log");
+      sig = std::string(crash.target->subject) + ":" + (bv.failed ? bv.signature : "no-repro");
+    }
+    groups[sig].push_back(crash);
+  }
+  return groups;
+}
+
+// Re-runs the fuzz binary on the representative crash file o.reruns times.
+void rerun(const Context& c, const Crash& rep, const std::string& sig, UniqueFinding* u) {
+  const fs::path fuzzer = c.fuzz_dir / std::string(rep.target->name);
+  const std::string subject(rep.target->subject);
+  for (unsigned k = 0; k < c.o.reruns; ++k) {
+    const BinaryVerdict bv = run_binary_on(fuzzer, rep.file, c.o.out / "work" / "rerun.log");
+    ++u->reruns;
+    const bool qualified =
+        bv.signature.find(':') != std::string::npos && bv.signature.starts_with(subject + ":");
+    const std::string got = qualified ? bv.signature : subject + ":" + bv.signature;
+    u->rerun_failures += bv.failed && got == sig;
+  }
+}
+
+// Writes the reproducer (.ops and binary) under OUT/findings and fills in
+// what it shows and how to reproduce it.
+void write_reproducer(const Context& c, const Crash& rep, const io::AnyProgram& repro,
+                      bool minimised, unsigned serial, UniqueFinding* u) {
+  const std::string base = fmt::format("{}-{}", u->target, serial);
+  const fs::path ops_path = c.o.out / "findings" / (base + ".ops");
+  const fs::path bin_path = c.o.out / "findings" / (base + ".bin");
+  u->ops_text = io::format_program(repro);
+  u->minimized_ops = std::visit([](const auto& p) { return p.ops.size(); }, repro);
+  const auto bytes = io::encode_file(repro);
+  std::string werr;
+  io::write_file(ops_path.string(), u->ops_text, &werr);
+  io::write_file(bin_path.string(),
+                 std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
+                 &werr);
+  u->ops_path = relative_or_absolute(ops_path);
+  u->bin_path = relative_or_absolute(bin_path);
+  std::visit(  // the finding as the reproducer shows it (replayed in-process)
+      [&]<class P>(const P& p) {
+        using S = typename P::Subject;
+        typename S::Lockstep lockstep;
+        const Verdict v =
+            run_lockstep<S>(lockstep, p.config, p.ops, p.level.value_or(S::kDefaultLevel));
+        if (v.finding) u->finding = *v.finding;
+      },
+      repro);
+  u->check_file = u->finding.check_source();
+  u->check_line = u->finding.check_line;
+  const fs::path fuzzer = c.fuzz_dir / std::string(rep.target->name);
+  u->reproduce = minimised ? fmt::format("{} replay {}", c.o.self, shell_quote(u->ops_path))
+                           : fmt::format("{} -runs=1 {}", shell_quote(relative_or_absolute(fuzzer)),
+                                         shell_quote(u->first_crash));
+}
+
+// kAccepted if a line of the accepted file covers the finding.
+void apply_accepted(const std::vector<AcceptedEntry>& accepted,
+                    const std::optional<io::AnyProgram>& repro, UniqueFinding* u) {
+  for (const AcceptedEntry& e : accepted) {
+    if (e.target != u->target || !glob_match(e.pattern, u->signature)) continue;
+    if (e.if_deadline_level_passes) {
+      bool passes = false;
+      if (repro)
+        std::visit(
+            [&]<class P>(const P& p) {
+              using S = typename P::Subject;
+              typename S::Lockstep lockstep;
+              passes = run_lockstep<S>(lockstep, p.config, p.ops, Level::kDeadline).ok();
+            },
+            *repro);
+      if (!passes) continue;
+    }
+    u->status = FindingStatus::kAccepted;
+    u->accepted_reason = e.reason;
+    return;
+  }
+}
+
+// One unique finding: re-run (flaky or real), minimise, store, accept or
+// fail. After an interrupt there are no re-runs and no minimisation (the
+// campaign stops promptly); the in-process replay decides.
+UniqueFinding make_finding(const Context& c, const std::string& sig, std::vector<Crash>& files,
+                           unsigned serial, const std::vector<AcceptedEntry>& accepted) {
+  std::stable_sort(files.begin(), files.end(),
+                   [](const Crash& a, const Crash& b) { return a.size < b.size; });
+  const Crash& rep = files.front();
+  UniqueFinding u;
+  u.target = std::string(rep.target->name);
+  u.signature = sig;
+  u.duplicates = files.size();
+  u.first_crash = relative_or_absolute(rep.file);
+  const bool hurry = g_signal != 0;
+  if (!hurry) rerun(c, rep, sig, &u);
+  std::optional<io::AnyProgram> program;
+  if (auto bytes = read_bytes(rep.file)) {
+    program = io::decode_body_for(rep.target->subject, *bytes);
+    if (program) {
+      std::visit([&](auto& p) { p.level = rep.target->level; }, *program);
+      u.original_ops = std::visit([](const auto& p) { return p.ops.size(); }, *program);
+    }
+  }
+  const bool replayable = !sig.ends_with(":no-repro") &&
+                          sig.find(":sanitizer:") == std::string::npos &&
+                          sig.find(":crash:") == std::string::npos;
+  std::string why;
+  std::optional<tools::MinimizeResult> min;
+  if (program && replayable && !hurry) min = tools::minimize(*program, rep.target->level, &why);
+  std::optional<io::AnyProgram> repro = min ? std::optional(min->program) : program;
+  if (repro) write_reproducer(c, rep, *repro, min.has_value(), serial, &u);
+  if (!repro)
+    u.reproduce = fmt::format("{} -runs=1 {}",
+                              shell_quote(relative_or_absolute(c.fuzz_dir / u.target)),
+                              shell_quote(u.first_crash));
+  if (hurry)
+    u.status = replayable ? FindingStatus::kNew : FindingStatus::kNoRepro;
+  else if (u.rerun_failures == 0)
+    u.status = FindingStatus::kNoRepro;
+  else if (u.rerun_failures < u.reruns)
+    u.status = FindingStatus::kFlaky;
+  else
+    u.status = FindingStatus::kNew;
+  if (u.status == FindingStatus::kNew) apply_accepted(accepted, repro, &u);
+  return u;
+}
+
+std::vector<UniqueFinding> make_findings(const Context& c, const std::vector<Crash>& crashes,
+                                         const std::vector<AcceptedEntry>& accepted) {
+  std::vector<UniqueFinding> findings;
+  unsigned serial = 0;
+  for (auto& [sig, files] : classify(c, crashes))
+    findings.push_back(make_finding(c, sig, files, ++serial, accepted));
+  fold_variants(&findings);
+  std::stable_sort(findings.begin(), findings.end(),
+                   [](const UniqueFinding& a, const UniqueFinding& b) {
+                     return (a.status == FindingStatus::kAccepted) <
+                            (b.status == FindingStatus::kAccepted);
+                   });
+  return findings;
+}
+
+// The binaries: libFuzzer's always (merge, re-runs), AFL's for --engine afl;
+// built with their preset unless --fuzz-dir / --afl-dir name them.
+bool find_binaries(Context* c, const std::vector<const FuzzTarget*>& targets,
+                   std::string* error) {
+  auto build = [&](const std::string& preset, fs::path* dir) {
+    if (!dir->empty()) return true;
+    *dir = tools::preset_dir(preset) / "fuzz";
+    fmt::print("campaign: building the {} binaries if needed (cmake --build --preset {})\n",
+               preset == "afl" ? "AFL++" : "libFuzzer", preset);
+    std::fflush(stdout);
+    std::vector<std::string> build_targets;  // only the fuzzers this campaign runs
+    for (const FuzzTarget* t : targets) build_targets.push_back("fuzz_" + std::string(t->name));
+    return tools::build_preset(preset, c->o.out / fmt::format("build-{}.log", preset), error,
+                               build_targets) &&
+           check_binary_dir("built", *dir, preset, targets, error);
+  };
+  c->fuzz_dir = c->o.fuzz_dir;
+  c->afl_dir = c->o.afl_dir;
+  if (!build("fuzz", &c->fuzz_dir) || (c->afl && !build("afl", &c->afl_dir))) return false;
+  c->afl_fuzz = c->afl ? tools::find_program("afl-fuzz") : fs::path();
+  if (c->afl && c->afl_fuzz.empty()) {
+    *error = "afl-fuzz not found on PATH (apt-get install afl++, or scripts/install-deps.sh)";
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool glob_match(std::string_view p, std::string_view t) {
@@ -505,22 +1124,9 @@ std::optional<std::vector<AcceptedEntry>> load_accepted(const fs::path& file,
 }
 
 int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* error) {
-  // -- arguments
-  std::vector<const FuzzTarget*> targets;
-  if (o.targets.empty()) {
-    for (const auto& t : kFuzzTargets) targets.push_back(&t);
-  } else {
-    for (const auto& name : o.targets) {
-      const FuzzTarget* t = find_target(name);
-      if (!t) {
-        *error = fmt::format("unknown target '{}' (known: {})", name, target_names());
-        return 2;
-      }
-      targets.push_back(t);
-    }
-  }
-  const bool afl = o.engine == "afl";
-  if (!afl && o.engine != "libfuzzer") {
+  const auto targets = resolve_targets(o, error);
+  if (!targets) return 2;
+  if (o.engine != "afl" && o.engine != "libfuzzer") {
     *error = fmt::format("unknown engine '{}' (known: libfuzzer, afl)", o.engine);
     return 2;
   }
@@ -530,47 +1136,11 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
   }
   const fs::path accepted_file =
       o.accepted.empty() ? tools::source_dir() / "corpus" / "accepted.txt" : o.accepted;
-  auto accepted = load_accepted(accepted_file, error);
-  if (!accepted) return 2;
+  const auto accepted = load_accepted(accepted_file, error);
+  if (!accepted || !check_paths(o, *targets, error) || !prepare_out(o, error)) return 2;
+  Context c{.o = o, .afl = o.engine == "afl", .n_targets = targets->size()};
+  if (!find_binaries(&c, *targets, error)) return 2;
 
-  std::error_code ec;
-  fs::create_directories(o.out / "findings", ec);
-  fs::create_directories(o.out / "work", ec);
-  if (ec) {
-    *error = fmt::format("cannot create {}: {}", o.out.string(), ec.message());
-    return 2;
-  }
-
-  // -- binaries: libFuzzer's always (merge, re-runs), AFL's for --engine afl
-  fs::path fuzz_dir = o.fuzz_dir, afl_dir = o.afl_dir;
-  auto build = [&](const std::string& preset, fs::path* dir) {
-    if (!dir->empty()) return true;
-    *dir = tools::preset_dir(preset) / "fuzz";
-    fmt::print("campaign: building the {} binaries if needed (cmake --build --preset {})\n",
-               preset == "afl" ? "AFL++" : "libFuzzer", preset);
-    std::fflush(stdout);
-    std::vector<std::string> build_targets;  // only the fuzzers this campaign runs
-    for (const FuzzTarget* t : targets) build_targets.push_back("fuzz_" + std::string(t->name));
-    return tools::build_preset(preset, o.out / fmt::format("build-{}.log", preset), error,
-                               build_targets);
-  };
-  if (!build("fuzz", &fuzz_dir) || (afl && !build("afl", &afl_dir))) return 2;
-  for (const FuzzTarget* t : targets) {
-    for (const fs::path& d : afl ? std::vector{fuzz_dir, afl_dir} : std::vector{fuzz_dir}) {
-      if (::access((d / std::string(t->name)).c_str(), X_OK) != 0) {
-        *error = fmt::format("no fuzz binary {} (build the fuzz preset, or pass --fuzz-dir)",
-                             (d / std::string(t->name)).string());
-        return 2;
-      }
-    }
-  }
-  const fs::path afl_fuzz = afl ? tools::find_program("afl-fuzz") : fs::path();
-  if (afl && afl_fuzz.empty()) {
-    *error = "afl-fuzz not found on PATH (apt-get install afl++, or scripts/install-deps.sh)";
-    return 2;
-  }
-
-  // -- fuzz each target in turn
   SignalScope signals;
   CampaignReport& r = *report;
   r = CampaignReport{};
@@ -580,287 +1150,24 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
   r.jobs = o.jobs;
   r.corpus_dir = o.corpus.string();
   r.out_dir = o.out.string();
-  const auto campaign_start = Clock::now();
+  c.start = Clock::now();
   std::vector<Crash> crashes;
-  std::vector<TargetWork> works;
-  const double share = o.seconds / static_cast<double>(targets.size());
-  for (std::size_t i = 0; i < targets.size(); ++i) {
-    const FuzzTarget* t = targets[i];
-    TargetWork w;
-    w.target = t;
-    w.dir = o.out / "work" / std::string(t->name);
-    w.scratch = w.dir / "found";
-    w.crashes = w.dir / "crashes";
-    w.log = w.dir / "engine.log";
-    w.corpus = o.corpus / std::string(t->name);
-    fs::remove_all(w.dir, ec);
-    fs::create_directories(w.scratch, ec);
-    fs::create_directories(w.crashes, ec);
-    ensure_corpus(w);
-    remove_stale_staging(w);
-    TargetRun run;
-    run.target = std::string(t->name);
-    run.property = std::string(t->property);
-    run.engine = o.engine;
-    run.corpus_before = regular_files(w.corpus).size();
-    const fs::path fuzzer = fuzz_dir / std::string(t->name);
-    if (g_signal) {
-      run.ran = false;
-      run.error = "not run: the campaign was interrupted";
-      r.targets.push_back(std::move(run));
-      continue;
-    }
-    // The remaining budget is shared by the remaining targets.
-    const double used = std::chrono::duration<double>(Clock::now() - campaign_start).count();
-    const double budget =
-        std::max(1.0, std::min(share * 1.5, (o.seconds - used) /
-                                                static_cast<double>(targets.size() - i)));
-    const auto seconds = static_cast<long>(budget + 0.5);
-    std::vector<std::vector<std::string>> commands;  // one per process
-    fs::path found_dir = w.scratch;
-    if (!afl) {
-      std::vector<std::string> argv = {fuzzer.string(), fmt::format("-fork={}", o.jobs), "-ignore_crashes=1",
-              "-ignore_timeouts=1", "-ignore_ooms=1", fmt::format("-max_total_time={}", seconds),
-              "-artifact_prefix=" + (w.crashes.string() + "/"), "-print_final_stats=1"};
-      if (o.seed) argv.push_back(fmt::format("-seed={}", *o.seed));
-      for (auto& a : options_file_args(fuzz_dir / (std::string(t->name) + ".options"), fuzz_dir))
-        argv.push_back(std::move(a));
-      argv.push_back(w.scratch.string());
-      argv.push_back(w.corpus.string());
-      commands.push_back(std::move(argv));
-    } else {
-      // afl-fuzz, JOBS instances (-M main, -S s1...) over one output dir;
-      // the corpus is the input dir; the dict is the one of the .options file.
-      std::string dict;
-      for (const auto& a :
-           options_file_args(fuzz_dir / (std::string(t->name) + ".options"), fuzz_dir))
-        if (a.starts_with("-dict=")) dict = a.substr(6);
-      for (unsigned k = 0; k < o.jobs; ++k) {
-        std::vector<std::string> argv = {afl_fuzz.string(), "-i", w.corpus.string(), "-o",
-                                         (w.dir / "afl").string(), "-V", std::to_string(seconds)};
-        if (o.jobs > 1) {
-          argv.push_back(k == 0 ? "-M" : "-S");
-          argv.push_back(k == 0 ? std::string("main") : fmt::format("s{}", k));
-        }
-        if (!dict.empty()) {
-          argv.push_back("-x");
-          argv.push_back(dict);
-        }
-        if (o.seed) {
-          argv.push_back("-s");
-          argv.push_back(std::to_string(*o.seed + k));
-        }
-        argv.push_back("--");
-        argv.push_back((afl_dir / std::string(t->name)).string());
-        commands.push_back(std::move(argv));
-      }
-    }
-    const std::string label = fmt::format("[{} {}/{}]", t->name, i + 1, targets.size());
-    fmt::print("campaign {}: {} for {} s ({} job{})\n", label, o.engine, seconds, o.jobs,
-               o.jobs == 1 ? "" : "s");
-    std::fflush(stdout);
-    const auto t_start = Clock::now();
-    tools::RunOptions ro{.log = w.log, .new_process_group = true};
-    if (afl)
-      ro.env = {{"AFL_NO_UI", "1"}, {"AFL_SKIP_CPUFREQ", "1"},
-                {"AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES", "1"}, {"AFL_NO_AFFINITY", "1"},
-                {"AFL_SKIP_CRASHES", "1"}, {"AFL_FAST_CAL", "1"}};
-    std::vector<pid_t> pids;
-    for (std::size_t k = 0; k < commands.size(); ++k) {
-      if (k > 0) ro.log = w.dir / fmt::format("engine-{}.log", k);
-      pids.push_back(tools::spawn(commands[k], ro));
-    }
-    const double before = std::chrono::duration<double>(t_start - campaign_start).count();
-    const int rc = supervise(pids, budget, label, afl, w, o, before, o.seconds);
-    run.seconds = std::chrono::duration<double>(Clock::now() - t_start).count();
-    const EngineStatus st = afl ? parse_afl_stats(w.dir / "afl") : parse_libfuzzer_log(w.log);
-    run.execs = st.execs;
-    run.coverage = st.coverage;
-    run.features = st.features;
-    run.exec_per_s = run.seconds > 0 ? static_cast<std::uint64_t>(st.execs / run.seconds) : 0;
-    run.crash_files = crash_files(w, afl).size();  // before AFL's are copied below
-    const std::string log_text = read_text(w.log);
-    const bool started = afl ? fs::exists(w.dir / "afl" / (o.jobs > 1 ? "main" : "default") /
-                                          "fuzzer_stats")
-                             : log_text.find("INFO: Seed:") != std::string::npos;
-    if (rc == 127 || rc < 0 || !started) {
-      run.ran = false;
-      run.error = fmt::format("the engine did not run (exit {}); last lines of {}:\n{}", rc,
-                              w.log.string(), tools::tail_file(w.log, 8));
-    }
-    // AFL's queue holds what it found; libFuzzer wrote into w.scratch.
-    if (afl) {
-      found_dir = w.dir / "afl-queue";
-      fs::create_directories(found_dir, ec);
-      for (const auto& inst : fs::directory_iterator(w.dir / "afl", ec)) {
-        for (const auto& f : regular_files(inst.path() / "queue"))
-          fs::copy_file(f, found_dir / fmt::format("{}-{}", inst.path().filename().string(),
-                                                   f.filename().string()), ec);
-        for (const auto& f : regular_files(inst.path() / "crashes"))
-          if (f.filename().string().starts_with("id:"))
-            fs::copy_file(f, w.crashes / fmt::format("afl-{}-{}", inst.path().filename().string(),
-                                                     f.filename().string()), ec);
-      }
-    }
-    std::string merge_error;
-    const long added = merge_into_corpus(w, fuzzer, found_dir, &merge_error);
-    if (added < 0 && run.ran) run.error = merge_error;
-    run.corpus_after = regular_files(w.corpus).size();
-    for (const auto& f : regular_files(w.crashes))
-      if (is_crash_file(f)) crashes.push_back({t, f, fs::file_size(f, ec)});
-    fmt::print("campaign {}: {} execs in {:.0f} s, cov {}, corpus {} -> {}, {} crash file{}{}\n",
-               label, run.execs, run.seconds, run.coverage, run.corpus_before, run.corpus_after,
-               run.crash_files, run.crash_files == 1 ? "" : "s",
-               run.ran ? "" : " (" + run.error.substr(0, run.error.find('\n')) + ")");
-    std::fflush(stdout);
-    r.targets.push_back(std::move(run));
-    works.push_back(std::move(w));
-  }
+  for (std::size_t i = 0; i < targets->size(); ++i)
+    r.targets.push_back(fuzz_target(c, i, (*targets)[i], &crashes));
+  r.findings = make_findings(c, crashes, *accepted);
+  r.seconds = c.elapsed();
   r.interrupted = g_signal != 0;
+  r.signal = g_signal;
 
-  // -- classify every crash file by replaying it; one group per signature
-  struct Group {
-    std::vector<Crash> files;
-  };
-  std::map<std::string, Group> groups;  // signature -> files (first: smallest)
-  std::map<std::string, const FuzzTarget*> group_target;
-  for (const Crash& c : crashes) {
-    std::string sig = replay_signature(*c.target, c.file);
-    if (sig.empty()) {
-      const BinaryVerdict bv = run_binary_on(fuzz_dir / std::string(c.target->name), c.file,
-                                             o.out / "work" / "classify.log");
-      sig = bv.failed ? std::string(c.target->subject) + ":" + bv.signature
-                      : std::string(c.target->subject) + ":no-repro";
-    }
-    if (!group_target.count(sig)) group_target[sig] = c.target;
-    groups[sig].files.push_back(c);
-  }
-
-  // -- per unique signature: re-run, minimise, store, accept or fail
-  unsigned serial = 0;
-  for (auto& [sig, g] : groups) {
-    std::stable_sort(g.files.begin(), g.files.end(),
-                     [](const Crash& a, const Crash& b) { return a.size < b.size; });
-    const Crash& rep = g.files.front();
-    UniqueFinding u;
-    u.target = std::string(group_target[sig]->name);
-    u.signature = sig;
-    u.duplicates = g.files.size();
-    u.first_crash = relative_or_absolute(rep.file);
-    const fs::path fuzzer = fuzz_dir / std::string(rep.target->name);
-    for (unsigned k = 0; k < o.reruns; ++k) {
-      const BinaryVerdict bv = run_binary_on(fuzzer, rep.file, o.out / "work" / "rerun.log");
-      ++u.reruns;
-      const std::string got =
-          bv.failed ? (bv.signature.find(':') != std::string::npos &&
-                               bv.signature.starts_with(std::string(rep.target->subject) + ":")
-                           ? bv.signature
-                           : std::string(rep.target->subject) + ":" + bv.signature)
-                    : std::string();
-      u.rerun_failures += bv.failed && got == sig;
-    }
-    std::string why;
-    std::optional<tools::MinimizeResult> min;
-    std::optional<io::AnyProgram> program;
-    if (auto bytes = read_bytes(rep.file)) {
-      program = io::decode_body_for(rep.target->subject, *bytes);
-      if (program) {
-        std::visit([&](auto& p) { p.level = rep.target->level; }, *program);
-        u.original_ops = std::visit([](const auto& p) { return p.ops.size(); }, *program);
-      }
-    }
-    if (program && !sig.ends_with(":no-repro") && sig.find(":sanitizer:") == std::string::npos &&
-        sig.find(":crash:") == std::string::npos)
-      min = tools::minimize(*program, rep.target->level, &why);
-    const io::AnyProgram& repro = min ? min->program : *program;
-    const std::string base = fmt::format("{}-{}", u.target, ++serial);
-    const fs::path ops_path = o.out / "findings" / (base + ".ops");
-    const fs::path bin_path = o.out / "findings" / (base + ".bin");
-    if (program) {
-      u.ops_text = io::format_program(repro);
-      u.minimized_ops = std::visit([](const auto& p) { return p.ops.size(); }, repro);
-      const auto bytes = io::encode_file(repro);
-      std::string werr;
-      io::write_file(ops_path.string(), u.ops_text, &werr);
-      io::write_file(bin_path.string(),
-                     std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()),
-                     &werr);
-      u.ops_path = relative_or_absolute(ops_path);
-      u.bin_path = relative_or_absolute(bin_path);
-      // The finding as the reproducer shows it (replayed in-process).
-      std::visit(
-          [&]<class P>(const P& p) {
-            using S = typename P::Subject;
-            typename S::Lockstep lockstep;
-            const Verdict v = run_lockstep<S>(lockstep, p.config, p.ops,
-                                              p.level.value_or(S::kDefaultLevel));
-            if (v.finding) u.finding = *v.finding;
-          },
-          repro);
-      u.check_file = u.finding.check_source();
-      u.check_line = u.finding.check_line;
-      u.reproduce = fmt::format("{} replay {}", o.self, shell_quote(u.ops_path));
-      if (!min) {
-        u.reproduce = fmt::format("{} -runs=1 {}", shell_quote(relative_or_absolute(fuzzer)),
-                                  shell_quote(u.first_crash));
-      }
-    } else {
-      u.reproduce = fmt::format("{} -runs=1 {}", shell_quote(relative_or_absolute(fuzzer)),
-                                shell_quote(u.first_crash));
-    }
-    // Status: re-runs first, then the accepted list.
-    if (u.rerun_failures == 0)
-      u.status = FindingStatus::kNoRepro;
-    else if (u.rerun_failures < u.reruns)
-      u.status = FindingStatus::kFlaky;
-    else
-      u.status = FindingStatus::kNew;
-    if (u.status == FindingStatus::kNew) {
-      for (const AcceptedEntry& e : *accepted) {
-        if (e.target != u.target || !glob_match(e.pattern, u.signature)) continue;
-        if (e.if_deadline_level_passes) {
-          bool passes = false;
-          std::visit(
-              [&]<class P>(const P& p) {
-                using S = typename P::Subject;
-                typename S::Lockstep lockstep;
-                passes = run_lockstep<S>(lockstep, p.config, p.ops, Level::kDeadline).ok();
-              },
-              repro);
-          if (!passes) continue;
-        }
-        u.status = FindingStatus::kAccepted;
-        u.accepted_reason = e.reason;
-        break;
-      }
-    }
-    r.findings.push_back(std::move(u));
-  }
-  fold_variants(&r.findings);
-  std::stable_sort(r.findings.begin(), r.findings.end(),
-                   [](const UniqueFinding& a, const UniqueFinding& b) {
-                     return (a.status == FindingStatus::kAccepted) <
-                            (b.status == FindingStatus::kAccepted);
-                   });
-  r.seconds = std::chrono::duration<double>(Clock::now() - campaign_start).count();
-
-  // -- reports
   std::string werr;
-  bool ok = io::write_file((o.out / "summary.md").string(), report_markdown(r), &werr) &&
-            io::write_file((o.out / "junit.xml").string(), report_junit(r), &werr) &&
-            io::write_file((o.out / "results.sarif").string(), report_sarif(r), &werr);
+  const bool ok = io::write_file((o.out / "summary.md").string(), report_markdown(r), &werr) &&
+                  io::write_file((o.out / "junit.xml").string(), report_junit(r), &werr) &&
+                  io::write_file((o.out / "results.sarif").string(), report_sarif(r), &werr);
   if (!ok) {
     *error = werr;
     return 2;
   }
-  for (const auto& t : r.targets)
-    if (!t.ran && !r.interrupted) {
-      *error = fmt::format("target {} could not run: {}", t.target, t.error);
-      return 2;
-    }
-  if (r.new_findings()) return 1;
-  if (r.interrupted) return 128 + g_signal;
-  return 0;
+  return r.exit_status();
 }
 
 }  // namespace diffsched::campaign

@@ -39,7 +39,8 @@ struct CampaignOptions {
   unsigned jobs = 1;                   // libFuzzer -fork=N; afl: N instances
   std::string engine = "libfuzzer";    // or "afl"
   fs::path corpus = "corpus";          // CORPUS/<target>, grows
-  fs::path out = "campaign-out";
+  fs::path out = "campaign-out";        // a campaign's own, or new/empty (see prepare_out)
+  bool force = false;                  // use a non-empty --out that is not a campaign's
   fs::path accepted;                   // default: <source>/corpus/accepted.txt
   fs::path fuzz_dir;                   // libFuzzer binaries; default: build-fuzz/fuzz, built
   fs::path afl_dir;                    // AFL++ binaries; default: build-afl/fuzz, built

@@ -26,6 +26,27 @@ std::string_view finding_status_name(FindingStatus status) {
   return "?";
 }
 
+std::string_view target_status_name(TargetStatus status) {
+  switch (status) {
+    case TargetStatus::kRan: return "ran";
+    case TargetStatus::kEngineFailed: return "engine-failed";
+    case TargetStatus::kNotRun: return "not-run";
+  }
+  return "?";
+}
+
+std::size_t CampaignReport::engine_failures() const {
+  return static_cast<std::size_t>(
+      std::count_if(targets.begin(), targets.end(),
+                    [](const TargetRun& t) { return t.status == TargetStatus::kEngineFailed; }));
+}
+
+int CampaignReport::exit_status() const {
+  if (interrupted) return 128 + (signal > 0 ? signal : 2);
+  if (engine_failures()) return 2;
+  return new_findings() ? 1 : 0;
+}
+
 std::size_t CampaignReport::new_findings() const {
   return static_cast<std::size_t>(std::count_if(
       findings.begin(), findings.end(),
@@ -169,7 +190,9 @@ std::string status_cell(const CampaignReport& r, const TargetRun& t) {
   std::size_t counts[4] = {};
   for (const UniqueFinding& f : r.findings)
     if (f.target == t.target) ++counts[static_cast<std::size_t>(f.status)];
-  if (!t.ran) return t.error.empty() ? "not run" : "could not run: " + t.error;
+  if (t.status == TargetStatus::kNotRun) return t.error.empty() ? "not run" : "not run: " + t.error;
+  if (t.status == TargetStatus::kEngineFailed)
+    return "engine-failed: " + (t.error.empty() ? std::string("no reason given") : t.error);
   std::vector<std::string> parts;
   for (FindingStatus s : {FindingStatus::kNew, FindingStatus::kFlaky, FindingStatus::kNoRepro,
                           FindingStatus::kAccepted}) {
@@ -247,6 +270,8 @@ std::string head_lines(const UniqueFinding& f) {
 std::string md_headline(const CampaignReport& r) {
   const std::size_t n = r.new_findings();
   std::string verdict = n == 0 ? "no new finding" : plural(n, "new finding", "new findings");
+  if (const std::size_t failed = r.engine_failures())
+    verdict = fmt::format("{} engine-failed, {}", plural(failed, "target", "targets"), verdict);
   std::string line = fmt::format("**diffsched campaign: {}{}** — {}, {}", verdict,
                                  r.interrupted ? " (interrupted)" : "",
                                  plural(r.targets.size(), "target", "targets"),
@@ -282,7 +307,7 @@ std::string report_markdown(const CampaignReport& r) {
       "crash files | status |\n"
       "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | --- |\n";
   for (const TargetRun& t : r.targets) {
-    if (!t.ran) {
+    if (!t.ran()) {
       out += fmt::format("| {} | {} | — | — | — | — | — | {} | — | **{}** |\n",
                          md_code(t.target, true), md_text(t.engine.empty() ? "—" : t.engine),
                          grouped(t.corpus_before), md_text(status_cell(r, t)));
@@ -442,9 +467,11 @@ std::string report_junit(const CampaignReport& r) {
   }
   std::size_t failures = 0, errors = 0, skipped = 0;
   const auto is_skipped = [&](const Case& c) {
-    return c.run && !c.run->ran && c.run->error.empty() && r.interrupted;
+    return c.run && c.run->status == TargetStatus::kNotRun;
   };
-  const auto is_error = [&](const Case& c) { return c.run && !c.run->ran && !is_skipped(c); };
+  const auto is_error = [&](const Case& c) {
+    return c.run && c.run->status == TargetStatus::kEngineFailed;
+  };
   for (const Case& c : cases) {
     if (!c.failing.empty()) ++failures;
     if (is_error(c)) ++errors;
@@ -480,11 +507,13 @@ std::string report_junit(const CampaignReport& r) {
     out += fmt::format("    <testcase classname=\"diffsched.campaign.{}\" name=\"{}\" time=\"{}\">\n",
                        attr(engine), attr(c.name), junit_time(c.run ? c.run->seconds : 0));
     if (is_skipped(c)) {
-      out += "      <skipped>not run: the campaign was interrupted</skipped>\n";
+      out += fmt::format("      <skipped>not run: {}</skipped>\n",
+                         xml_text(c.run->error.empty() ? "the campaign was interrupted" : c.run->error));
     } else if (is_error(c)) {
       const std::string why = c.run->error.empty() ? "the engine did not run it" : c.run->error;
-      out += fmt::format("      <error message=\"could not run: {}\" type=\"not-run\">{}</error>\n",
-                         attr(one_line(why)), xml_text(why));
+      out += fmt::format(
+          "      <error message=\"engine-failed: {}\" type=\"engine-failed\">{}</error>\n",
+          attr(one_line(why)), xml_text(why));
     }
     for (const UniqueFinding* f : c.failing) {
       const std::string message = fmt::format("{} finding {}: {}", finding_status_name(f->status),
@@ -493,7 +522,7 @@ std::string report_junit(const CampaignReport& r) {
                          finding_status_name(f->status), xml_text(finding_block(*f)));
     }
     std::string system_out;
-    if (c.run && c.run->ran) system_out += target_stats(*c.run);
+    if (c.run && c.run->status != TargetStatus::kNotRun) system_out += target_stats(*c.run);
     if (r.interrupted) system_out += "campaign interrupted before its time budget\n";
     for (const UniqueFinding* f : c.accepted) {
       system_out += fmt::format("accepted: {} ({}): {}\n", f->signature,
@@ -647,20 +676,26 @@ std::string report_sarif(const CampaignReport& r) {
   bool all_ran = true;
   json notifications = json::array();
   for (const TargetRun& t : r.targets) {
-    if (t.ran) continue;
+    if (t.ran()) continue;
     all_ran = false;
+    const bool failed = t.status == TargetStatus::kEngineFailed;
     notifications.push_back(
-        {{"level", "error"},
-         {"message", {{"text", fmt::format("Target {} could not run: {}.", t.target,
-                                           t.error.empty() ? "not run" : one_line(t.error))}}}});
+        {{"level", failed ? "error" : "warning"},
+         {"message", {{"text", fmt::format("Target {} {}: {}.", t.target,
+                                           failed ? "engine-failed" : "not run",
+                                           t.error.empty() ? "no reason given"
+                                                           : one_line(t.error))}}},
+         {"properties", {{"status", std::string(target_status_name(t.status))}}}});
   }
   if (r.interrupted)
     notifications.push_back(
         {{"level", "warning"},
-         {"message", {{"text", "The campaign was interrupted before its time budget."}}}});
+         {"message", {{"text", fmt::format("The campaign was interrupted by signal {} before its "
+                                           "time budget.", r.signal)}}}});
+  const int exit_code = r.exit_status();
   json invocation = {
-      {"executionSuccessful", all_ran && !r.interrupted},
-      {"exitCode", r.exit_status()},
+      {"executionSuccessful", all_ran && exit_code <= 1},
+      {"exitCode", exit_code},
   };
   if (!r.started_utc.empty()) invocation["startTimeUtc"] = r.started_utc;
   if (!notifications.empty()) invocation["toolExecutionNotifications"] = notifications;
@@ -668,6 +703,7 @@ std::string report_sarif(const CampaignReport& r) {
       {"engine", r.engine},         {"jobs", r.jobs},
       {"seconds", r.seconds},       {"budgetSeconds", r.budget_seconds},
       {"interrupted", r.interrupted}, {"newFindings", r.new_findings()},
+      {"engineFailures", r.engine_failures()},
   };
 
   json run = {

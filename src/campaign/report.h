@@ -18,6 +18,15 @@
 
 namespace diffsched::campaign {
 
+// How a target's engine run ended.
+enum class TargetStatus : std::uint8_t {
+  kRan,           // the engine ran inputs and exited normally (or was stopped by the campaign)
+  kEngineFailed,  // the engine failed to start, exited abnormally or ran 0 inputs: exit 2
+  kNotRun,        // not started (or no input run) because the campaign was interrupted
+};
+
+std::string_view target_status_name(TargetStatus status);  // "ran", "engine-failed", "not-run"
+
 // One fuzz target's share of the campaign.
 struct TargetRun {
   std::string target;        // "cpudl"
@@ -31,8 +40,9 @@ struct TargetRun {
   std::size_t corpus_before = 0;  // files in the corpus dir before
   std::size_t corpus_after = 0;   // after the merge
   std::size_t crash_files = 0;    // raw crash files the engine wrote
-  bool ran = true;                // false: the engine could not run it
-  std::string error;              // why not, when !ran
+  TargetStatus status = TargetStatus::kRan;
+  std::string error;              // why, when not kRan (one line, e.g. the engine log's error)
+  bool ran() const { return status == TargetStatus::kRan; }
 };
 
 enum class FindingStatus : std::uint8_t {
@@ -86,11 +96,15 @@ struct CampaignReport {
   std::string corpus_dir;
   std::string out_dir;
   bool interrupted = false;       // stopped by SIGINT/SIGTERM before the budget
+  int signal = 0;                 // the signal that interrupted it (SIGINT 2, SIGTERM 15)
   std::vector<TargetRun> targets;
   std::vector<UniqueFinding> findings;
 
-  std::size_t new_findings() const;  // kNew, kFlaky and kNoRepro
-  int exit_status() const { return new_findings() ? 1 : 0; }
+  std::size_t new_findings() const;    // kNew, kFlaky and kNoRepro
+  std::size_t engine_failures() const; // targets with TargetStatus::kEngineFailed
+  // The campaign's exit status, in this order: 128+signal if interrupted
+  // (130 SIGINT, 143 SIGTERM), 2 if an engine failed, 1 on a new finding, 0.
+  int exit_status() const;
 };
 
 std::string report_markdown(const CampaignReport& r);

@@ -18,19 +18,29 @@ struct CampaignArgs {
   bool quiet = false;
 };
 
+const campaign::TargetRun& first_failure(const campaign::CampaignReport& r) {
+  for (const auto& t : r.targets)
+    if (t.status == campaign::TargetStatus::kEngineFailed) return t;
+  return r.targets.front();
+}
+
 int run_campaign_cmd(CampaignArgs& a) {
   a.o.self = self_command();
   campaign::CampaignReport report;
   std::string error;
   const int status = campaign::run_campaign(a.o, &report, &error);
-  if (status == kExitBadInput) {
+  if (!error.empty()) {  // bad input or could not start: no reports
     fmt::print(stderr, "diffsched: error: campaign: {}\n", error);
     return status;
   }
   if (!a.quiet) fmt::print("\n{}", campaign::report_markdown(report));
   fmt::print("\nreports: {0}/summary.md {0}/junit.xml {0}/results.sarif\n", a.o.out.string());
   if (report.interrupted)
-    fmt::print(stderr, "diffsched: campaign interrupted; the corpus holds what was merged\n");
+    fmt::print(stderr, "diffsched: campaign interrupted (signal {}); the corpus holds what was "
+                       "merged\n", report.signal);
+  else if (const std::size_t n = report.engine_failures())
+    fmt::print(stderr, "diffsched: error: campaign: {} target{} engine-failed (first: {}: {})\n",
+               n, n == 1 ? "" : "s", first_failure(report).target, first_failure(report).error);
   return status;
 }
 
@@ -52,7 +62,12 @@ Runner add_campaign(CLI::App& app) {
   sub->add_option("--corpus", a->o.corpus,
                   "corpus directory: DIR/<target> seeds the run and receives new inputs "
                   "(created from the checked-in corpus if missing)");
-  sub->add_option("--out", a->o.out, "output directory for reports and findings");
+  sub->add_option("--out", a->o.out,
+                  "output directory for reports and findings: new, empty or a campaign's "
+                  "earlier --out (its reports, findings/ and work/ are replaced)");
+  sub->add_flag("--force", a->o.force,
+                "use a non-empty --out that is not a campaign's (only the campaign's own files "
+                "in it are replaced)");
   sub->add_option("--accepted", a->o.accepted,
                   "accepted divergences file (default: corpus/accepted.txt of the source)")
       ->check(CLI::ExistingFile);

@@ -44,6 +44,8 @@ pid_t spawn(const std::vector<std::string>& argv, const RunOptions& o) {
   std::fflush(stdout);
   std::fflush(stderr);
   const pid_t pid = ::fork();
+  // Both sides set the group, so that a kill(-pid) right after spawn() reaches it.
+  if (pid > 0 && o.new_process_group) ::setpgid(pid, pid);
   if (pid != 0) return pid;
   // Child: only async-signal-safe work from here on, then exec.
   if (o.new_process_group) ::setpgid(0, 0);
