@@ -114,8 +114,9 @@ std::uint64_t number_after(const std::string& line, std::string_view key) {
 
 // libFuzzer (fork mode) prints "#N: cov: C ft: F corp: ..." lines; non-fork
 // mode "#N\tNEW cov: C ft: F ...", "#N\tINITED ..." and "#N\tDONE ...";
-// -print_final_stats=1 adds "stat::number_of_executed_units: N". The
-// largest count and the last coverage line win.
+// -print_final_stats=1 adds "stat::number_of_executed_units: N"; fork mode
+// first runs the seeds ("INFO: -fork=2: N seed inputs, starting to fuzz").
+// The largest count and the last coverage line win.
 EngineStatus parse_libfuzzer_log(const fs::path& log) {
   EngineStatus st;
   std::ifstream in(log);
@@ -125,6 +126,9 @@ EngineStatus parse_libfuzzer_log(const fs::path& log) {
     if (line.starts_with("INFO: exiting:") || line.starts_with("Done ") ||
         line.find("\tDONE ") != std::string::npos)
       st.finished = st.started;
+    if (const auto seeds = line.find(" seed inputs, starting to fuzz"); seeds != std::string::npos)
+      if (const auto colon = line.rfind(": ", seeds); colon != std::string::npos)
+        st.execs = std::max<std::uint64_t>(st.execs, std::strtoull(line.c_str() + colon + 2, nullptr, 10));
     if (line.starts_with("stat::number_of_executed_units:"))
       st.execs = std::max(st.execs, number_after(line, ":"));
     if (line.size() < 2 || line[0] != '#') continue;
