@@ -902,7 +902,7 @@ std::map<std::string, std::vector<Crash>> classify(const Context& c,
 void rerun(const Context& c, const Crash& rep, const std::string& sig, UniqueFinding* u) {
   const fs::path fuzzer = c.fuzz_dir / std::string(rep.target->name);
   const std::string subject(rep.target->subject);
-  for (unsigned k = 0; k < c.o.reruns; ++k) {
+  for (unsigned k = 0; k < c.o.reruns && !g_signal; ++k) {
     const BinaryVerdict bv = run_binary_on(fuzzer, rep.file, c.o.out / "work" / "rerun.log");
     ++u->reruns;
     const bool qualified =
@@ -982,8 +982,8 @@ UniqueFinding make_finding(const Context& c, const std::string& sig, std::vector
   u.signature = sig;
   u.duplicates = files.size();
   u.first_crash = relative_or_absolute(rep.file);
+  rerun(c, rep, sig, &u);  // stops early on a signal
   const bool hurry = g_signal != 0;
-  if (!hurry) rerun(c, rep, sig, &u);
   std::optional<io::AnyProgram> program;
   if (auto bytes = read_bytes(rep.file)) {
     program = io::decode_body_for(rep.target->subject, *bytes);
