@@ -91,6 +91,7 @@ expect_error 2 "--afl-dir empty-dir: no executable fuzz binary" "${t[@]}" --engi
   --fuzz-dir ok-fuzz --afl-dir empty-dir
 expect_error 2 "overlap" "${t[@]}" --fuzz-dir ok-fuzz --corpus ovl --out ovl
 expect_error 2 "overlap" "${t[@]}" --fuzz-dir ok-fuzz --corpus ovl2 --out ovl2/cpudl
+expect_error 2 "overlap" "${t[@]}" --fuzz-dir ok-fuzz --corpus ovl3/work/c --out ovl3
 expect_error 2 "--out not-a-campaign: not empty and not a campaign's output directory" \
   "${t[@]}" --fuzz-dir ok-fuzz --out not-a-campaign
 [[ -e corpus ]] && no "a refused campaign created ./corpus"

@@ -613,10 +613,14 @@ bool check_paths(const CampaignOptions& o, const std::vector<const FuzzTarget*>&
   if (!check_dir_arg("--corpus", o.corpus, true, true, error) ||
       !check_dir_arg("--out", o.out, true, true, error))
     return false;
-  for (const FuzzTarget* t : targets)
+  bool overlap = path_within(o.out, o.corpus) && path_within(o.corpus, o.out);  // the same
+  for (const FuzzTarget* t : targets) {
     if (!check_dir_arg("--corpus", o.corpus / std::string(t->name), true, true, error)) return false;
-  if (path_within(o.out, o.corpus) || path_within(o.corpus, o.out / "work") ||
-      path_within(o.corpus, o.out / "findings")) {
+    overlap = overlap || path_within(o.out, o.corpus / std::string(t->name));
+  }
+  for (const auto owned : {"work", "findings"})
+    overlap = overlap || path_within(o.corpus, o.out / owned);
+  if (overlap) {
     *error = fmt::format("--out {} and --corpus {} overlap (give them separate directories)",
                          o.out.string(), o.corpus.string());
     return false;
