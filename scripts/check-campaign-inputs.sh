@@ -91,6 +91,7 @@ expect_error 2 "--afl-dir empty-dir: no executable fuzz binary" "${t[@]}" --engi
   --fuzz-dir ok-fuzz --afl-dir empty-dir
 expect_error 2 "overlap" "${t[@]}" --fuzz-dir ok-fuzz --corpus ovl --out ovl
 expect_error 2 "overlap" "${t[@]}" --fuzz-dir ok-fuzz --corpus ovl2 --out ovl2/cpudl
+expect_error 2 "overlap" "${t[@]}" --fuzz-dir ok-fuzz --corpus ovl3/work/c --out ovl3
 expect_error 2 "--out not-a-campaign: not empty and not a campaign's output directory" \
   "${t[@]}" --fuzz-dir ok-fuzz --out not-a-campaign
 [[ -e corpus ]] && no "a refused campaign created ./corpus"
@@ -107,6 +108,24 @@ engine_failed o-two "ran 0 inputs" --time 4 --targets cpudl,pick --fuzz-dir idle
 if command -v afl-fuzz >/dev/null; then
   # afl-fuzz refuses a target that is not an instrumented binary.
   engine_failed o-afl "afl" "${t[@]}" --engine afl --fuzz-dir idle-fuzz --afl-dir idle-fuzz
+fi
+
+echo "== what a working engine prints is not a failure"
+# libFuzzer -fork runs the seeds first, and exits with the status of the last
+# crash it ignored (here 77) once it is done: ran inputs, exited normally.
+mkdir -p fork-fuzz
+for name in cpudl cpudl_exact pick cpumask; do
+  printf '#!/bin/sh\necho "INFO: Seed: 1"\necho "INFO: -fork=2: 52 seed inputs, starting to fuzz in /tmp/x"\necho "INFO: exiting: 77 time: 1s"\nexit 77\n' >fork-fuzz/$name
+  chmod +x fork-fuzz/$name
+done
+"$diffsched" campaign "${t[@]}" --fuzz-dir fork-fuzz --out o-fork -q >o-fork.log 2>&1
+rc=$?
+if [[ $rc != 0 ]] || [[ $(jq '.runs[0].invocations[0].exitCode' o-fork/results.sarif) != 0 ]] ||
+   ! grep -q '52 execs' o-fork.log; then
+  no "a fork-mode libFuzzer that ran its seeds and exited 77 after 'INFO: exiting': exit $rc"
+  cat o-fork.log
+else
+  echo "ok: fork-mode exit 77 after 'INFO: exiting', 52 seed inputs run -> 0"
 fi
 
 echo "== a reused --out holds only the new run's files"

@@ -133,7 +133,7 @@ TEST(ReportMarkdown, InterruptionAndTargetsThatCouldNotRunAreFlagged) {
   const std::string md = report_markdown(sample_interrupted());
   EXPECT_NE(md.find("(interrupted)**"), std::string::npos);
   EXPECT_NE(md.find("> **Interrupted:**"), std::string::npos);
-  EXPECT_NE(md.find("could not run: afl-fuzz: no instrumentation found in "
+  EXPECT_NE(md.find("engine-failed: afl-fuzz: no instrumentation found in "
                     "\\<build-afl/fuzz/pick\\> \\& \"\\|\"\\\\x03"),
             std::string::npos)
       << md;

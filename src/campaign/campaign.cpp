@@ -114,8 +114,9 @@ std::uint64_t number_after(const std::string& line, std::string_view key) {
 
 // libFuzzer (fork mode) prints "#N: cov: C ft: F corp: ..." lines; non-fork
 // mode "#N\tNEW cov: C ft: F ...", "#N\tINITED ..." and "#N\tDONE ...";
-// -print_final_stats=1 adds "stat::number_of_executed_units: N". The
-// largest count and the last coverage line win.
+// -print_final_stats=1 adds "stat::number_of_executed_units: N"; fork mode
+// first runs the seeds ("INFO: -fork=2: N seed inputs, starting to fuzz").
+// The largest count and the last coverage line win.
 EngineStatus parse_libfuzzer_log(const fs::path& log) {
   EngineStatus st;
   std::ifstream in(log);
@@ -125,6 +126,9 @@ EngineStatus parse_libfuzzer_log(const fs::path& log) {
     if (line.starts_with("INFO: exiting:") || line.starts_with("Done ") ||
         line.find("\tDONE ") != std::string::npos)
       st.finished = st.started;
+    if (const auto seeds = line.find(" seed inputs, starting to fuzz"); seeds != std::string::npos)
+      if (const auto colon = line.rfind(": ", seeds); colon != std::string::npos)
+        st.execs = std::max<std::uint64_t>(st.execs, std::strtoull(line.c_str() + colon + 2, nullptr, 10));
     if (line.starts_with("stat::number_of_executed_units:"))
       st.execs = std::max(st.execs, number_after(line, ":"));
     if (line.size() < 2 || line[0] != '#') continue;
@@ -609,10 +613,14 @@ bool check_paths(const CampaignOptions& o, const std::vector<const FuzzTarget*>&
   if (!check_dir_arg("--corpus", o.corpus, true, true, error) ||
       !check_dir_arg("--out", o.out, true, true, error))
     return false;
-  for (const FuzzTarget* t : targets)
+  bool overlap = path_within(o.out, o.corpus) && path_within(o.corpus, o.out);  // the same
+  for (const FuzzTarget* t : targets) {
     if (!check_dir_arg("--corpus", o.corpus / std::string(t->name), true, true, error)) return false;
-  if (path_within(o.out, o.corpus) || path_within(o.corpus, o.out / "work") ||
-      path_within(o.corpus, o.out / "findings")) {
+    overlap = overlap || path_within(o.out, o.corpus / std::string(t->name));
+  }
+  for (const auto owned : {"work", "findings"})
+    overlap = overlap || path_within(o.corpus, o.out / owned);
+  if (overlap) {
     *error = fmt::format("--out {} and --corpus {} overlap (give them separate directories)",
                          o.out.string(), o.corpus.string());
     return false;
@@ -898,7 +906,7 @@ std::map<std::string, std::vector<Crash>> classify(const Context& c,
 void rerun(const Context& c, const Crash& rep, const std::string& sig, UniqueFinding* u) {
   const fs::path fuzzer = c.fuzz_dir / std::string(rep.target->name);
   const std::string subject(rep.target->subject);
-  for (unsigned k = 0; k < c.o.reruns; ++k) {
+  for (unsigned k = 0; k < c.o.reruns && !g_signal; ++k) {
     const BinaryVerdict bv = run_binary_on(fuzzer, rep.file, c.o.out / "work" / "rerun.log");
     ++u->reruns;
     const bool qualified =
@@ -978,8 +986,8 @@ UniqueFinding make_finding(const Context& c, const std::string& sig, std::vector
   u.signature = sig;
   u.duplicates = files.size();
   u.first_crash = relative_or_absolute(rep.file);
+  rerun(c, rep, sig, &u);  // stops early on a signal
   const bool hurry = g_signal != 0;
-  if (!hurry) rerun(c, rep, sig, &u);
   std::optional<io::AnyProgram> program;
   if (auto bytes = read_bytes(rep.file)) {
     program = io::decode_body_for(rep.target->subject, *bytes);

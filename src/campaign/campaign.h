@@ -5,7 +5,13 @@
 //   std::string error;
 //   int status = run_campaign(o, &report, &error);   // 0, 1, 2 (or 128+signal)
 //
-// Per target, in turn, for its share of the time: run the engine (libFuzzer
+// Before anything starts, --corpus, --out, --fuzz-dir and --afl-dir are
+// checked (error: the path and what was expected; exit 2, no reports), and
+// --out is made ready: a campaign's earlier --out (marked .diffsched-campaign)
+// loses its reports, findings/ and work/, anything else non-empty is refused
+// without --force.
+//
+// Per target, in turn, in its slot of --time / targets seconds: run the engine (libFuzzer
 // -fork=JOBS -ignore_crashes=1, or afl-fuzz) on a scratch corpus seeded from
 // CORPUS/<target>; merge what it found into CORPUS/<target> (libFuzzer
 // -merge=1 into a staging directory, then one atomic rename per new file, so
@@ -17,9 +23,15 @@
 // reported but do not fail the campaign. Reports: OUT/summary.md,
 // OUT/junit.xml, OUT/results.sarif (campaign/report.h).
 //
-// SIGINT/SIGTERM: the engine is stopped, what it found so far is merged, the
-// reports are written (marked interrupted), exit status 128+signal. A second
-// signal abandons the merge (the corpus keeps its earlier, whole state).
+// An engine that cannot start, exits abnormally or runs no input makes its
+// target engine-failed (TargetStatus), and the campaign exits 2.
+//
+// SIGINT/SIGTERM: the engine's process group is signalled (SIGKILL shortly
+// after), what it found so far is merged (at most 0.8 s), crash files are
+// classified without re-runs or minimisation, the reports are written
+// (marked interrupted, exit status 128+signal also in SARIF): about 1-2 s in
+// all. A second signal abandons the merge (the corpus keeps its earlier,
+// whole state). The exit status is CampaignReport::exit_status().
 #pragma once
 
 #include <filesystem>
