@@ -8,6 +8,7 @@
 //   KCHECK_MODE=replay   KCHECK_INPUT=min.ops ... kcheck_harness         # trace, exit 0/1
 //   KCHECK_MODE=minimize KCHECK_INPUT=crash-x KCHECK_RAW=1 KCHECK_OUTPUT=min.ops ...
 //   KCHECK_MODE=check    KCHECK_SEEDS=corpus/seeds/cpudl KCHECK_RUNS=2000 KCHECK_OUTPUT=min.ops
+//   KCHECK_MODE=load     ...                 # only load the candidates (link errors), exit 0/2
 //
 // Other settings: KCHECK_BASELINE may also be a second candidate .so (e.g. the
 // unpatched file); KCHECK_CAPACITY=1024,512,... turns the asymmetric-capacity
@@ -226,15 +227,28 @@ bool is_failure(const Verdict& v) {
 }
 
 // Minimises `program` at the level and writes it to `out` (if not empty).
+// The budget is KCHECK_MIN_SECONDS / KCHECK_MIN_TRIES (tools::MinimizeBudget's
+// defaults otherwise); when it runs out, the smallest reproducer so far is
+// written and reported as not minimal.
 int minimize_and_write(const io::AnyProgram& program, const std::string& out) {
   std::string error;
-  auto r = tools::minimize(program, g_settings.level, &error);
+  tools::MinimizeBudget budget;
+  if (const std::string s = env("KCHECK_MIN_SECONDS"); !s.empty())
+    budget.max_seconds = std::strtod(s.c_str(), nullptr);
+  if (const std::string s = env("KCHECK_MIN_TRIES"); !s.empty())
+    budget.max_tries = std::strtoull(s.c_str(), nullptr, 10);
+  auto r = tools::minimize(program, g_settings.level, &error, budget);
   if (!r) fail(error);
-  const std::string text = io::format_program(r->program);
+  std::string text = io::format_program(r->program);
+  if (!r->minimal)  // the first line says so (the CLI reads it)
+    text = fmt::format("# not minimal: the {} ran out\n{}", r->stopped, text);
   std::size_t ops = 0;
   std::visit([&](const auto& p) { ops = p.ops.size(); }, r->program);
-  fmt::print("minimised: {} ops -> {} ops ({} runs), signature {}\n", r->original_ops, ops,
-             r->runs, r->signature);
+  fmt::print("minimised: {} ops -> {} ops ({} runs, {:.1f} s), signature {}\n", r->original_ops,
+             ops, r->runs, r->seconds, r->signature);
+  if (!r->minimal)
+    fmt::print("NOT MINIMAL: the minimisation's {} ran out; the reproducer is the smallest "
+               "found so far (it fails the same way)\n", r->stopped);
   fmt::print("---- reproducer ----\n{}----\n", text);
   if (!out.empty() && !io::write_file(out, text, &error)) fail(error);
   return 1;
@@ -382,6 +396,11 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   setup();
   const std::string mode = env("KCHECK_MODE", "fuzz");
   if (mode == "fuzz") return 0;
+  if (mode == "load") {  // setup() loaded every candidate (dlopen RTLD_NOW)
+    fmt::print("loaded\n");
+    std::fflush(stdout);
+    std::exit(0);
+  }
   int status = 2;
   if (mode == "replay")
     status = mode_replay(false);
@@ -392,7 +411,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   else if (mode == "alloc")
     status = mode_alloc();
   else
-    fail(fmt::format("KCHECK_MODE '{}': fuzz, replay, minimize, check or alloc", mode));
+    fail(fmt::format("KCHECK_MODE '{}': fuzz, load, replay, minimize, check or alloc", mode));
   std::fflush(stdout);
   std::exit(status);
 }

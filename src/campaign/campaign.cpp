@@ -778,6 +778,8 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
     const fs::path bin_path = o.out / "findings" / (base + ".bin");
     if (program) {
       u.ops_text = io::format_program(repro);
+      if (min && !min->minimal)  // the minimisation's budget (tools::MinimizeBudget) ran out
+        u.ops_text = fmt::format("# not minimal: the {} ran out\n{}", min->stopped, u.ops_text);
       u.minimized_ops = std::visit([](const auto& p) { return p.ops.size(); }, repro);
       const auto bytes = io::encode_file(repro);
       std::string werr;
