@@ -17,7 +17,10 @@
 // KCHECK_NR_CPUS=4,64 runs every input at one of these nr_cpu_ids;
 // KCHECK_QUIET=1 replays without the trace; KCHECK_DECODE_ONLY=1 (replay)
 // writes the input as .ops to KCHECK_OUTPUT; KCHECK_MODE=alloc with
-// KCHECK_FAIL_ALLOC=n makes allocation n of cpudl_init() fail.
+// KCHECK_FAIL_ALLOC=n makes allocation n of cpudl_init() fail;
+// KCHECK_MIN_SECONDS / KCHECK_MIN_TRIES bound the minimisation;
+// KCHECK_HANG_SECONDS (default 10) is how long one program of the property
+// run may take before it is a hang (status 79, the program saved).
 // Non-fuzz modes run inside LLVMFuzzerInitialize and exit: 0 equivalent,
 // 1 finding, 2 could not load or run.
 #include <algorithm>
@@ -30,6 +33,8 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include <csignal>
 
 #include <fcntl.h>
 #include <sanitizer/common_interface_defs.h>
@@ -222,6 +227,28 @@ void on_sanitizer_death() {
     write_all(g_current.crash_base + ".crash", g_current.body.data(), g_current.body.size());
 }
 
+// The property run's status when one program did not finish within
+// KCHECK_HANG_SECONDS (default 10): a hang in the candidate. The program is
+// saved as on a sanitizer's death.
+constexpr int kHangExit = 79;
+
+void on_alarm(int) {
+  on_sanitizer_death();  // open() and write() only
+  static const char msg[] =
+      "kcheck: a program did not finish within KCHECK_HANG_SECONDS (a hang in the candidate)\n";
+  [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, msg, sizeof msg - 1);
+  ::_exit(kHangExit);
+}
+
+// Arms the alarm for one program of the property run (false disarms it).
+void arm_hang_alarm(bool on) {
+  static const unsigned seconds = [] {
+    const unsigned long v = std::strtoul(env("KCHECK_HANG_SECONDS", "10").c_str(), nullptr, 10);
+    return static_cast<unsigned>(v == 0 ? 10 : v);
+  }();
+  ::alarm(on ? seconds : 0);
+}
+
 bool is_failure(const Verdict& v) {
   return v.finding && v.finding->kind != FindingKind::kOutOfDomain;
 }
@@ -306,6 +333,7 @@ int mode_check() {
   std::size_t programs = 0, ops = 0;
   g_current.crash_base = env("KCHECK_OUTPUT");
   __sanitizer_set_death_callback(on_sanitizer_death);
+  std::signal(SIGALRM, on_alarm);
   auto failed = [&](const io::AnyProgram& program, const Verdict& v, const std::string& from) {
     fmt::print("FINDING in {} (after {} programs):\n{}\n", from, programs, v.finding->describe());
     return minimize_and_write(program, env("KCHECK_OUTPUT"));
@@ -322,7 +350,9 @@ int mode_check() {
       if (io::subject_name(*program) != g_settings.subject) continue;
       Verdict v;
       g_current.seed_text = io::format_program(*program);
+      arm_hang_alarm(true);
       std::visit([&](const auto& p) { v = replay(p, false); }, *program);
+      arm_hang_alarm(false);
       g_current.seed_text.clear();
       ++programs;
       ops += v.ops_run;
@@ -338,7 +368,9 @@ int mode_check() {
     for (auto& b : body) b = static_cast<std::uint8_t>(rng());
     g_current.body = body;
     const auto shaped = shape_body(body);
+    arm_hang_alarm(true);
     const Verdict v = run_target(*g_settings.target, shaped);
+    arm_hang_alarm(false);
     ++programs;
     ops += v.ops_run;
     if (is_failure(v)) {

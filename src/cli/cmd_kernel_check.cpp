@@ -47,6 +47,7 @@ struct KernelCheckOptions {
   unsigned task_util = 512;
   std::vector<unsigned> nr_cpus;
   double time = 10;
+  unsigned hang_seconds = 10;    // one program (input) longer than this is a hang
   double minimize_seconds = 10;  // the budget of each minimisation
   std::size_t minimize_tries = tools::MinimizeBudget::kDefaultTries;
   unsigned runs = 2000;
@@ -188,9 +189,13 @@ constexpr std::string_view kNotMinimal = "# not minimal:";
 // watchdog allows kUnboundedMinimize.
 constexpr double kWatchdogSlack = 30;
 constexpr double kUnboundedMinimize = 3600;
+// A replay (one program) is a hang after --hang-seconds plus this for the start.
+constexpr double kReplayStartSlack = 10;
 
 // The harness's status when a sanitizer (ASan, UBSan) stopped it.
 constexpr int kSanitizerExit = 77;
+// The harness's status when one program of the property run hung (harness.cpp).
+constexpr int kHangExit = 79;
 
 std::string replay_command(const KernelCheckOptions& o, const fs::path& ops, bool raw = false) {
   std::string cmd =
@@ -203,6 +208,7 @@ std::string replay_command(const KernelCheckOptions& o, const fs::path& ops, boo
   if (!o.capacity.empty()) cmd += fmt::format(" --capacity {} --task-util {}", o.capacity, o.task_util);
   if (!o.harness.empty()) cmd += " --harness " + o.harness;
   if (o.no_build) cmd += " --no-build";
+  if (o.hang_seconds != 10) cmd += fmt::format(" --hang-seconds {}", o.hang_seconds);
   if (raw && !o.nr_cpus.empty()) cmd += fmt::format(" --nr-cpus {}", fmt::join(o.nr_cpus, " "));
   return cmd + (raw ? " --raw" : "") + " --replay " + ops.string();
 }
@@ -395,6 +401,7 @@ int run_kernel_check(KernelCheckOptions o) {
            {"KCHECK_NR_CPUS", fmt::format("{}", fmt::join(o.nr_cpus, ","))},
            {"KCHECK_MIN_SECONDS", fmt::format("{}", o.minimize_seconds)},
            {"KCHECK_MIN_TRIES", std::to_string(o.minimize_tries)},
+           {"KCHECK_HANG_SECONDS", std::to_string(o.hang_seconds)},
            {"ASAN_OPTIONS", fmt::format("detect_leaks=0:allocator_may_return_null=1:exitcode={}",
                                         kSanitizerExit)},
            {"UBSAN_OPTIONS", fmt::format("print_stacktrace=1:exitcode={}", kSanitizerExit)}};
@@ -421,9 +428,18 @@ int run_kernel_check(KernelCheckOptions o) {
   }
 
   if (!o.replay.empty()) {
-    const int rc = h.run("replay", {{"KCHECK_INPUT", fs::absolute(o.replay).string()},
-                                    {"KCHECK_RAW", o.raw ? "1" : "0"}});
+    // One program: longer than --hang-seconds (and the start) is a hang.
+    const double limit = o.hang_seconds + kReplayStartSlack;
+    const int rc = h.run("replay",
+                         {{"KCHECK_INPUT", fs::absolute(o.replay).string()},
+                          {"KCHECK_RAW", o.raw ? "1" : "0"}},
+                         {}, {}, limit);
     if (o.work_dir.empty()) fs::remove_all(work, ec);  // only staging: nothing to keep
+    if (rc == kTimedOut) {
+      fmt::print("FINDING: the replay did not finish within {:.0f} s: a hang in the candidate\n",
+                 limit);
+      return kExitFinding;
+    }
     if (rc == kSanitizerExit) fmt::print("FINDING: a sanitizer stopped the replay (report above)\n");
     return rc == 0 ? kExitOk : rc == 1 || rc == kSanitizerExit ? kExitFinding : kExitBadInput;
   }
@@ -478,10 +494,20 @@ int run_kernel_check(KernelCheckOptions o) {
                           {"KCHECK_SEED", std::to_string(o.seed)},
                           {"KCHECK_OUTPUT", fs::absolute(min_ops).string()}},
                          {}, {}, limit);
+    if (rc == kHangExit) {
+      const fs::path ops_in = min_ops.string() + ".crash.ops", raw_in = min_ops.string() + ".crash";
+      const bool raw = !fs::exists(ops_in);
+      const fs::path input = raw ? raw_in : ops_in;
+      fmt::print("\nverdict: FINDING (a hang: one program of the property run did not finish "
+                 "within --hang-seconds {}; {:.1f} s; not minimised)\ninput: {}\n"
+                 "replay it against the candidate:\n  {}\n",
+                 o.hang_seconds, since(t), input.string(), replay_command(o, input, raw));
+      return kExitFinding;
+    }
     if (rc == kTimedOut)
-      return error(fmt::format("the property run did not finish within {:.0f} s (a hang in the "
-                               "candidate? run with --no-properties to let the fuzzer's "
-                               "-timeout find the input)", limit));
+      return error(fmt::format("the property run did not finish within {:.0f} s (its "
+                               "programs each have --hang-seconds; see above)",
+                               limit));
     if (rc == 1) return report_finding(o, min_ops, fmt::format("properties, {:.1f} s", since(t)));
     if (rc == kSanitizerExit) {
       // The candidate crashed the harness; its death callback saved the input.
@@ -514,7 +540,8 @@ int run_kernel_check(KernelCheckOptions o) {
     const int rc = h.run("fuzz", {},
                          {fmt::format("-max_total_time={}", static_cast<long>(o.time + 0.5)),
                           fmt::format("-seed={}", o.seed), "-dict=" + dict, "-max_len=4096",
-                          "-timeout=10", "-detect_leaks=0", "-print_final_stats=1",
+                          fmt::format("-timeout={}", o.hang_seconds), "-detect_leaks=0",
+                          "-print_final_stats=1",
                           "-artifact_prefix=" + (work / "").string(), corpus.string()},
                          log, o.time + kWatchdogSlack);
     const fs::path crash = find_crash(work);
@@ -526,6 +553,14 @@ int run_kernel_check(KernelCheckOptions o) {
         return error(fmt::format("the fuzzer stopped with status {} without a finding; see {}", rc,
                                  log.string()));
       fmt::print("  fuzzing: finding after {:.1f} s: {}\n", since(t), crash.string());
+      if (crash.filename().string().rfind("timeout-", 0) == 0) {
+        // libFuzzer's -timeout: replaying or minimising it would hang again.
+        fmt::print("\nverdict: FINDING (a hang: an input ran longer than --hang-seconds {} in "
+                   "fuzzing, {:.1f} s; not minimised)\ninput: {}\n"
+                   "replay it against the candidate:\n  {}\n",
+                   o.hang_seconds, since(t), crash.string(), replay_command(o, crash, true));
+        return kExitFinding;
+      }
       const std::string log_text = read_text(log);
       const std::size_t asan = log_text.find("ERROR: AddressSanitizer");
       const std::size_t ubsan = log_text.find("runtime error:");
@@ -592,6 +627,11 @@ void add_common(CLI::App* sub, KernelCheckOptions& o) {
   sub->add_flag("--no-properties", o.no_properties,
                 "skip the property run (seeds and random programs): fuzzing only");
   sub->add_flag("--no-build", o.no_build, "do not (re)build the harness; use the one in build-fuzz");
+  sub->add_option("--hang-seconds", o.hang_seconds,
+                  "one program (input) that runs longer than this is a hang: a finding "
+                  "(the property run's alarm, libFuzzer's -timeout, the replay's watchdog)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 3600u));
   sub->add_option("--minimize-seconds", o.minimize_seconds,
                   "wall-clock budget of the minimisation of a finding (0: none); when it runs "
                   "out, the smallest reproducer so far is reported, marked NOT MINIMAL")
