@@ -443,7 +443,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   else if (mode == "alloc")
     status = mode_alloc();
   else
-    fail(fmt::format("KCHECK_MODE '{}': fuzz, load, replay, minimize, check or alloc", mode));
+    fail(fmt::format("KCHECK_MODE '{}': fuzz, load, replay, minimize, check or alloc",
+                     mode));
   std::fflush(stdout);
   std::exit(status);
 }
