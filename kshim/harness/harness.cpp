@@ -8,6 +8,7 @@
 //   KCHECK_MODE=replay   KCHECK_INPUT=min.ops ... kcheck_harness         # trace, exit 0/1
 //   KCHECK_MODE=minimize KCHECK_INPUT=crash-x KCHECK_RAW=1 KCHECK_OUTPUT=min.ops ...
 //   KCHECK_MODE=check    KCHECK_SEEDS=corpus/seeds/cpudl KCHECK_RUNS=2000 KCHECK_OUTPUT=min.ops
+//   KCHECK_MODE=load     ...                 # only load the candidates (link errors), exit 0/2
 //
 // Other settings: KCHECK_BASELINE may also be a second candidate .so (e.g. the
 // unpatched file); KCHECK_CAPACITY=1024,512,... turns the asymmetric-capacity
@@ -16,7 +17,10 @@
 // KCHECK_NR_CPUS=4,64 runs every input at one of these nr_cpu_ids;
 // KCHECK_QUIET=1 replays without the trace; KCHECK_DECODE_ONLY=1 (replay)
 // writes the input as .ops to KCHECK_OUTPUT; KCHECK_MODE=alloc with
-// KCHECK_FAIL_ALLOC=n makes allocation n of cpudl_init() fail.
+// KCHECK_FAIL_ALLOC=n makes allocation n of cpudl_init() fail;
+// KCHECK_MIN_SECONDS / KCHECK_MIN_TRIES bound the minimisation;
+// KCHECK_HANG_SECONDS (default 10) is how long one program of the property
+// run may take before it is a hang (status 79, the program saved).
 // Non-fuzz modes run inside LLVMFuzzerInitialize and exit: 0 equivalent,
 // 1 finding, 2 could not load or run.
 #include <algorithm>
@@ -29,6 +33,8 @@
 #include <random>
 #include <string>
 #include <vector>
+
+#include <csignal>
 
 #include <fcntl.h>
 #include <sanitizer/common_interface_defs.h>
@@ -221,20 +227,55 @@ void on_sanitizer_death() {
     write_all(g_current.crash_base + ".crash", g_current.body.data(), g_current.body.size());
 }
 
+// The property run's status when one program did not finish within
+// KCHECK_HANG_SECONDS (default 10): a hang in the candidate. The program is
+// saved as on a sanitizer's death.
+constexpr int kHangExit = 79;
+
+void on_alarm(int) {
+  on_sanitizer_death();  // open() and write() only
+  static const char msg[] =
+      "kcheck: a program did not finish within KCHECK_HANG_SECONDS (a hang in the candidate)\n";
+  [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, msg, sizeof msg - 1);
+  ::_exit(kHangExit);
+}
+
+// Arms the alarm for one program of the property run (false disarms it).
+void arm_hang_alarm(bool on) {
+  static const unsigned seconds = [] {
+    const unsigned long v = std::strtoul(env("KCHECK_HANG_SECONDS", "10").c_str(), nullptr, 10);
+    return static_cast<unsigned>(v == 0 ? 10 : v);
+  }();
+  ::alarm(on ? seconds : 0);
+}
+
 bool is_failure(const Verdict& v) {
   return v.finding && v.finding->kind != FindingKind::kOutOfDomain;
 }
 
 // Minimises `program` at the level and writes it to `out` (if not empty).
+// The budget is KCHECK_MIN_SECONDS / KCHECK_MIN_TRIES (tools::MinimizeBudget's
+// defaults otherwise); when it runs out, the smallest reproducer so far is
+// written and reported as not minimal.
 int minimize_and_write(const io::AnyProgram& program, const std::string& out) {
   std::string error;
-  auto r = tools::minimize(program, g_settings.level, &error);
+  tools::MinimizeBudget budget;
+  if (const std::string s = env("KCHECK_MIN_SECONDS"); !s.empty())
+    budget.max_seconds = std::strtod(s.c_str(), nullptr);
+  if (const std::string s = env("KCHECK_MIN_TRIES"); !s.empty())
+    budget.max_tries = std::strtoull(s.c_str(), nullptr, 10);
+  auto r = tools::minimize(program, g_settings.level, &error, budget);
   if (!r) fail(error);
-  const std::string text = io::format_program(r->program);
+  std::string text = io::format_program(r->program);
+  if (!r->minimal)  // the first line says so (the CLI reads it)
+    text = fmt::format("# not minimal: the {} ran out\n{}", r->stopped, text);
   std::size_t ops = 0;
   std::visit([&](const auto& p) { ops = p.ops.size(); }, r->program);
-  fmt::print("minimised: {} ops -> {} ops ({} runs), signature {}\n", r->original_ops, ops,
-             r->runs, r->signature);
+  fmt::print("minimised: {} ops -> {} ops ({} runs, {:.1f} s), signature {}\n", r->original_ops,
+             ops, r->runs, r->seconds, r->signature);
+  if (!r->minimal)
+    fmt::print("NOT MINIMAL: the minimisation's {} ran out; the reproducer is the smallest "
+               "found so far (it fails the same way)\n", r->stopped);
   fmt::print("---- reproducer ----\n{}----\n", text);
   if (!out.empty() && !io::write_file(out, text, &error)) fail(error);
   return 1;
@@ -292,6 +333,7 @@ int mode_check() {
   std::size_t programs = 0, ops = 0;
   g_current.crash_base = env("KCHECK_OUTPUT");
   __sanitizer_set_death_callback(on_sanitizer_death);
+  std::signal(SIGALRM, on_alarm);
   auto failed = [&](const io::AnyProgram& program, const Verdict& v, const std::string& from) {
     fmt::print("FINDING in {} (after {} programs):\n{}\n", from, programs, v.finding->describe());
     return minimize_and_write(program, env("KCHECK_OUTPUT"));
@@ -308,7 +350,9 @@ int mode_check() {
       if (io::subject_name(*program) != g_settings.subject) continue;
       Verdict v;
       g_current.seed_text = io::format_program(*program);
+      arm_hang_alarm(true);
       std::visit([&](const auto& p) { v = replay(p, false); }, *program);
+      arm_hang_alarm(false);
       g_current.seed_text.clear();
       ++programs;
       ops += v.ops_run;
@@ -324,7 +368,9 @@ int mode_check() {
     for (auto& b : body) b = static_cast<std::uint8_t>(rng());
     g_current.body = body;
     const auto shaped = shape_body(body);
+    arm_hang_alarm(true);
     const Verdict v = run_target(*g_settings.target, shaped);
+    arm_hang_alarm(false);
     ++programs;
     ops += v.ops_run;
     if (is_failure(v)) {
@@ -382,6 +428,11 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   setup();
   const std::string mode = env("KCHECK_MODE", "fuzz");
   if (mode == "fuzz") return 0;
+  if (mode == "load") {  // setup() loaded every candidate (dlopen RTLD_NOW)
+    fmt::print("loaded\n");
+    std::fflush(stdout);
+    std::exit(0);
+  }
   int status = 2;
   if (mode == "replay")
     status = mode_replay(false);
@@ -392,7 +443,8 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   else if (mode == "alloc")
     status = mode_alloc();
   else
-    fail(fmt::format("KCHECK_MODE '{}': fuzz, replay, minimize, check or alloc", mode));
+    fail(fmt::format("KCHECK_MODE '{}': fuzz, load, replay, minimize, check or alloc",
+                     mode));
   std::fflush(stdout);
   std::exit(status);
 }

@@ -6,6 +6,7 @@
  * v5.18..v6.16 cpudeadline.c is built inside build_utility.c and includes
  * nothing itself. Like the kernel's sched.h it includes "cpudeadline.h": the
  * staged one (the user's neighbouring header, else the shim's for the API form).
+ * fair.c includes it too, so a pick candidate may: see the end of the file.
  */
 #ifndef KSHIM_SCHED_SCHED_H
 #define KSHIM_SCHED_SCHED_H
@@ -30,6 +31,11 @@ static inline bool dl_task_fits_capacity(struct task_struct *p, int cpu)
 	return cap_scale(p->dl.dl_deadline, cap) >= p->dl.dl_runtime;
 }
 
+/* The staged cpudeadline.h, for cpudl candidates. A pick candidate (a
+ * function cut from kernel/sched/fair.c, which includes "sched.h" too) has
+ * none staged and needs none. */
+#if __has_include("cpudeadline.h")
 #include "cpudeadline.h"
+#endif
 
 #endif /* KSHIM_SCHED_SCHED_H */

@@ -104,3 +104,45 @@ TEST(KernelCheckSummary, SaysNothingForAnOrdinarySyntaxError) {
 
 }  // namespace
 }  // namespace diffsched::tools
+
+namespace diffsched::tools {
+namespace {
+
+TEST(KernelCheckLinkErrors, AnUndefinedKernelFunctionIsWhatTheShimLacks) {
+  const std::string s = summarize_link_errors(
+      "kcheck: error: cannot load /w/candidate.so: /w/candidate.so: undefined symbol: "
+      "cpu_util_cfs\n",
+      "unsigned long cpu_util_cfs(int cpu);\nint f(void) { return cpu_util_cfs(0); }\n", "x.c");
+  EXPECT_NE(s.find("the kernel shim (kshim/) lacks: cpu_util_cfs()"), std::string::npos) << s;
+  EXPECT_EQ(s.find("own code"), std::string::npos) << s;
+}
+
+TEST(KernelCheckLinkErrors, AStaticFunctionNeverDefinedIsTheFilesOwnError) {
+  const std::string out =
+      "/usr/bin/ld: /tmp/x.o: in function `cpudl_find':\n"
+      "x.c:(.text+0x1d): undefined reference to `cpudl_pick_slot'\n"
+      "/usr/bin/ld: x.c: hidden symbol `cpudl_pick_slot' isn't defined\n";
+  const std::string s = summarize_link_errors(
+      out, "/* static int nope(void); */\nstatic int cpudl_pick_slot(struct cpudl *cp);\n",
+      "x.c");
+  EXPECT_NE(s.find("x.c declares cpudl_pick_slot() static but never defines it"),
+            std::string::npos) << s;
+  EXPECT_EQ(s.find("lacks"), std::string::npos) << s;
+}
+
+TEST(KernelCheckLinkErrors, BothKindsAndLldMessagesAreNamedOnce) {
+  const std::string s = summarize_link_errors(
+      "ld.lld: error: undefined symbol: task_h_load\nld.lld: error: undefined symbol: helper\n"
+      "ld.lld: error: undefined symbol: task_h_load\n",
+      "static inline int helper(void);\n", "f.c");
+  EXPECT_NE(s.find("f.c declares helper()"), std::string::npos) << s;
+  EXPECT_NE(s.find("lacks: task_h_load()"), std::string::npos) << s;
+  EXPECT_EQ(s.find("task_h_load(), task_h_load()"), std::string::npos) << s;
+}
+
+TEST(KernelCheckLinkErrors, NothingForOutputWithoutLinkErrors) {
+  EXPECT_EQ(summarize_link_errors("x.c:7:10: error: expected ';'\n", "", "x.c"), "");
+}
+
+}  // namespace
+}  // namespace diffsched::tools

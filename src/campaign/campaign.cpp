@@ -919,11 +919,14 @@ void rerun(const Context& c, const Crash& rep, const std::string& sig, UniqueFin
 // Writes the reproducer (.ops and binary) under OUT/findings and fills in
 // what it shows and how to reproduce it.
 void write_reproducer(const Context& c, const Crash& rep, const io::AnyProgram& repro,
-                      bool minimised, unsigned serial, UniqueFinding* u) {
+                      bool minimised, const std::string& not_minimal, unsigned serial,
+                      UniqueFinding* u) {
   const std::string base = fmt::format("{}-{}", u->target, serial);
   const fs::path ops_path = c.o.out / "findings" / (base + ".ops");
   const fs::path bin_path = c.o.out / "findings" / (base + ".bin");
   u->ops_text = io::format_program(repro);
+  if (!not_minimal.empty())  // the minimisation's budget (tools::MinimizeBudget) ran out
+    u->ops_text = fmt::format("# not minimal: the {} ran out\n{}", not_minimal, u->ops_text);
   u->minimized_ops = std::visit([](const auto& p) { return p.ops.size(); }, repro);
   const auto bytes = io::encode_file(repro);
   std::string werr;
@@ -1001,9 +1004,15 @@ UniqueFinding make_finding(const Context& c, const std::string& sig, std::vector
                           sig.find(":crash:") == std::string::npos;
   std::string why;
   std::optional<tools::MinimizeResult> min;
-  if (program && replayable && !hurry) min = tools::minimize(*program, rep.target->level, &why);
+  if (program && replayable && !hurry) {
+    tools::MinimizeBudget budget;
+    budget.stop = &g_signal;  // a SIGINT/SIGTERM ends the minimisation at the next try
+    min = tools::minimize(*program, rep.target->level, &why, budget);
+  }
   std::optional<io::AnyProgram> repro = min ? std::optional(min->program) : program;
-  if (repro) write_reproducer(c, rep, *repro, min.has_value(), serial, &u);
+  if (repro)
+    write_reproducer(c, rep, *repro, min.has_value(), min && !min->minimal ? min->stopped : "",
+                     serial, &u);
   if (!repro)
     u.reproduce = fmt::format("{} -runs=1 {}",
                               shell_quote(relative_or_absolute(c.fuzz_dir / u.target)),

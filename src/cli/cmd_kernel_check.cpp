@@ -5,9 +5,13 @@
 // minimises the first finding and prints the command that replays it.
 // Exit: 0 equivalent, 1 finding, 2 could not build or run (one-line reason).
 // docs/kernel-check.md describes the shim and what it models.
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <thread>
 #include <optional>
 #include <fstream>
 #include <sstream>
@@ -17,6 +21,7 @@
 
 #include "cli/commands.h"
 #include "tools/kernel_check.h"
+#include "tools/minimize.h"
 #include "tools/process.h"
 
 namespace diffsched::cli {
@@ -42,6 +47,9 @@ struct KernelCheckOptions {
   unsigned task_util = 512;
   std::vector<unsigned> nr_cpus;
   double time = 10;
+  unsigned hang_seconds = 10;    // one program (input) longer than this is a hang
+  double minimize_seconds = 10;  // the budget of each minimisation
+  std::size_t minimize_tries = tools::MinimizeBudget::kDefaultTries;
   unsigned runs = 2000;
   unsigned seed = 1;
   bool no_build = false;
@@ -119,12 +127,18 @@ int build(const tools::CandidateSpec& spec, const fs::path& work, bool forced_ap
   return kExitOk;
 }
 
+// The status Harness::run returns when its watchdog killed the harness.
+constexpr int kTimedOut = -2;
+
 struct Harness {
   fs::path binary;
   std::vector<std::pair<std::string, std::string>> env;
 
+  // Runs the harness in `mode`; after `limit` seconds (> 0) it is killed and
+  // kTimedOut returned, so that no harness run (a hang in the candidate, a
+  // slow minimisation) can keep the verdict from coming.
   int run(const std::string& mode, std::vector<std::pair<std::string, std::string>> extra,
-          std::vector<std::string> args = {}, const fs::path& log = {}) const {
+          std::vector<std::string> args = {}, const fs::path& log = {}, double limit = 0) const {
     tools::RunOptions o;
     o.env = env;
     o.env.emplace_back("KCHECK_MODE", mode);
@@ -133,7 +147,25 @@ struct Harness {
     std::vector<std::string> argv = {binary.string()};
     argv.insert(argv.end(), args.begin(), args.end());
     std::fflush(stdout);
-    return tools::run(argv, o);
+    const pid_t pid = tools::spawn(argv, o);
+    if (pid < 0 || limit <= 0) return tools::wait_exit(pid);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit);
+    for (auto pause = std::chrono::milliseconds(1);;
+         pause = std::min(pause * 2, std::chrono::milliseconds(50))) {
+      int status = 0;
+      const pid_t done = ::waitpid(pid, &status, WNOHANG);
+      if (done == pid) {
+        if (WIFEXITED(status)) return WEXITSTATUS(status);
+        return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
+      }
+      if (done < 0 && errno != EINTR) return -1;
+      if (std::chrono::steady_clock::now() >= deadline) {
+        ::kill(pid, SIGKILL);  // the harness has no children (no -fork)
+        tools::wait_exit(pid);
+        return kTimedOut;
+      }
+      std::this_thread::sleep_for(pause);
+    }
   }
 };
 
@@ -147,8 +179,23 @@ fs::path find_crash(const fs::path& dir) {
   return {};
 }
 
+// The first line of a reproducer whose minimisation ran out of budget (the
+// harness writes it too).
+constexpr std::string_view kNotMinimal = "# not minimal:";
+
+// Watchdogs: a harness run is killed this many seconds after its own bound
+// (the fuzzer's --time, the minimisation's budget, the property run's size)
+// ran out; with --minimize-seconds 0 (no time budget) the minimisation's
+// watchdog allows kUnboundedMinimize.
+constexpr double kWatchdogSlack = 30;
+constexpr double kUnboundedMinimize = 3600;
+// A replay (one program) is a hang after --hang-seconds plus this for the start.
+constexpr double kReplayStartSlack = 10;
+
 // The harness's status when a sanitizer (ASan, UBSan) stopped it.
 constexpr int kSanitizerExit = 77;
+// The harness's status when one program of the property run hung (harness.cpp).
+constexpr int kHangExit = 79;
 
 std::string replay_command(const KernelCheckOptions& o, const fs::path& ops, bool raw = false) {
   std::string cmd =
@@ -161,6 +208,7 @@ std::string replay_command(const KernelCheckOptions& o, const fs::path& ops, boo
   if (!o.capacity.empty()) cmd += fmt::format(" --capacity {} --task-util {}", o.capacity, o.task_util);
   if (!o.harness.empty()) cmd += " --harness " + o.harness;
   if (o.no_build) cmd += " --no-build";
+  if (o.hang_seconds != 10) cmd += fmt::format(" --hang-seconds {}", o.hang_seconds);
   if (raw && !o.nr_cpus.empty()) cmd += fmt::format(" --nr-cpus {}", fmt::join(o.nr_cpus, " "));
   return cmd + (raw ? " --raw" : "") + " --replay " + ops.string();
 }
@@ -175,14 +223,21 @@ std::string sanitizer_summary(const std::string& log) {
 // Minimises an input that makes a sanitizer stop the harness, outside the
 // harness (each try is a process): decode it to .ops, then drop chunks of op
 // lines (halves, quarters, ..., single ops) while the replay still stops with
-// the same SUMMARY line. Writes `out`; returns the op counts, or nullopt.
+// the same SUMMARY line. Bounded like the in-harness minimisation: at most
+// --minimize-tries runs (and never more than 300) and --minimize-seconds of
+// wall clock, each run under a watchdog. Writes `out` (the smallest found so
+// far when the budget runs out, and says so); returns the op counts, or nullopt.
 std::optional<std::pair<std::size_t, std::size_t>> minimize_crash(
-    const Harness& h, const fs::path& input, bool raw, const fs::path& out, const fs::path& work) {
+    const KernelCheckOptions& opts, const Harness& h, const fs::path& input, bool raw,
+    const fs::path& out, const fs::path& work) {
+  const auto start = std::chrono::steady_clock::now();
   const fs::path decoded = work / "crash-decoded.ops", trial = work / "crash-trial.ops";
-  if (h.run("replay", {{"KCHECK_INPUT", fs::absolute(input).string()},
-                       {"KCHECK_RAW", raw ? "1" : "0"},
-                       {"KCHECK_DECODE_ONLY", "1"},
-                       {"KCHECK_OUTPUT", decoded.string()}}) != 0)
+  if (h.run("replay",
+            {{"KCHECK_INPUT", fs::absolute(input).string()},
+             {"KCHECK_RAW", raw ? "1" : "0"},
+             {"KCHECK_DECODE_ONLY", "1"},
+             {"KCHECK_OUTPUT", decoded.string()}},
+            {}, {}, 30) != 0)
     return std::nullopt;
   std::vector<std::string> head, ops;
   {
@@ -199,26 +254,41 @@ std::optional<std::pair<std::size_t, std::size_t>> minimize_crash(
     for (const auto& l : body) f << l << '\n';
   };
   const fs::path log = work / "crash-trial.log";
-  auto summary_of = [&](const std::vector<std::string>& body) {
+  auto summary_of = [&](const std::vector<std::string>& body, double limit) {
     write(body, trial);
     const int rc = h.run("replay", {{"KCHECK_INPUT", trial.string()}, {"KCHECK_QUIET", "1"}}, {},
-                         log);
+                         log, limit);
     return rc == kSanitizerExit ? sanitizer_summary(read_text(log)) : std::string();
   };
-  const std::string want = summary_of(ops);
+  const std::string want = summary_of(ops, 30);
   if (want.empty()) return std::nullopt;
   const std::size_t original = ops.size();
-  int runs = 0;
-  for (bool changed = true; changed && runs < 300;) {
+  const std::size_t max_runs =
+      std::min<std::size_t>(300, opts.minimize_tries == 0 ? 300 : opts.minimize_tries);
+  std::size_t runs = 0;
+  std::string stopped;
+  auto budget_left = [&] {
+    if (!stopped.empty()) return false;
+    if (runs >= max_runs)
+      stopped = fmt::format("tries budget ({} runs)", max_runs);
+    else if (opts.minimize_seconds > 0 && since(start) >= opts.minimize_seconds)
+      stopped = fmt::format("time budget ({:g} s)", opts.minimize_seconds);
+    return stopped.empty();
+  };
+  // Each run's watchdog: what is left of the time budget (at least 1 s).
+  auto limit = [&] {
+    return opts.minimize_seconds > 0 ? std::max(1.0, opts.minimize_seconds - since(start)) : 0.0;
+  };
+  for (bool changed = true; changed && budget_left();) {
     changed = false;
-    for (std::size_t chunk = std::max<std::size_t>(1, ops.size() / 2); chunk >= 1 && runs < 300;
+    for (std::size_t chunk = std::max<std::size_t>(1, ops.size() / 2); chunk >= 1 && budget_left();
          chunk /= 2) {
-      for (std::size_t at = 0; at < ops.size() && ops.size() > 1 && runs < 300;) {
+      for (std::size_t at = 0; at < ops.size() && ops.size() > 1 && budget_left();) {
         std::vector<std::string> fewer(ops.begin(), ops.begin() + static_cast<long>(at));
         fewer.insert(fewer.end(), ops.begin() + static_cast<long>(std::min(ops.size(), at + chunk)),
                      ops.end());
         ++runs;
-        if (!fewer.empty() && summary_of(fewer) == want) {
+        if (!fewer.empty() && summary_of(fewer, limit()) == want) {
           ops = std::move(fewer);
           changed = true;
         } else {
@@ -228,15 +298,27 @@ std::optional<std::pair<std::size_t, std::size_t>> minimize_crash(
       if (chunk == 1) break;
     }
   }
+  if (!stopped.empty())
+    head.insert(head.begin(), fmt::format("{} the {} ran out", kNotMinimal, stopped));
   write(ops, out);
-  fmt::print("minimised outside the harness: {} ops -> {} ops ({} runs), {}\n", original,
-             ops.size(), runs, want);
+  fmt::print("minimised outside the harness: {} ops -> {} ops ({} runs, {:.1f} s), {}\n",
+             original, ops.size(), runs, since(start), want);
+  if (!stopped.empty())
+    fmt::print("NOT MINIMAL: the minimisation's {} ran out; the reproducer is the smallest "
+               "found so far (it fails the same way)\n", stopped);
   return std::make_pair(original, ops.size());
 }
 
 int report_finding(const KernelCheckOptions& o, const fs::path& min_ops, const std::string& how) {
   fmt::print("\nverdict: FINDING ({})\n", how);
-  fmt::print("minimised reproducer: {}\n", min_ops.string());
+  const std::string text = read_text(min_ops);
+  if (text.starts_with(kNotMinimal))
+    fmt::print("reproducer, NOT MINIMAL ({}; raise --minimize-seconds/--minimize-tries for "
+               "more): {}\n",
+               text.substr(kNotMinimal.size() + 1, text.find('\n') - kNotMinimal.size() - 1),
+               min_ops.string());
+  else
+    fmt::print("minimised reproducer: {}\n", min_ops.string());
   fmt::print("replay it against the candidate:\n  {}\n", replay_command(o, min_ops));
   return kExitFinding;
 }
@@ -246,6 +328,7 @@ int run_kernel_check(KernelCheckOptions o) {
   if (!o.level.empty() && !parse_level(o.level))
     return error(fmt::format("--level '{}': exact or deadline", o.level));
   if (o.time < 0) return error("--time must be >= 0");
+  if (o.minimize_seconds < 0) return error("--minimize-seconds must be >= 0");
   for (unsigned n : o.nr_cpus)
     if (n < 1 || n > 8192) return error(fmt::format("--nr-cpus {}: 1..8192", n));
   tools::CandidateSpec cand, base;
@@ -316,14 +399,47 @@ int run_kernel_check(KernelCheckOptions o) {
            {"KCHECK_CAPACITY", o.capacity},
            {"KCHECK_TASK_UTIL", std::to_string(o.task_util)},
            {"KCHECK_NR_CPUS", fmt::format("{}", fmt::join(o.nr_cpus, ","))},
+           {"KCHECK_MIN_SECONDS", fmt::format("{}", o.minimize_seconds)},
+           {"KCHECK_MIN_TRIES", std::to_string(o.minimize_tries)},
+           {"KCHECK_HANG_SECONDS", std::to_string(o.hang_seconds)},
            {"ASAN_OPTIONS", fmt::format("detect_leaks=0:allocator_may_return_null=1:exitcode={}",
                                         kSanitizerExit)},
            {"UBSAN_OPTIONS", fmt::format("print_stacktrace=1:exitcode={}", kSanitizerExit)}};
 
+  // 2a. Loading them: an undefined symbol is a link error, reported like a
+  // compile error (what the shim lacks, or the file's own mistake).
+  {
+    const fs::path load_log = work / "load.log";
+    const int rc = h.run("load", {}, {}, load_log, kWatchdogSlack);
+    if (rc != 0) {
+      const std::string text = read_text(load_log);
+      const bool in_base = !builtin_base && text.find(base_so.string()) != std::string::npos &&
+                           text.find(cand_so.string()) == std::string::npos;
+      const tools::CandidateSpec& spec = in_base ? base : cand;
+      const std::string why =
+          tools::summarize_link_errors(text, read_text(spec.file), spec.file.string());
+      if (!why.empty())
+        return error(fmt::format("{} does not link against the kernel shim: {}",
+                                 spec.file.string(), why));
+      fmt::print(stderr, "{}", text);
+      return error(fmt::format("the harness could not load {} (status {}; see above)",
+                               spec.file.string(), rc));
+    }
+  }
+
   if (!o.replay.empty()) {
-    const int rc = h.run("replay", {{"KCHECK_INPUT", fs::absolute(o.replay).string()},
-                                    {"KCHECK_RAW", o.raw ? "1" : "0"}});
+    // One program: longer than --hang-seconds (and the start) is a hang.
+    const double limit = o.hang_seconds + kReplayStartSlack;
+    const int rc = h.run("replay",
+                         {{"KCHECK_INPUT", fs::absolute(o.replay).string()},
+                          {"KCHECK_RAW", o.raw ? "1" : "0"}},
+                         {}, {}, limit);
     if (o.work_dir.empty()) fs::remove_all(work, ec);  // only staging: nothing to keep
+    if (rc == kTimedOut) {
+      fmt::print("FINDING: the replay did not finish within {:.0f} s: a hang in the candidate\n",
+                 limit);
+      return kExitFinding;
+    }
     if (rc == kSanitizerExit) fmt::print("FINDING: a sanitizer stopped the replay (report above)\n");
     return rc == 0 ? kExitOk : rc == 1 || rc == kSanitizerExit ? kExitFinding : kExitBadInput;
   }
@@ -339,7 +455,11 @@ int run_kernel_check(KernelCheckOptions o) {
       const int rc = h.run(
           "alloc", {{"KCHECK_FAIL_ALLOC", std::to_string(n)},
                     {"ASAN_OPTIONS", fmt::format("detect_leaks=1:allocator_may_return_null=1:"
-                                                 "exitcode={}", kSanitizerExit)}});
+                                                 "exitcode={}", kSanitizerExit)}},
+          {}, {}, kWatchdogSlack);
+      if (rc == kTimedOut)
+        return error(fmt::format("cpudl_init() with allocation {} failing did not return within "
+                                 "{:.0f} s", n, kWatchdogSlack));
       if (rc == 3) break;
       if (rc == 1 || rc == kSanitizerExit) {
         std::string cmd = replay_command(o, "");
@@ -364,11 +484,30 @@ int run_kernel_check(KernelCheckOptions o) {
     const auto t = std::chrono::steady_clock::now();
     fmt::print("  properties and model: checked-in seeds + {} random programs (seed {})\n",
                o.runs, o.seed);
+    // The property run takes well under a second per thousand programs;
+    // its watchdog allows far more, plus the minimisation's budget.
+    const double limit = kWatchdogSlack + static_cast<double>(o.runs) / 100 +
+                         (o.minimize_seconds > 0 ? o.minimize_seconds : kUnboundedMinimize);
     const int rc = h.run("check",
                          {{"KCHECK_SEEDS", (tools::source_dir() / "corpus" / "seeds" / target).string()},
                           {"KCHECK_RUNS", std::to_string(o.runs)},
                           {"KCHECK_SEED", std::to_string(o.seed)},
-                          {"KCHECK_OUTPUT", fs::absolute(min_ops).string()}});
+                          {"KCHECK_OUTPUT", fs::absolute(min_ops).string()}},
+                         {}, {}, limit);
+    if (rc == kHangExit) {
+      const fs::path ops_in = min_ops.string() + ".crash.ops", raw_in = min_ops.string() + ".crash";
+      const bool raw = !fs::exists(ops_in);
+      const fs::path input = raw ? raw_in : ops_in;
+      fmt::print("\nverdict: FINDING (a hang: one program of the property run did not finish "
+                 "within --hang-seconds {}; {:.1f} s; not minimised)\ninput: {}\n"
+                 "replay it against the candidate:\n  {}\n",
+                 o.hang_seconds, since(t), input.string(), replay_command(o, input, raw));
+      return kExitFinding;
+    }
+    if (rc == kTimedOut)
+      return error(fmt::format("the property run did not finish within {:.0f} s (its "
+                               "programs each have --hang-seconds; see above)",
+                               limit));
     if (rc == 1) return report_finding(o, min_ops, fmt::format("properties, {:.1f} s", since(t)));
     if (rc == kSanitizerExit) {
       // The candidate crashed the harness; its death callback saved the input.
@@ -377,7 +516,7 @@ int run_kernel_check(KernelCheckOptions o) {
       const fs::path input = raw ? raw_in : ops_in;
       fmt::print("  a sanitizer stopped the property run (report above); input {}\n",
                  input.string());
-      if (minimize_crash(h, input, raw, min_ops, work))
+      if (minimize_crash(o, h, input, raw, min_ops, work))
         return report_finding(o, min_ops, fmt::format("sanitizer, property run, {:.1f} s", since(t)));
       fmt::print("\nverdict: FINDING (a sanitizer error in the property run; not minimised)\n"
                  "input: {}\nreplay it against the candidate:\n  {}\n",
@@ -401,15 +540,27 @@ int run_kernel_check(KernelCheckOptions o) {
     const int rc = h.run("fuzz", {},
                          {fmt::format("-max_total_time={}", static_cast<long>(o.time + 0.5)),
                           fmt::format("-seed={}", o.seed), "-dict=" + dict, "-max_len=4096",
-                          "-timeout=10", "-detect_leaks=0", "-print_final_stats=1",
+                          fmt::format("-timeout={}", o.hang_seconds), "-detect_leaks=0",
+                          "-print_final_stats=1",
                           "-artifact_prefix=" + (work / "").string(), corpus.string()},
-                         log);
+                         log, o.time + kWatchdogSlack);
     const fs::path crash = find_crash(work);
     if (rc != 0 || !crash.empty()) {
+      if (crash.empty() && rc == kTimedOut)
+        return error(fmt::format("the fuzzer did not stop within --time + {:.0f} s; see {}",
+                                 kWatchdogSlack, log.string()));
       if (crash.empty())
         return error(fmt::format("the fuzzer stopped with status {} without a finding; see {}", rc,
                                  log.string()));
       fmt::print("  fuzzing: finding after {:.1f} s: {}\n", since(t), crash.string());
+      if (crash.filename().string().rfind("timeout-", 0) == 0) {
+        // libFuzzer's -timeout: replaying or minimising it would hang again.
+        fmt::print("\nverdict: FINDING (a hang: an input ran longer than --hang-seconds {} in "
+                   "fuzzing, {:.1f} s; not minimised)\ninput: {}\n"
+                   "replay it against the candidate:\n  {}\n",
+                   o.hang_seconds, since(t), crash.string(), replay_command(o, crash, true));
+        return kExitFinding;
+      }
       const std::string log_text = read_text(log);
       const std::size_t asan = log_text.find("ERROR: AddressSanitizer");
       const std::size_t ubsan = log_text.find("runtime error:");
@@ -420,16 +571,29 @@ int run_kernel_check(KernelCheckOptions o) {
         const std::size_t line_start = log_text.rfind('\n', at);
         fmt::print("{}\n", log_text.substr(line_start == std::string::npos ? 0 : line_start + 1,
                                            std::min<std::size_t>(4000, log_text.size() - at)));
-        if (minimize_crash(h, crash, true, min_ops, work))
+        if (minimize_crash(o, h, crash, true, min_ops, work))
           return report_finding(o, min_ops, fmt::format("sanitizer, fuzzing, {:.1f} s", since(t)));
         fmt::print("\nverdict: FINDING (a sanitizer error in fuzzing; not minimised)\n"
                    "input: {}\nreplay it against the candidate:\n  {}\n",
                    crash.string(), replay_command(o, crash, true));
         return kExitFinding;
       }
-      const int mrc = h.run("minimize", {{"KCHECK_INPUT", fs::absolute(crash).string()},
-                                         {"KCHECK_RAW", "1"},
-                                         {"KCHECK_OUTPUT", fs::absolute(min_ops).string()}});
+      const int mrc = h.run("minimize",
+                            {{"KCHECK_INPUT", fs::absolute(crash).string()},
+                             {"KCHECK_RAW", "1"},
+                             {"KCHECK_OUTPUT", fs::absolute(min_ops).string()}},
+                            {}, {},
+                            kWatchdogSlack + (o.minimize_seconds > 0 ? o.minimize_seconds
+                                                                     : kUnboundedMinimize));
+      if (mrc == kTimedOut || mrc == kSanitizerExit) {
+        // The fuzzer's input is the finding; only its minimisation failed.
+        fmt::print("\nverdict: FINDING (fuzzing, {:.1f} s; the minimisation {}, so the "
+                   "reproducer is the fuzzer's input, not minimised)\ninput: {}\n"
+                   "replay it against the candidate:\n  {}\n",
+                   since(t), mrc == kTimedOut ? "did not finish in time" : "crashed",
+                   crash.string(), replay_command(o, crash, true));
+        return kExitFinding;
+      }
       if (mrc != 1)
         return error(fmt::format("could not minimise {} (status {}); see {}", crash.string(), mrc,
                                  log.string()));
@@ -474,6 +638,20 @@ void add_common(CLI::App* sub, KernelCheckOptions& o) {
   // --replay only replays: what the property run, fuzzing and minimising take is refused.
   for (const char* unused : {"--time", "--runs", "--seed", "--no-properties", "--output"})
     replay->excludes(sub->get_option(unused));
+  sub->add_option("--hang-seconds", o.hang_seconds,
+                  "one program (input) that runs longer than this is a hang: a finding "
+                  "(the property run's alarm, libFuzzer's -timeout, the replay's watchdog)")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 3600u));
+  sub->add_option("--minimize-seconds", o.minimize_seconds,
+                  "wall-clock budget of the minimisation of a finding (0: none); when it runs "
+                  "out, the smallest reproducer so far is reported, marked NOT MINIMAL")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--minimize-tries", o.minimize_tries,
+                  "budget of tries (lockstep runs) of that minimisation (0: none)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
 }
 
 }  // namespace

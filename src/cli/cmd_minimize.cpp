@@ -17,6 +17,7 @@ struct MinimizeOptions {
   std::string output;
   std::string level;
   std::string target;
+  tools::MinimizeBudget budget;
 };
 
 // -o OUT or OUT.ops -> OUT (the command writes OUT.ops and OUT.bin).
@@ -59,13 +60,15 @@ int run_minimize(const MinimizeOptions& o) {
                kExitOutOfDomain, v.finding->describe());
     return kExitOutOfDomain;
   }
-  auto result = tools::minimize(*program, level, &error);
+  auto result = tools::minimize(*program, level, &error, o.budget);
   if (!result) {
     fmt::print(stderr, "diffsched: error: {}: {}\n", o.input, error);
     return kExitBadInput;
   }
   const std::string base = output_base(o.output);
-  const std::string text = io::format_program(result->program);
+  std::string text = io::format_program(result->program);
+  if (!result->minimal)  // the file says so too
+    text = fmt::format("# not minimal: the {} ran out\n{}", result->stopped, text);
   const auto bytes = io::encode_file(result->program);
   if (!io::write_file(base + ".ops", text, &error) ||
       !io::write_file(base + ".bin",
@@ -75,8 +78,12 @@ int run_minimize(const MinimizeOptions& o) {
     return kExitBadInput;
   }
   const std::size_t ops = std::visit([](const auto& p) { return p.ops.size(); }, result->program);
-  fmt::print("minimised {} ops to {} in {} runs, keeping signature {}\n", result->original_ops,
-             ops, result->runs, result->signature);
+  fmt::print("minimised {} ops to {} in {} runs ({:.1f} s), keeping signature {}\n",
+             result->original_ops, ops, result->runs, result->seconds, result->signature);
+  if (!result->minimal)
+    fmt::print("NOT MINIMAL: the {} ran out; this is the smallest reproducer found so far "
+               "(it still fails the same way; raise --max-seconds/--max-tries for more)\n",
+               result->stopped);
   fmt::print("wrote {0}.ops and {0}.bin\n{1}", base, text);
   fmt::print("reproduce: {} replay {}.ops\n", self_command(), base);
   return kExitOk;
@@ -103,6 +110,19 @@ Runner add_minimize(CLI::App& app) {
     const std::string base = output_base(opts->output);
     check_outputs({base + ".ops", base + ".bin"}, {opts->input});
   });
+  sub->add_option("-o,--output", opts->output, "output base name: writes OUT.ops and OUT.bin")
+      ->required();
+  sub->add_option("--level", opts->level, "exact or deadline (default: the input's)");
+  sub->add_option("--target", opts->target, "read a raw fuzzer input of this target");
+  sub->add_option("--max-seconds", opts->budget.max_seconds,
+                  "wall-clock budget of the minimisation, in seconds (0: none); when it runs "
+                  "out, the smallest reproducer so far is written and reported as not minimal")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--max-tries", opts->budget.max_tries,
+                  "budget of lockstep runs (tries) of the minimisation (0: none)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   return [opts] { return run_minimize(*opts); };
 }
 

@@ -128,6 +128,41 @@ std::string summarize_missing_api(const std::string& out) {
                      list);
 }
 
+std::string summarize_link_errors(const std::string& output, const std::string& source,
+                                  const std::string& file) {
+  static const std::regex kUndefined(
+      "(?:undefined reference to [`']|undefined symbol: |hidden symbol [`'])([A-Za-z_][A-Za-z0-9_]*)");
+  std::vector<std::string> shim, own;
+  std::set<std::string> seen;
+  const std::string code = strip_comments(source);
+  for (auto it = std::sregex_iterator(output.begin(), output.end(), kUndefined);
+       it != std::sregex_iterator(); ++it) {
+    const std::string name = (*it)[1].str();
+    if (!seen.insert(name).second) continue;
+    // Declared static in the file (a prototype, maybe inline): its own code.
+    const std::regex own_decl("\\bstatic\\b[^;{}()]*\\b" + name + "\\s*\\(");
+    (std::regex_search(code, own_decl) ? own : shim).push_back(name + "()");
+  }
+  auto list = [](const std::vector<std::string>& names) {
+    std::string out;
+    for (std::size_t i = 0; i < names.size() && i < 8; ++i) out += (i ? ", " : "") + names[i];
+    if (names.size() > 8) out += fmt::format(" and {} more", names.size() - 8);
+    return out;
+  };
+  std::string out;
+  if (!own.empty())
+    out = fmt::format("{} declares {} static but never defines {} (an error in the file's own "
+                      "code, not a limit of the shim)",
+                      file, list(own), own.size() == 1 ? "it" : "them");
+  if (!shim.empty())
+    out += fmt::format("{}the kernel shim (kshim/) lacks: {} (it links against no kernel "
+                       "definition of {}; add {} to kshim/runtime/runtime.c or "
+                       "kshim/include/kshim/kshim.h)",
+                       out.empty() ? "" : "; ", list(shim), shim.size() == 1 ? "it" : "them",
+                       shim.size() == 1 ? "it" : "them");
+  return out;
+}
+
 BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir) {
   BuildResult r;
   const auto start = std::chrono::steady_clock::now();
@@ -144,13 +179,14 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
   const fs::path file = fs::absolute(spec.file);
   const fs::path staged = stage / file.filename();
   fs::copy_file(file, staged, fs::copy_options::overwrite_existing, ec);
+  // A pick candidate gets one too: a function cut from fair.c includes
+  // "sched.h", and the kernel's (like the shim's) includes "cpudeadline.h".
+  const KernelApi header_api = spec.api == KernelApi::kPick ? KernelApi::kV4_9 : spec.api;
   const fs::path header =
       spec.header.empty()
-          ? shim / "cpudeadline" / fmt::format("cpudeadline-{}.h", kernel_api_name(spec.api))
+          ? shim / "cpudeadline" / fmt::format("cpudeadline-{}.h", kernel_api_name(header_api))
           : fs::absolute(spec.header);
-  if (spec.api != KernelApi::kPick) {
-    fs::copy_file(header, stage / "cpudeadline.h", fs::copy_options::overwrite_existing, ec);
-  }
+  fs::copy_file(header, stage / "cpudeadline.h", fs::copy_options::overwrite_existing, ec);
   if (ec) {
     r.summary = fmt::format("cannot stage {}: {}", file.string(), ec.message());
     return r;
@@ -197,10 +233,12 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
       r.compiler_output.replace(at, from.size(), to);
   };
   replace_all(staged.string(), file.string());
-  if (spec.api != KernelApi::kPick) replace_all((stage / "cpudeadline.h").string(), header.string());
+  replace_all((stage / "cpudeadline.h").string(), header.string());
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (rc != 0) {
     r.summary = summarize_missing_api(r.compiler_output);
+    if (r.summary.empty())
+      r.summary = summarize_link_errors(r.compiler_output, read_text(file), file.string());
     return r;
   }
   r.ok = true;

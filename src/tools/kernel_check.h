@@ -59,4 +59,13 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
 // ("the kernel shim lacks: rb_first_cached(), <linux/rbtree.h>"), or "".
 std::string summarize_missing_api(const std::string& compiler_output);
 
+// One line for link errors (ld's "undefined reference to `X'", lld's and
+// dlopen()'s "undefined symbol: X") in `output`, or "" if there are none.
+// A symbol the candidate declares `static` but never defines is the
+// candidate's own error ("FILE declares X() static but never defines it");
+// any other is kernel API the shim lacks ("the kernel shim (kshim/) lacks:
+// X() (...)"), as the kernel defines what a kernel file declares and uses.
+std::string summarize_link_errors(const std::string& output, const std::string& source,
+                                  const std::string& file);
+
 }  // namespace diffsched::tools

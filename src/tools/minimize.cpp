@@ -1,6 +1,7 @@
 #include "tools/minimize.h"
 
 #include <algorithm>
+#include <chrono>
 #include <set>
 
 #include <fmt/format.h>
@@ -15,37 +16,74 @@ namespace {
 using kernel::Cpumask;
 using kernel::u64;
 
+// The try budget of one minimisation: counted and checked before every try.
+class Budget {
+ public:
+  explicit Budget(const MinimizeBudget& b)
+      : limits_(b), start_(std::chrono::steady_clock::now()) {}
+
+  // Whether one more try may run; once false, stays false.
+  bool allow() {
+    if (!stopped_.empty()) return false;
+    if (limits_.max_tries > 0 && tries_ >= limits_.max_tries) {
+      stopped_ = fmt::format("tries budget ({} runs)", limits_.max_tries);
+      return false;
+    }
+    if (limits_.max_seconds > 0 && seconds() >= limits_.max_seconds) {
+      stopped_ = fmt::format("time budget ({:g} s)", limits_.max_seconds);
+      return false;
+    }
+    ++tries_;
+    return true;
+  }
+  void charge() { ++tries_; }  // a run that happens whatever the budget (the first)
+  bool exhausted() const { return !stopped_.empty(); }
+  const std::string& stopped() const { return stopped_; }
+  std::size_t tries() const { return tries_; }
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  MinimizeBudget limits_;
+  std::chrono::steady_clock::time_point start_;
+  std::size_t tries_ = 0;
+  std::string stopped_;
+};
+
 template <class S>
 class Minimizer {
  public:
   using Program = io::Program<S>;
   using Op = typename S::Op;
 
-  Minimizer(Level level, std::string signature) : level_(level), signature_(std::move(signature)) {}
+  Minimizer(typename S::Lockstep& lockstep, Level level, std::string signature, Budget& budget)
+      : lockstep_(lockstep), level_(level), signature_(std::move(signature)), budget_(budget) {}
 
-  // Whether p still fails with the same signature.
+  // Whether p still fails with the same signature; false once the budget is
+  // spent (so every pass keeps what it has and winds down).
   bool fails(const Program& p) {
-    ++runs_;
     for (const auto& op : p.ops)
       if (!valid_for(op, p.config.nr_cpu_ids)) return false;
+    if (!budget_.allow()) return false;
     const Verdict v = run_lockstep<S>(lockstep_, p.config, std::span<const Op>(p.ops), level_);
     return v.finding && v.finding->signature() == signature_;
   }
 
-  void run(Program& p) {
-    for (int round = 0; round < 8; ++round) {
-      const std::size_t before_runs = runs_;
+  // Repeats the passes until a fixpoint; returns whether one was reached.
+  bool run(Program& p) {
+    for (int round = 0; round < 64; ++round) {
       bool changed = false;
       changed |= truncate_after_finding(p);
       changed |= ddmin(p);
       changed |= shrink_nr(p);
       if constexpr (io::kHasDeadlines<S>) changed |= shift_deadlines(p);
       changed |= simplify_fields(p);
-      if (!changed || runs_ - before_runs > 200000) break;
+      if (budget_.exhausted()) return false;
+      if (!changed) return true;
     }
+    return false;
   }
-
-  std::size_t runs() const { return runs_; }
 
  private:
   // Every CPU and mask bit of `op` is below nr.
@@ -70,8 +108,8 @@ class Minimizer {
   }
 
   bool truncate_after_finding(Program& p) {
+    if (!budget_.allow()) return false;
     const Verdict v = run_lockstep<S>(lockstep_, p.config, std::span<const Op>(p.ops), level_);
-    ++runs_;
     if (!v.finding || v.finding->op_index + 1 >= p.ops.size()) return false;
     p.ops.resize(v.finding->op_index + 1);
     return true;
@@ -81,10 +119,10 @@ class Minimizer {
   bool ddmin(Program& p) {
     bool changed = false;
     std::size_t n = 2;
-    while (p.ops.size() >= 2) {
+    while (p.ops.size() >= 2 && !budget_.exhausted()) {
       const std::size_t chunk = (p.ops.size() + n - 1) / n;
       bool reduced = false;
-      for (std::size_t start = 0; start < p.ops.size(); start += chunk) {
+      for (std::size_t start = 0; start < p.ops.size() && !budget_.exhausted(); start += chunk) {
         Program candidate = p;
         candidate.ops.erase(candidate.ops.begin() + static_cast<std::ptrdiff_t>(start),
                             candidate.ops.begin() +
@@ -101,7 +139,7 @@ class Minimizer {
         n = std::min(n * 2, p.ops.size());
       }
     }
-    for (std::size_t i = 0; i < p.ops.size() && p.ops.size() > 1;) {
+    for (std::size_t i = 0; i < p.ops.size() && p.ops.size() > 1 && !budget_.exhausted();) {
       Program candidate = p;
       candidate.ops.erase(candidate.ops.begin() + static_cast<std::ptrdiff_t>(i));
       if (fails(candidate)) {
@@ -114,21 +152,30 @@ class Minimizer {
     return changed;
   }
 
+  // The smallest nr_cpu_ids that still fails: the small ones and the
+  // decoder's table first, then a binary search below the current value.
   bool shrink_nr(Program& p) {
     const unsigned current = p.config.nr_cpu_ids;
     std::set<unsigned> candidates;
     for (unsigned n : io::kNrCpusTable)
       if (n < current) candidates.insert(n);
     for (unsigned n = 1; n < std::min(current, 9u); ++n) candidates.insert(n);
-    for (unsigned n : candidates) {  // ascending: the smallest that still fails
+    auto with_nr = [&](unsigned n) {
       Program candidate = p;
       candidate.config.nr_cpu_ids = n;
+      return candidate;
+    };
+    for (unsigned n : candidates) {  // ascending: the smallest that still fails
+      if (budget_.exhausted()) return false;
+      Program candidate = with_nr(n);
       if (fails(candidate)) {
         p = std::move(candidate);
         return true;
       }
     }
-    return false;
+    // None of those: between the largest one below and the current value.
+    const unsigned below = candidates.empty() ? 0 : *candidates.rbegin();
+    return bisect<unsigned>(p, below, current, with_nr);
   }
 
   // Moves every deadline by the same amount, so that the smallest (circular
@@ -148,6 +195,7 @@ class Minimizer {
       if (kernel::dl_time_before(*f, lowest)) lowest = *f;
     if (lowest == 0) return false;
     for (u64 target : {u64{0}, u64{1}, u64{100}}) {
+      if (target >= lowest || budget_.exhausted()) break;
       Program candidate = p;
       std::size_t k = 0;
       for (auto& op : candidate.ops)
@@ -166,26 +214,84 @@ class Minimizer {
     return false;
   }
 
+  // Binary search for the smallest value in (known_ok, failing) at which
+  // make(value) still fails, knowing that make(failing) fails and
+  // make(known_ok) does not (or was not worth trying): O(log range) tries. Where the
+  // failure is not monotone the result still fails, it is only perhaps not
+  // the smallest. Leaves p at the smallest failing value found.
+  template <class T, class Make>
+  bool bisect(Program& p, T known_ok, T failing, Make&& make) {
+    bool changed = false;
+    T lo = known_ok, hi = failing;
+    while (hi > lo && hi - lo > 1 && !budget_.exhausted()) {
+      const T mid = lo + (hi - lo) / 2;
+      Program candidate = make(mid);
+      if (fails(candidate)) {
+        hi = mid;
+        p = std::move(candidate);
+        changed = true;
+      } else {
+        lo = mid;
+      }
+    }
+    return changed;
+  }
+
+  // Field k of op i of a copy of p, set to `value`.
+  template <class T>
+  static Program with_field(const Program& p, std::size_t i, std::size_t k, const T& value) {
+    Program candidate = p;
+    std::visit([&](auto& co) {
+      std::size_t j = 0;
+      for_each_field(co, [&](std::string_view, auto& cf) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(cf)>, T>)
+          if (j == k) cf = value;
+        ++j;
+      });
+    }, candidate.ops[i]);
+    return candidate;
+  }
+
+  // Tries `anchors` (ascending, each below v) in order and keeps the first
+  // that fails; if none does, bisects between the largest anchor and v.
+  template <class T>
+  bool shrink_integer(Program& p, std::size_t i, std::size_t k, T v,
+                      const std::vector<T>& anchors) {
+    auto make = [&](T value) { return with_field(p, i, k, value); };
+    for (const T& a : anchors) {
+      if (budget_.exhausted()) return false;
+      Program candidate = make(a);
+      if (fails(candidate)) {
+        p = std::move(candidate);
+        return true;
+      }
+    }
+    if (anchors.empty()) return false;
+    return bisect<T>(p, anchors.back(), v, make);
+  }
+
+  // The u64 values anchors of a deadline: 0..7 and the program's other
+  // deadlines, below v, ascending.
+  std::vector<u64> deadline_anchors(const Program& p, u64 v) const {
+    std::set<u64> seen;
+    for (const auto& op : p.ops)
+      std::visit([&](const auto& o) {
+        for_each_field(o, [&](std::string_view, const auto& f) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(f)>, u64>) seen.insert(f);
+        });
+      }, op);
+    for (u64 c = 0; c < 8; ++c) seen.insert(c);
+    std::vector<u64> out;
+    for (u64 c : seen)
+      if (c < v) out.push_back(c);
+    return out;
+  }
+
+  // Candidates of the small, non-integer fields (each an improvement).
   template <class T>
   std::vector<T> candidates_for(const T& v, const Program& p) {
     std::vector<T> out;
-    if constexpr (std::is_same_v<T, int>) {
-      for (int c : {0, 1, 2, 3, v / 2, v - 1})
-        if (c >= 0 && c < v) out.push_back(c);
-    } else if constexpr (std::is_same_v<T, u64>) {
-      std::set<u64> seen;
-      for (const auto& op : p.ops)
-        std::visit([&](const auto& o) {
-          for_each_field(o, [&](std::string_view, const auto& f) {
-            if constexpr (std::is_same_v<std::decay_t<decltype(f)>, u64>) seen.insert(f);
-          });
-        }, op);
-      for (u64 c = 0; c < 8; ++c) seen.insert(c);
-      seen.insert(v / 2);
-      seen.insert(v - 1);
-      for (u64 c : seen)
-        if (c < v) out.push_back(c);  // towards small values and other deadlines
-    } else if constexpr (std::is_same_v<T, bool>) {
+    if constexpr (std::is_same_v<T, bool>) {
       if (v) out.push_back(false);
     } else if constexpr (std::is_same_v<T, cpumask::Reg>) {
       for (unsigned r = 0; r < v.r; ++r) out.push_back(cpumask::Reg{r});
@@ -207,63 +313,78 @@ class Minimizer {
     return out;
   }
 
+  // Simplifies field k of op i once; returns whether it changed.
+  bool simplify_field(Program& p, std::size_t i, std::size_t k) {
+    bool changed = false;
+    std::visit([&](const auto& o) {
+      std::size_t j = 0;
+      for_each_field(o, [&](std::string_view, const auto& f) {
+        if (j++ != k) return;
+        using T = std::decay_t<decltype(f)>;
+        const T current = f;  // p changes below; f may dangle after that
+        if constexpr (std::is_same_v<T, int>) {
+          if (current <= 0) return;
+          std::vector<int> anchors = {0};
+          changed = shrink_integer<int>(p, i, k, current, anchors);
+        } else if constexpr (std::is_same_v<T, u64>) {
+          if (current == 0) return;
+          changed = shrink_integer<u64>(p, i, k, current, deadline_anchors(p, current));
+        } else {
+          // Small domains: each accepted candidate is strictly simpler; try
+          // again from the new value until none fails.
+          T value = current;
+          for (bool improved = true; improved && !budget_.exhausted();) {
+            improved = false;
+            for (const T& c : candidates_for(value, p)) {
+              if (budget_.exhausted()) break;
+              Program candidate = with_field(p, i, k, c);
+              if (fails(candidate)) {
+                p = std::move(candidate);
+                value = c;
+                improved = changed = true;
+                break;
+              }
+            }
+          }
+        }
+      });
+    }, Op(p.ops[i]));  // a copy: the visitor replaces p
+    return changed;
+  }
+
   bool simplify_fields(Program& p) {
     bool changed = false;
-    for (std::size_t i = 0; i < p.ops.size(); ++i) {
+    for (std::size_t i = 0; i < p.ops.size() && !budget_.exhausted(); ++i) {
       std::size_t field_count = 0;
       std::visit([&](const auto& o) {
         for_each_field(o, [&](std::string_view, const auto&) { ++field_count; });
       }, p.ops[i]);
-      for (std::size_t k = 0; k < field_count; ++k) {
-        bool improved = true;
-        while (improved) {
-          improved = false;
-          // Copy the field's current value, then try each candidate.
-          std::visit([&](const auto& o) {
-            std::size_t j = 0;
-            for_each_field(o, [&](std::string_view, const auto& f) {
-              if (j++ != k || improved) return;
-              using T = std::decay_t<decltype(f)>;
-              const T current = f;
-              for (const T& c : candidates_for(current, p)) {
-                Program candidate = p;
-                std::visit([&](auto& co) {
-                  std::size_t jj = 0;
-                  for_each_field(co, [&](std::string_view, auto& cf) {
-                    if constexpr (std::is_same_v<std::decay_t<decltype(cf)>, T>)
-                      if (jj == k) cf = c;
-                    ++jj;
-                  });
-                }, candidate.ops[i]);
-                if (fails(candidate)) {
-                  p = std::move(candidate);
-                  improved = changed = true;
-                  return;
-                }
-              }
-            });
-          }, p.ops[i]);
-        }
-      }
+      for (std::size_t k = 0; k < field_count && !budget_.exhausted(); ++k)
+        changed |= simplify_field(p, i, k);
     }
     return changed;
   }
 
+  typename S::Lockstep& lockstep_;
   Level level_;
   std::string signature_;
-  typename S::Lockstep lockstep_;
-  std::size_t runs_ = 0;
+  Budget& budget_;
 };
 
 }  // namespace
 
 std::optional<MinimizeResult> minimize(const io::AnyProgram& program, Level level,
-                                       std::string* error) {
+                                       std::string* error, const MinimizeBudget& limits) {
   return std::visit(
       [&](const auto& original) -> std::optional<MinimizeResult> {
         using P = std::decay_t<decltype(original)>;
         using S = typename P::Subject;
+        Budget budget(limits);
+        // One lockstep for every try: each run resets it (sides, model,
+        // snapshots) instead of building new sides. Kernel C sides (kcheck)
+        // are built by a factory and reset by re-running cpudl_init().
         auto lockstep = std::make_unique<typename S::Lockstep>();
+        budget.charge();  // the first run always happens
         const Verdict v = run_lockstep<S>(*lockstep, original.config,
                                           std::span<const typename S::Op>(original.ops), level);
         if (!v.finding) {
@@ -271,12 +392,17 @@ std::optional<MinimizeResult> minimize(const io::AnyProgram& program, Level leve
                                level_name(level), v.ops_run);
           return std::nullopt;
         }
-        auto m = std::make_unique<Minimizer<S>>(level, v.finding->signature());
+        Minimizer<S> m(*lockstep, level, v.finding->signature(), budget);
         P p = original;
-        m->run(p);
+        const bool fixpoint = m.run(p);
         p.level = level;
         MinimizeResult r{io::AnyProgram(p), v.finding->signature(), original.ops.size(),
-                         m->runs()};
+                         budget.tries()};
+        r.seconds = budget.seconds();
+        r.minimal = fixpoint;
+        r.stopped = fixpoint ? std::string()
+                    : budget.exhausted() ? budget.stopped()
+                                         : std::string("round limit (64 rounds)");
         return r;
       },
       program);

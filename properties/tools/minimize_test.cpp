@@ -1,0 +1,163 @@
+// The minimiser (src/tools/minimize): bounded by its budget, logarithmic in
+// the size of an integer, and always returning a reproducer that still fails
+// with the original signature. Try counts, never wall-clock times.
+#include <gtest/gtest.h>
+
+#include "cpudl/kernel_side.h"
+#include "cpudl/lockstep.h"
+#include "engine/runner.h"
+#include "io/program.h"
+#include "tools/minimize.h"
+
+namespace diffsched::testing {
+namespace {
+
+using kernel::parent;
+using kernel::left_child;
+using kernel::right_child;
+
+// A swap heap that orders deadlines as plain u64 (`a < b`) instead of with
+// dl_time_before(): wrong as soon as two live deadlines straddle 2^64.
+struct PlainCompareSwap : kernel::SwapHeapify {
+  template <class CP>
+  static void cpudl_heapify_down(CP* cp, int idx) {
+    while (true) {
+      const int l = left_child(idx), r = right_child(idx);
+      int largest = idx;
+      if (l < cp->size && cp->elements[idx].dl < cp->elements[l].dl) largest = l;
+      if (r < cp->size && cp->elements[largest].dl < cp->elements[r].dl) largest = r;
+      if (largest == idx) break;
+      cpudl_exchange(cp, largest, idx);
+      idx = largest;
+    }
+  }
+  template <class CP>
+  static void cpudl_heapify_up(CP* cp, int idx) {
+    while (idx > 0 && cp->elements[parent(idx)].dl < cp->elements[idx].dl) {
+      cpudl_exchange(cp, idx, parent(idx));
+      idx = parent(idx);
+    }
+  }
+};
+
+std::vector<std::unique_ptr<cpudl::Side>> plain_compare_sides() {
+  std::vector<std::unique_ptr<cpudl::Side>> s;
+  s.push_back(cpudl::make_reference_side());
+  s.push_back(std::make_unique<cpudl::KernelModelSide<PlainCompareSwap>>("plain-compare"));
+  return s;
+}
+
+// Installs the plain-compare sides as the default lockstep for one test.
+class MinimizePlainCompare : public ::testing::Test {
+ protected:
+  void SetUp() override { cpudl::set_default_sides_factory(plain_compare_sides); }
+  void TearDown() override { cpudl::set_default_sides_factory(nullptr); }
+};
+
+io::AnyProgram parse(const std::string& text) {
+  std::string error;
+  auto p = io::parse_program(text, &error);
+  EXPECT_TRUE(p) << error;
+  return *p;
+}
+
+// Deadlines near 2^64 that wrap, with noise around them: the old shrinker
+// counted such deadlines down by one (2^63 tries for one field).
+const char* kWrapProgram =
+    "subject cpudl\n"
+    "cpus 64\n"
+    "set 17 0xfffffffffffffff0\n"
+    "set 3 0x7ffffffffffffff0\n"
+    "set_freecpu 40\n"
+    "set 9 0xfffffffffffff000\n"
+    "clear 3\n"
+    "set 33 0x10\n"
+    "set 21 0x20\n"
+    "set 50 0x8000000000000123\n"
+    "find 0x30 0-63\n";
+
+std::string signature_of(const io::AnyProgram& program, Level level) {
+  return std::visit(
+      [&]<class P>(const P& p) {
+        using S = typename P::Subject;
+        typename S::Lockstep lockstep;
+        const Verdict v = run_lockstep<S>(lockstep, p.config, p.ops, level);
+        return v.finding ? v.finding->signature() : std::string();
+      },
+      program);
+}
+
+std::size_t ops_of(const io::AnyProgram& p) {
+  return std::visit([](const auto& q) { return q.ops.size(); }, p);
+}
+
+TEST_F(MinimizePlainCompare, WrappingDeadlinesShrinkInLogarithmicTries) {
+  const auto program = parse(kWrapProgram);
+  const std::string sig = signature_of(program, Level::kDeadline);
+  ASSERT_FALSE(sig.empty()) << "the plain-compare heap must fail on wrapping deadlines";
+  std::string error;
+  auto r = tools::minimize(program, Level::kDeadline, &error);
+  ASSERT_TRUE(r) << error;
+  EXPECT_TRUE(r->minimal) << r->stopped;
+  EXPECT_EQ(r->signature, sig);
+  EXPECT_EQ(signature_of(r->program, Level::kDeadline), sig);
+  EXPECT_LE(ops_of(r->program), 3u) << io::format_program(r->program);
+  // Each 64-bit field costs at most ~64 bisection tries plus its anchors, per
+  // round: a few thousand in all, never anything like 2^63.
+  EXPECT_LT(r->runs, 5000u) << r->runs << " runs";
+  std::cout << io::format_program(r->program) << r->runs << " runs\n";
+}
+
+TEST_F(MinimizePlainCompare, TriesBudgetStopsWithAFailingReproducer) {
+  const auto program = parse(kWrapProgram);
+  const std::string sig = signature_of(program, Level::kDeadline);
+  for (std::size_t tries : {1u, 2u, 5u, 17u, 60u}) {
+    std::string error;
+    auto r = tools::minimize(program, Level::kDeadline, &error,
+                             {.max_seconds = 0, .max_tries = tries});
+    ASSERT_TRUE(r) << error;
+    EXPECT_FALSE(r->minimal) << "tries " << tries;
+    EXPECT_NE(r->stopped.find("tries budget"), std::string::npos) << r->stopped;
+    EXPECT_LE(r->runs, tries);
+    EXPECT_EQ(signature_of(r->program, Level::kDeadline), sig) << "tries " << tries;
+    EXPECT_LE(ops_of(r->program), ops_of(program));
+  }
+}
+
+TEST_F(MinimizePlainCompare, TimeBudgetStopsWithAFailingReproducer) {
+  const auto program = parse(kWrapProgram);
+  std::string error;
+  // A budget that is spent before the second try: only the outcome is checked.
+  auto r = tools::minimize(program, Level::kDeadline, &error,
+                           {.max_seconds = 1e-9, .max_tries = 0});
+  ASSERT_TRUE(r) << error;
+  EXPECT_FALSE(r->minimal);
+  EXPECT_NE(r->stopped.find("time budget"), std::string::npos) << r->stopped;
+  EXPECT_EQ(signature_of(r->program, Level::kDeadline), signature_of(program, Level::kDeadline));
+}
+
+TEST(Minimize, LargeCpuAndNrShrinkByBisection) {
+  // The exact-level tie divergence (hole vs swap heap), set on CPUs far up a
+  // large nr_cpu_ids: CPUs and nr_cpu_ids shrink without counting down.
+  const auto program = parse(
+      "subject cpudl\ncpus 8000\n"
+      "set 7001 5\nset 6999 5\nset 4000 5\nset 7999 5\nset 123 0xffff\nclear 7001\n");
+  std::string error;
+  auto r = tools::minimize(program, Level::kExact, &error);
+  if (!r) GTEST_SKIP() << "no exact-level finding here: " << error;
+  EXPECT_TRUE(r->minimal) << r->stopped;
+  EXPECT_LT(r->runs, 3000u) << r->runs << " runs";
+  const unsigned nr =
+      std::visit([](const auto& p) { return p.config.nr_cpu_ids; }, r->program);
+  EXPECT_LE(nr, 8u) << io::format_program(r->program);
+}
+
+TEST(Minimize, NothingToMinimiseIsAnError) {
+  const auto program = parse("subject cpudl\ncpus 4\nset 1 5\nclear 1\n");
+  std::string error;
+  EXPECT_FALSE(tools::minimize(program, Level::kDeadline, &error));
+  EXPECT_NE(error.find("nothing to minimise"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace diffsched::testing
