@@ -29,6 +29,10 @@ class Budget {
       stopped_ = fmt::format("tries budget ({} runs)", limits_.max_tries);
       return false;
     }
+    if (limits_.stop && *limits_.stop) {
+      stopped_ = "interrupt";
+      return false;
+    }
     if (limits_.max_seconds > 0 && seconds() >= limits_.max_seconds) {
       stopped_ = fmt::format("time budget ({:g} s)", limits_.max_seconds);
       return false;

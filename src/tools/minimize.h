@@ -21,6 +21,7 @@
 // try) nor more than max_tries lockstep runs.
 #pragma once
 
+#include <csignal>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -35,6 +36,9 @@ struct MinimizeBudget {
   static constexpr std::size_t kDefaultTries = 200000;
   double max_seconds = kDefaultSeconds;  // wall clock; <= 0: no time limit
   std::size_t max_tries = kDefaultTries;  // lockstep runs; 0: no limit
+  // Set (non-zero) by a signal handler to stop at the next try, e.g. the
+  // campaign's SIGINT/SIGTERM flag; the best reproducer so far is returned.
+  const volatile std::sig_atomic_t* stop = nullptr;
 };
 
 struct MinimizeResult {
