@@ -16,6 +16,7 @@ struct MinimizeOptions {
   std::string output;
   std::string level;
   std::string target;
+  std::size_t max_input_bytes = io::kDefaultMaxInputBytes;
 };
 
 int run_minimize(const MinimizeOptions& o) {
@@ -26,8 +27,9 @@ int run_minimize(const MinimizeOptions& o) {
     fmt::print(stderr, "diffsched: error: unknown level '{}' (known: exact, deadline)\n", o.level);
     return kExitBadInput;
   }
-  auto program = load_input(o.input, target);
+  auto program = load_input(o.input, {target, o.max_input_bytes});
   if (!program) return kExitBadInput;
+  if (forced && !check_level(o.input, io::subject_name(*program), *forced)) return kExitBadInput;
   std::string error;
   const Level level = forced.value_or(std::visit(
       [](const auto& p) {
@@ -70,6 +72,7 @@ Runner add_minimize(CLI::App& app) {
       ->required();
   sub->add_option("--level", opts->level, "exact or deadline (default: the input's)");
   sub->add_option("--target", opts->target, "read a raw fuzzer input of this target");
+  add_max_input_bytes(sub, &opts->max_input_bytes);
   return [opts] { return run_minimize(*opts); };
 }
 
