@@ -230,13 +230,13 @@ Runner add_replay(CLI::App& app) {
       "replay",
       "Run inputs op by op, print every side's state and the verdict "
       "(exit 0 equivalent, 1 finding, 2 bad input)");
-  sub->add_option("files", opts->files, ".ops files, binary files, or raw fuzzer inputs")
+  sub->add_option("files", opts->files, ".ops files, binary files, or raw fuzzer inputs ('-': standard input)")
       ->required();
   sub->add_option("--level", opts->level,
                   "exact or deadline (default: the file's level, else the subject's: "
                   "deadline for cpudl, exact for pick and cpumask)");
   sub->add_option("--target", opts->target,
-                  "read files without a DSCH header as this fuzz target's raw input "
+                  "read files that are neither DSCH nor .ops text as this fuzz target's raw input "
                   "(cpudl, cpudl_exact, pick, cpumask)");
   sub->add_flag("-q,--quiet", opts->quiet, "print only the verdict, not the trace");
   sub->add_flag("--json", opts->json,
