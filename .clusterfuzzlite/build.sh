@@ -21,7 +21,7 @@ build_dir=$WORK/diffsched-build
 # cpudl_exact fails on every tie by design (a self-check that a fuzzer finds
 # the known, accepted divergence), so it would fail every ClusterFuzzLite run;
 # it is built only on request (scripts/check-oss-fuzz-build.sh asks for it).
-targets=(cpudl pick cpumask)
+targets=(cpudl pick cpumask inputs)
 [[ ${DIFFSCHED_WITH_SELF_CHECK:-0} == 1 ]] && targets+=(cpudl_exact)
 
 # fmt header-only: the targets need no libfmt at run time (the runner image

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs .clusterfuzzlite/build.sh outside Docker with the variables OSS-Fuzz's
 # base-builder sets for libFuzzer (flags as in its base-clang image), then
-# checks $OUT: each target, its seed corpus zip, options and (cpudl, pick)
-# dict; that the targets need no library the runner image lacks; that each
+# checks $OUT: each target, its seed corpus zip, options and (cpudl, pick,
+# inputs) dict; that the targets need no library the runner image lacks; that each
 # target runs its unzipped seed corpus without a finding; that cpudl, pick and
 # cpumask then run RUNS more inputs without one; and that cpudl_exact (a
 # self-check, src/targets.h) finds the known tie divergence within 60 s, a
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 sanitizer=${1:-address}
 runs=${2:-1000}
-targets=(cpudl cpudl_exact pick cpumask)
+targets=(cpudl cpudl_exact pick cpumask inputs)
 export DIFFSCHED_WITH_SELF_CHECK=1  # build.sh adds cpudl_exact, the tie self-check
 
 case $sanitizer in
@@ -73,7 +73,7 @@ for t in "${targets[@]}"; do
     dict=$(sed -n 's/^dict = //p' "$out/$t.options")
     [[ -f $out/$dict ]] || bad "$t.options names $dict, not in \$OUT"
   fi
-  case $t in cpudl|cpudl_exact|pick) [[ -f $out/$t.dict ]] || bad "\$OUT/$t.dict missing" ;; esac
+  case $t in cpudl|cpudl_exact|pick|inputs) [[ -f $out/$t.dict ]] || bad "\$OUT/$t.dict missing" ;; esac
   # The runner image has the C/C++ runtime, nothing else (no libfmt, no libz3).
   extra=$(ldd "$out/$t" | awk '{print $1}' | grep -vE '^(linux-vdso|/lib64/ld-linux|libc\.|libm\.|libpthread|libdl|librt|libgcc_s|libstdc\+\+|libc\+\+|libc\+\+abi)' || true)
   [[ -z $extra ]] || bad "$t needs libraries the runner lacks: $(echo $extra)"

@@ -8,6 +8,7 @@
 
 #include "engine/runner.h"
 #include "io/binary.h"
+#include "io/load.h"
 #include "io/text.h"
 #include "subjects.h"
 
@@ -17,6 +18,10 @@ const FuzzTarget* find_target(std::string_view name) {
   for (const auto& t : kFuzzTargets)
     if (t.name == name) return &t;
   return nullptr;
+}
+
+bool is_lockstep_target(const FuzzTarget& target) {
+  return with_subject_named(target.subject, [](auto) {});
 }
 
 std::string target_names() {
@@ -45,6 +50,7 @@ Verdict run_subject(Level level, std::span<const std::uint8_t> body) {
 }  // namespace
 
 Verdict run_target(const FuzzTarget& target, std::span<const std::uint8_t> body) {
+  if (!is_lockstep_target(target)) return io::check_loading(body);
   Verdict v;
   with_subject_named(target.subject, [&]<class S>(std::type_identity<S>) {
     v = run_subject<S>(target.level, body);
@@ -87,6 +93,12 @@ int fuzz_one(const FuzzTarget& target, std::span<const std::uint8_t> body) {
   g_stats.ops += v.ops_run;
   if (!v.finding || v.finding->kind == FindingKind::kOutOfDomain) return 0;
   auto program = io::decode_body_for(target.subject, body);
+  if (!program) {  // the inputs target: the input is the file itself
+    fmt::print(stderr, "\n==== diffsched: target {} found a {}\n{}\n", target.name,
+               finding_kind_name(v.finding->kind), v.finding->describe());
+    std::fflush(stderr);
+    std::abort();
+  }
   std::visit([&](auto& p) { p.level = target.level; }, *program);
   fmt::print(stderr,
              "\n==== diffsched: target {} found a {}\n{}\n---- the input as .ops "

@@ -33,9 +33,18 @@ inline constexpr FuzzTarget kFuzzTargets[] = {
      "three masks, equal to the bitset model"},
     {"cpumask", "cpumask", Level::kExact,
      "the kernel cpumask model matches a naive bitset on every op"},
+    // Not a subject: the input front end itself (io::check_loading). Its
+    // "subject" names no Subjects entry, so replay --target inputs reads any
+    // form as without a target.
+    {"inputs", "inputs", Level::kExact,
+     "any bytes load (as text, binary file, or a cpudl or pick raw input) as a program or "
+     "a one-line error, and a loaded program's .ops text and binary file read back to the "
+     "same program"},
 };
 
 const FuzzTarget* find_target(std::string_view name);
+// Whether the target runs a subject's lockstep (all but "inputs").
+bool is_lockstep_target(const FuzzTarget& target);
 std::string target_names();  // "cpudl, cpudl_exact, pick, cpumask"
 
 // Decodes `body` op by op, runs it in lockstep and returns what it found.

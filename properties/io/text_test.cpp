@@ -2,6 +2,7 @@
 // and bad input is refused with a line number and a reason.
 #include <gtest/gtest.h>
 
+#include "io/load.h"
 #include "io/program.h"
 #include "io/text.h"
 
@@ -64,6 +65,47 @@ TEST(OpsText, BadInputIsRefusedWithLineAndReason) {
   EXPECT_FALSE(parse_program("level fuzzy\n", &error));
   EXPECT_FALSE(parse_program("cpus 4\nset 1 99999999999999999999\n", &error));
   EXPECT_EQ(error, "line 2: 'set' argument 'dl': '99999999999999999999' is out of range");
+}
+
+// The inputs fuzz target's property (io::check_loading) on hand-made inputs:
+// valid text, every error class, binary and raw forms.
+TEST(Inputs, LoadingGivesAProgramOrOneLineErrorAndRoundTrips) {
+  const std::string long_word(100000, '7');
+  const std::vector<std::string> inputs = {
+      "cpus 4\nset 0 1\nfind 5 0-3\n",
+      "\xEF\xBB\xBFsubject pick\r\ncpus 65\r\npick dst=64 cpus=0-64 allowed=64\r\n",
+      "# expect: exact cpudl:divergence:exact:slot.cpu:set\ncpus 2\nset 0 5\nset 1 5\n",
+      "cpus 4\ncpus 4\n",
+      "subject pick\nlevel deadline\n",
+      "cpus 4\nset 0 " + long_word + "\n",
+      std::string("cpus 4\nset 0 1\0", 15),
+      "DSCH\x01\x01\x02",
+      "DSCH\x01\x00\x00\x01\x00\x00\x05",
+      "",
+      "\x01\x02\x03\xff",
+  };
+  for (const auto& s : inputs) {
+    const auto v = diffsched::io::check_loading(
+        {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()});
+    EXPECT_FALSE(v.finding) << v.finding->describe();
+  }
+}
+
+TEST(Inputs, HeaderErrorsNameTheirLine) {
+  std::string error;
+  EXPECT_FALSE(parse_program("cpus 4\nsubject cpudl\ncpus 5\nset 0 1\n", &error));
+  EXPECT_EQ(error, "line 3: a second 'cpus' line (the first is line 1)");
+  EXPECT_FALSE(parse_program("level deadline\nsubject cpumask\n", &error));
+  EXPECT_EQ(error,
+            "line 1: level deadline means nothing for subject cpumask (its levels: exact)");
+  EXPECT_FALSE(parse_program("cpus 4\nset 0 1\n# expect: deadline equivalent\n", &error));
+  EXPECT_EQ(error, "line 3: '# expect:' lines must come before the first op");
+  EXPECT_FALSE(parse_program("# expect: deadline cpudl:divergence:exact:slot.cpu:frob\nset 0 1\n",
+                             &error));
+  EXPECT_NE(error.find("line 1: signature"), std::string::npos) << error;
+  EXPECT_FALSE(parse_program("cpus 4\nset 0 " + std::string(5000, '9') + "\n", &error));
+  EXPECT_LT(error.size(), 120u) << error;
+  ASSERT_TRUE(parse_program("\xEF\xBB\xBF" "cpus 4\r\nset 0 1\r\n", &error)) << error;
 }
 
 }  // namespace

@@ -1,5 +1,9 @@
 // `diffsched encode` / `diffsched decode`: the .ops text and the binary
 // format, both ways, losslessly.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
 #include <fmt/format.h>
 
 #include "cli/commands.h"
@@ -15,12 +19,13 @@ struct CodecOptions {
   std::string output;
   std::string target;
   bool raw = false;
+  std::size_t max_input_bytes = io::kDefaultMaxInputBytes;
 };
 
 int run_encode(const CodecOptions& o) {
   const FuzzTarget* target;
   if (!resolve_target(o.target, &target)) return kExitBadInput;
-  auto program = load_input(o.input, target);
+  auto program = load_input(o.input, {target, o.max_input_bytes});
   if (!program) return kExitBadInput;
   std::string error;
   const auto bytes = o.raw ? io::encode_body(*program) : io::encode_file(*program);
@@ -35,19 +40,35 @@ int run_encode(const CodecOptions& o) {
   return kExitOk;
 }
 
+// Streams: the header, then one line per op as it is decoded.
 int run_decode(const CodecOptions& o) {
   const FuzzTarget* target;
   if (!resolve_target(o.target, &target)) return kExitBadInput;
-  auto program = load_input(o.input, target);
-  if (!program) return kExitBadInput;
-  std::string error;
-  const std::string text = io::format_program(*program);
-  if (o.output.empty() || o.output == "-") {
-    fmt::print("{}", text);
-    return kExitOk;
+  auto in = open_input(o.input, {target, o.max_input_bytes});
+  if (!in) return kExitBadInput;
+  const bool to_stdout = o.output.empty() || o.output == "-";
+  std::FILE* out = to_stdout ? stdout : std::fopen(o.output.c_str(), "wb");
+  if (!out) {
+    fmt::print(stderr, "diffsched: error: cannot write {}: {}\n", o.output, std::strerror(errno));
+    return kExitBadInput;
   }
-  if (!io::write_file(o.output, text, &error)) {
-    fmt::print(stderr, "diffsched: error: {}\n", error);
+  fmt::print(out, "{}", io::format_header(in->header()));
+  with_subject_named(in->header().subject, [&]<class S>(std::type_identity<S>) {
+    typename S::Op op{};
+    while (in->template next<S>(&op)) {
+      kernel::NrCpuIdsScope scope(in->header().nr_cpu_ids);
+      fmt::print(out, "{}\n", io::format_op(op));
+    }
+  });
+  bool write_failed = std::ferror(out) != 0;
+  if (!to_stdout) write_failed |= std::fclose(out) != 0;
+  if (in->failed()) {
+    fmt::print(stderr, "diffsched: error: {}\n", in->error());
+    if (!to_stdout) std::remove(o.output.c_str());
+    return kExitBadInput;
+  }
+  if (write_failed) {
+    fmt::print(stderr, "diffsched: error: cannot write {}\n", to_stdout ? "standard output" : o.output);
     return kExitBadInput;
   }
   return kExitOk;
@@ -67,6 +88,7 @@ Runner add_encode(CLI::App& app) {
   sub->add_flag("--raw", opts->raw,
                 "write a raw fuzzer input (no DSCH header), e.g. a corpus seed");
   sub->parse_complete_callback([opts] { check_outputs({opts->output}, {opts->input}); });
+  add_max_input_bytes(sub, &opts->max_input_bytes);
   return [opts] { return run_encode(*opts); };
 }
 
@@ -82,6 +104,7 @@ Runner add_decode(CLI::App& app) {
                   "read a file without a DSCH header as this target's raw input")
       ->check(target_choice());
   sub->parse_complete_callback([opts] { check_outputs({opts->output}, {opts->input}); });
+  add_max_input_bytes(sub, &opts->max_input_bytes);
   return [opts] { return run_decode(*opts); };
 }
 

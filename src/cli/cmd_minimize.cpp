@@ -18,6 +18,7 @@ struct MinimizeOptions {
   std::string level;
   std::string target;
   tools::MinimizeBudget budget;
+  std::size_t max_input_bytes = io::kDefaultMaxInputBytes;
 };
 
 // -o OUT or OUT.ops -> OUT (the command writes OUT.ops and OUT.bin).
@@ -46,8 +47,9 @@ int run_minimize(const MinimizeOptions& o) {
     fmt::print(stderr, "diffsched: error: unknown level '{}' (known: exact, deadline)\n", o.level);
     return kExitBadInput;
   }
-  auto program = load_input(o.input, target);
+  auto program = load_input(o.input, {target, o.max_input_bytes});
   if (!program) return kExitBadInput;
+  if (forced && !check_level(o.input, io::subject_name(*program), *forced)) return kExitBadInput;
   std::string error;
   const Level level = forced.value_or(std::visit(
       [](const auto& p) {
@@ -110,10 +112,6 @@ Runner add_minimize(CLI::App& app) {
     const std::string base = output_base(opts->output);
     check_outputs({base + ".ops", base + ".bin"}, {opts->input});
   });
-  sub->add_option("-o,--output", opts->output, "output base name: writes OUT.ops and OUT.bin")
-      ->required();
-  sub->add_option("--level", opts->level, "exact or deadline (default: the input's)");
-  sub->add_option("--target", opts->target, "read a raw fuzzer input of this target");
   sub->add_option("--max-seconds", opts->budget.max_seconds,
                   "wall-clock budget of the minimisation, in seconds (0: none); when it runs "
                   "out, the smallest reproducer so far is written and reported as not minimal")
@@ -123,6 +121,7 @@ Runner add_minimize(CLI::App& app) {
                   "budget of lockstep runs (tries) of the minimisation (0: none)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  add_max_input_bytes(sub, &opts->max_input_bytes);
   return [opts] { return run_minimize(*opts); };
 }
 

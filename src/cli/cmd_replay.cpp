@@ -1,7 +1,9 @@
 // `diffsched replay FILE...`: runs inputs (.ops text, binary files, or raw
 // fuzzer inputs with --target) through the lockstep runner and prints the op
 // trace with every side's state (or JSON, or heap trees), then the verdict.
+#include <algorithm>
 #include <chrono>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -25,24 +27,49 @@ struct ReplayOptions {
   bool tree = false;
   bool stats = false;
   bool check_expect = false;
+  std::size_t max_input_bytes = io::kDefaultMaxInputBytes;
 };
 
-// --check-expect: every '# expect:' line of the file must hold.
+// --check-expect: every '# expect:' line of the file must hold. The ops are
+// streamed once through one run per level named (at most two), so memory
+// does not grow with the number of ops.
 template <class S>
-int check_expectations(const std::string& file, const io::Program<S>& p) {
-  if (p.expectations.empty()) {
-    fmt::print(stderr, "diffsched: error: {} has no '# expect: LEVEL VERDICT' line\n", file);
+int check_expectations(io::Input& in) {
+  const auto& expectations = in.header().expectations;
+  if (expectations.empty()) {
+    fmt::print(stderr, "diffsched: error: {} has no '# expect: LEVEL VERDICT' line\n",
+               in.name());
     return kExitBadInput;
   }
+  typename S::Config config;
+  config.nr_cpu_ids = in.header().nr_cpu_ids;
+  std::vector<Level> levels;
+  for (const auto& e : expectations)
+    if (std::find(levels.begin(), levels.end(), e.level) == levels.end())
+      levels.push_back(e.level);
+  std::vector<std::unique_ptr<typename S::Lockstep>> locksteps;
+  std::vector<std::unique_ptr<LockstepRun<S>>> runs;
+  for (Level l : levels) {
+    locksteps.push_back(std::make_unique<typename S::Lockstep>());
+    runs.push_back(std::make_unique<LockstepRun<S>>(*locksteps.back(), config, l));
+  }
+  typename S::Op op{};
+  while (in.template next<S>(&op))
+    for (auto& run : runs) run->feed(op);
+  if (in.failed()) {
+    fmt::print(stderr, "diffsched: error: {}\n", in.error());
+    return kExitBadInput;
+  }
+  for (auto& run : runs) run->finish();
   int status = kExitOk;
-  typename S::Lockstep lockstep;
-  for (const auto& e : p.expectations) {
-    const Verdict v =
-        run_lockstep<S>(lockstep, p.config, std::span<const typename S::Op>(p.ops), e.level);
+  for (const auto& e : expectations) {
+    const auto i = static_cast<std::size_t>(
+        std::find(levels.begin(), levels.end(), e.level) - levels.begin());
+    const Verdict& v = runs[i]->verdict();
     const std::string got = v.finding ? v.finding->signature() : "equivalent";
     const bool ok = got == e.verdict;
-    fmt::print("{} {} at level {}: expected {}, got {}\n", ok ? "ok        " : "CHANGED   ", file,
-               level_name(e.level), e.verdict, got);
+    fmt::print("{} {} at level {}: expected {}, got {}\n", ok ? "ok        " : "CHANGED   ",
+               in.name(), level_name(e.level), e.verdict, got);
     if (!ok) status = kExitFinding;
   }
   return status;
@@ -76,28 +103,65 @@ void print_stats(const io::Program<S>& p, Level level) {
   }
 }
 
+// Feeds the input op by op (after a finding, the rest is still read, so a
+// bad line anywhere is reported). Returns false on a bad line (printed).
 template <class S>
-int replay_program(const std::string& file, const io::Program<S>& p, const ReplayOptions& o,
-                   std::optional<Level> forced) {
-  const Level level = forced.value_or(p.level.value_or(S::kDefaultLevel));
-  typename S::Lockstep lockstep;
-  const auto ops = std::span<const typename S::Op>(p.ops);
+bool feed_all(io::Input& in, LockstepRun<S>& run) {
+  typename S::Op op{};
+  bool running = true;
+  while (in.template next<S>(&op))
+    if (running) running = run.feed(op);
+  if (in.failed()) {
+    fmt::print(stderr, "diffsched: error: {}\n", in.error());
+    return false;
+  }
+  run.finish();
+  return true;
+}
+
+template <class S>
+int replay_input(io::Input& in, const ReplayOptions& o, std::optional<Level> forced) {
+  const Level level = forced.value_or(in.header().level.value_or(S::kDefaultLevel));
+  typename S::Config config;
+  config.nr_cpu_ids = in.header().nr_cpu_ids;
+  auto lockstep = std::make_unique<typename S::Lockstep>();
+  std::optional<io::Program<S>> held;  // --stats runs the program again and again
+  if (o.stats) {
+    std::string error;
+    auto any = io::read_program(in, o.max_input_bytes, &error);
+    if (!any) {
+      fmt::print(stderr, "diffsched: error: {}\n", error);
+      return kExitBadInput;
+    }
+    held = std::move(std::get<io::Program<S>>(*any));
+  }
+  auto feed = [&](LockstepRun<S>& run) {
+    if (!held) return feed_all<S>(in, run);
+    for (const auto& op : held->ops)
+      if (!run.feed(op)) break;
+    run.finish();
+    return true;
+  };
   Verdict v;
   if (o.json) {
     io::JsonTrace<S> trace;
-    v = run_lockstep<S>(lockstep, p.config, ops, level, &trace);
-    nlohmann::json doc = {{"file", file},
+    LockstepRun<S> run(*lockstep, config, level, &trace);
+    if (!feed(run)) return kExitBadInput;
+    v = run.verdict();
+    nlohmann::json doc = {{"file", in.name()},
                           {"subject", S::kName},
-                          {"cpus", p.config.nr_cpu_ids},
+                          {"cpus", config.nr_cpu_ids},
                           {"level", level_name(level)},
                           {"ops", trace.ops()},
                           {"verdict", io::verdict_json(v)}};
     fmt::print("{}\n", doc.dump(2));
   } else {
-    fmt::print("== {}: subject {}, cpus {}, level {}, {} ops\n", file, S::kName,
-               p.config.nr_cpu_ids, level_name(level), p.ops.size());
+    fmt::print("== {}: subject {}, cpus {}, level {} ({})\n", in.name(), S::kName,
+               config.nr_cpu_ids, level_name(level), in.form());
     io::TextTrace<S> trace(stdout, o.tree);
-    v = run_lockstep<S>(lockstep, p.config, ops, level, o.quiet ? nullptr : &trace);
+    LockstepRun<S> run(*lockstep, config, level, o.quiet ? nullptr : &trace);
+    if (!feed(run)) return kExitBadInput;
+    v = run.verdict();
     io::print_notes(stdout, v);
     if (status_of(v) == kExitOutOfDomain)
       fmt::print("OUT OF DOMAIN (no verdict, exit {}): {}\n", kExitOutOfDomain,
@@ -107,7 +171,7 @@ int replay_program(const std::string& file, const io::Program<S>& p, const Repla
     else
       fmt::print("equivalent at level {} after {} ops\n", level_name(level), v.ops_run);
   }
-  if (o.stats) print_stats(p, level);
+  if (held) print_stats(*held, level);
   if (!o.expect.empty()) {
     const std::string got = v.finding ? v.finding->signature() : "equivalent";
     const bool as_expected = got == o.expect || (o.expect == "ok" && !v.finding);
@@ -134,26 +198,30 @@ int run_replay(const ReplayOptions& o) {
     fmt::print(stderr, "diffsched: error: --json and --tree do not combine\n");
     return kExitBadInput;
   }
-  // Load everything first: a bad file fails the command before any output.
-  std::vector<io::AnyProgram> programs;
+  if (std::string why; !o.expect.empty() && !io::validate_verdict(o.expect, &why)) {
+    fmt::print(stderr, "diffsched: error: --expect: {}\n", why);
+    return kExitBadInput;
+  }
+  // Inputs are streamed one after another; a bad one stops the command with
+  // exit 2 (what ran before it is printed, but no verdict covers it).
+  int status = kExitOk;
   for (const auto& file : o.files) {
-    auto program = load_input(file, target);
-    if (!program) return kExitBadInput;
-    if (o.tree && io::subject_name(*program) != cpudl::Subject::kName) {
+    auto in = open_input(file, {target, o.max_input_bytes});
+    if (!in) return kExitBadInput;
+    const std::string_view subject = in->header().subject;
+    if (o.tree && subject != cpudl::Subject::kName) {
       fmt::print(stderr, "diffsched: error: --tree draws cpudl heaps; {} is subject {}\n", file,
-                 io::subject_name(*program));
+                 subject);
       return kExitBadInput;
     }
-    programs.push_back(std::move(*program));
+    if (forced && !check_level(in->name(), subject, *forced)) return kExitBadInput;
+    int rc = kExitOk;
+    with_subject_named(subject, [&]<class S>(std::type_identity<S>) {
+      rc = o.check_expect ? check_expectations<S>(*in) : replay_input<S>(*in, o, forced);
+    });
+    if (rc == kExitBadInput) return rc;
+    status = worse_status(status, rc);
   }
-  int status = kExitOk;
-  for (std::size_t i = 0; i < programs.size(); ++i)
-    status = worse_status(status, std::visit(
-                                  [&](const auto& p) {
-                                    return o.check_expect ? check_expectations(o.files[i], p)
-                                                          : replay_program(o.files[i], p, o, forced);
-                                  },
-                                  programs[i]));
   return status;
 }
 
@@ -165,22 +233,27 @@ Runner add_replay(CLI::App& app) {
       "replay",
       "Run inputs op by op, print every side's state and the verdict "
       "(exit 0 equivalent, 1 finding, 2 bad input, 3 out of domain: no verdict)");
-  sub->add_option("files", opts->files, ".ops files, binary files, or raw fuzzer inputs")
+  sub->add_option("files", opts->files,
+                  ".ops files, binary files, or raw fuzzer inputs ('-': standard input)")
       ->required();
   sub->add_option("--level", opts->level,
                   "exact or deadline (default: the file's level, else the subject's: "
                   "deadline for cpudl, exact for pick and cpumask)")
       ->check(level_names());
   sub->add_option("--target", opts->target,
-                  "read files without a DSCH header as this fuzz target's raw input")
+                  "read files that are neither DSCH nor .ops text as this fuzz target's raw "
+                  "input")
       ->check(target_choice());
   auto* quiet = sub->add_flag("-q,--quiet", opts->quiet, "print only the verdict, not the trace");
   auto* json = sub->add_flag("--json", opts->json,
                              "print the trace and verdict of one file as one JSON document, "
-                             "one object per op");
-  auto* tree = sub->add_flag("--tree", opts->tree, "draw both heaps as trees after each op (cpudl)");
+                             "one object per op (held in memory: grows with the number of ops)");
+  auto* tree = sub->add_flag("--tree", opts->tree,
+                             "draw both heaps as trees after each op (cpudl; output grows with "
+                             "the heap)");
   auto* stats = sub->add_flag("--stats", opts->stats,
-                              "also measure checked ops per second (no trace)");
+                              "also measure checked ops per second (no trace; holds the program "
+                              "in memory, up to --max-input-bytes)");
   auto* check_expect = sub->add_flag(
       "--check-expect", opts->check_expect,
       "check each file's '# expect: LEVEL VERDICT' lines instead of printing a "
@@ -194,6 +267,7 @@ Runner add_replay(CLI::App& app) {
   json->excludes(stats)->excludes(tree)->excludes(quiet);
   check_expect->excludes(json)->excludes(expect)->excludes(tree)->excludes(quiet)->excludes(stats);
   tree->excludes(quiet);
+  add_max_input_bytes(sub, &opts->max_input_bytes);
   sub->parse_complete_callback([opts] {
     if (opts->json && opts->files.size() > 1)
       throw CLI::ValidationError(fmt::format(

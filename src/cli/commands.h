@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "engine/exit_status.h"
+#include "io/load.h"
 #include "io/program.h"
 #include "targets.h"
 
@@ -27,9 +28,15 @@ using Runner = std::function<int()>;
 // Shared by the subcommands that read inputs. Each prints its one-line
 // "diffsched: error: ..." itself on failure.
 //   resolve_target: --target NAME (empty: none) -> false if unknown;
-//   load_input: any input form (io::load_program) -> nullopt if unreadable.
+//   open_input: any input form, streamed (io::Input) -> nullptr if unreadable;
+//   load_input: the same, held whole (io::load_program) -> nullopt;
+//   check_level: --level L must mean something for the input's subject;
+//   add_max_input_bytes: the --max-input-bytes option (io::LoadOptions).
 bool resolve_target(const std::string& name, const FuzzTarget** out);
-std::optional<io::AnyProgram> load_input(const std::string& path, const FuzzTarget* target);
+std::unique_ptr<io::Input> open_input(const std::string& path, const io::LoadOptions& options);
+std::optional<io::AnyProgram> load_input(const std::string& path, const io::LoadOptions& options);
+bool check_level(const std::string& name, std::string_view subject, Level level);
+void add_max_input_bytes(CLI::App* sub, std::size_t* max_bytes);
 // How the user ran us, for printed reproduce commands: this binary's path
 // relative to the cwd ("./build/diffsched"), or absolute when outside it.
 std::string self_command();

@@ -1,6 +1,7 @@
 // diffsched: differential checking of kernel scheduler optimisations.
 #include <cstdio>
 #include <map>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -111,7 +112,16 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "diffsched: error: {}\n", explain(app, e));
     return kExitBadInput;
   }
-  for (const CLI::App* sub : app.get_subcommands())
-    if (auto it = runners.find(sub); it != runners.end()) return it->second();
+  // Allocation failure anywhere (a huge input under a memory limit) is a
+  // one-line error and exit 2, never an abort.
+  try {
+    for (const CLI::App* sub : app.get_subcommands())
+      if (auto it = runners.find(sub); it != runners.end()) return it->second();
+  } catch (const std::bad_alloc&) {
+    std::fputs("diffsched: error: out of memory (see --max-input-bytes and the memory notes "
+               "in diffsched replay --help)\n", stderr);
+    std::fflush(stdout);
+    return kExitBadInput;
+  }
   return kExitBadInput;
 }

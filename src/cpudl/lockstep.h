@@ -9,6 +9,8 @@
 // level, and each side against the model. The first failure is the finding.
 #pragma once
 
+#include <array>
+
 #include <cstdint>
 #include <memory>
 
@@ -103,6 +105,8 @@ struct Subject {
   static constexpr std::string_view kName = "cpudl";
   static constexpr unsigned kDefaultCpus = 8;  // .ops files without `cpus`
   static constexpr Level kDefaultLevel = Level::kDeadline;
+  // The levels that mean something for this subject (.ops `level`, --level).
+  static constexpr std::array<Level, 2> kLevels{Level::kExact, Level::kDeadline};
   using Op = cpudl::Op;
   using Config = cpudl::Config;
   using Lockstep = cpudl::Lockstep;

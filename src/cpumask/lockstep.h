@@ -45,6 +45,8 @@ struct Subject {
   static constexpr std::string_view kName = "cpumask";
   static constexpr unsigned kDefaultCpus = 64;  // .ops files without `cpus`
   static constexpr Level kDefaultLevel = Level::kExact;
+  // Only exact: no deadlines, so `level deadline` means nothing here.
+  static constexpr std::array<Level, 1> kLevels{Level::kExact};
   using Op = cpumask::Op;
   using Config = cpumask::Config;
   using Lockstep = cpumask::Lockstep;

@@ -393,34 +393,51 @@ bool has_magic(std::span<const std::uint8_t> bytes) {
   return bytes.size() >= kMagic.size() && std::equal(kMagic.begin(), kMagic.end(), bytes.begin());
 }
 
-std::optional<AnyProgram> decode_file(std::span<const std::uint8_t> bytes, std::string* error) {
+bool decode_file_header(std::span<const std::uint8_t> bytes, FileHeader* out,
+                        std::string* error) {
   if (!has_magic(bytes)) {
     *error = "not a diffsched binary file (no DSCH magic)";
-    return std::nullopt;
+    return false;
   }
   if (bytes.size() < kFileHeaderSize) {
     *error = fmt::format("truncated header: {} bytes, the header needs {}", bytes.size(),
                          kFileHeaderSize);
-    return std::nullopt;
+    return false;
   }
   if (bytes[4] != kFormatVersion) {
     *error = fmt::format("format version {} (this diffsched reads version {})", bytes[4],
                          kFormatVersion);
-    return std::nullopt;
+    return false;
   }
   if (bytes[5] >= kSubjectCount) {
     *error = fmt::format("unknown subject number {}", bytes[5]);
-    return std::nullopt;
+    return false;
   }
   if (bytes[6] > 2) {
     *error = fmt::format("unknown level number {}", bytes[6]);
-    return std::nullopt;
+    return false;
   }
+  out->subject = bytes[5];
+  out->level.reset();
+  if (bytes[6] != 0) out->level = bytes[6] == 1 ? Level::kExact : Level::kDeadline;
+  std::string_view name;
+  with_subject_index(bytes[5], [&]<class S>(std::type_identity<S>) { name = S::kName; });
+  if (out->level && !subject_has_level(name, *out->level)) {
+    *error = fmt::format("level {} means nothing for subject {} (its levels: {})",
+                         level_name(*out->level), name, subject_levels(name));
+    return false;
+  }
+  return true;
+}
+
+std::optional<AnyProgram> decode_file(std::span<const std::uint8_t> bytes, std::string* error) {
+  FileHeader h;
+  if (!decode_file_header(bytes, &h, error)) return std::nullopt;
   const auto body = bytes.subspan(kFileHeaderSize);
   std::optional<AnyProgram> result;
-  with_subject_index(bytes[5], [&]<class S>(std::type_identity<S>) {
+  with_subject_index(h.subject, [&]<class S>(std::type_identity<S>) {
     Program<S> p = decode_body<S>(body);
-    if (bytes[6] != 0) p.level = bytes[6] == 1 ? Level::kExact : Level::kDeadline;
+    p.level = h.level;
     result = AnyProgram(std::move(p));
   });
   return result;

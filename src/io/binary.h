@@ -194,6 +194,15 @@ std::vector<std::uint8_t> encode_file(const AnyProgram& program);
 
 bool has_magic(std::span<const std::uint8_t> bytes);
 
+// The 7-byte header of a file: checked (magic, version, subject, a level
+// that means something for the subject); false with a one-line reason.
+struct FileHeader {
+  std::size_t subject = 0;  // index in Subjects
+  std::optional<Level> level;
+};
+bool decode_file_header(std::span<const std::uint8_t> bytes, FileHeader* out,
+                        std::string* error);
+
 // Decodes a file; on a bad header returns nullopt with a one-line reason.
 std::optional<AnyProgram> decode_file(std::span<const std::uint8_t> bytes, std::string* error);
 

@@ -11,18 +11,42 @@
 //   std::string error;
 //   auto program = parse_program(text, &error);   // std::nullopt + error
 //   std::string text2 = format_program(*program); // parses back to the same
+//
+// Streaming (memory does not grow with the number of ops):
+//
+//   LineSource lines(file, head);              // or LineSource(text)
+//   TextReader reader(lines);
+//   if (!reader.read_header(&error)) ...;      // directives and '# expect:' lines
+//   cpudl::Op op;
+//   while (reader.next<cpudl::Subject>(&op, &error)) run.feed(op);
+//   if (!error.empty()) ...;                   // "line 7: ..."
+//
+// The header (directives, '# expect:' lines) ends at the first op; each
+// directive appears at most once; a level must mean something for the
+// subject (Subject::kLevels). A UTF-8 byte order mark at the start is
+// skipped, a "\r" before "\n" is dropped, and a NUL or other control byte
+// (besides tab) is an error. Errors name the line and quote at most
+// kExcerptBytes of it.
 #pragma once
 
+#include <cstdio>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "engine/verdict.h"
+#include "io/text.h"
 #include "subjects.h"
 
 namespace diffsched::io {
+
+// The longest .ops line read (a pick op over 8192 CPUs in named form is
+// well under this); longer lines are an error, so a line never holds more.
+inline constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
 
 // "# expect: exact cpudl:divergence:exact:slot.cpu:set" or
 // "# expect: deadline equivalent": the verdict a regression input must keep.
@@ -30,6 +54,17 @@ struct Expectation {
   Level level;
   std::string verdict;  // "equivalent" or a finding signature
 };
+
+// Checks a verdict as `replay --expect` and '# expect:' lines take it:
+// "equivalent" (or "ok"), or a signature subject:kind:check:field:op
+// (Finding::signature) with a known subject, a known kind, a non-empty check
+// and field, and an op of that subject. False with a one-line reason.
+bool validate_verdict(std::string_view verdict, std::string* error);
+
+// Whether `level` means something for the subject named `subject`, and the
+// levels that do ("exact, deadline").
+bool subject_has_level(std::string_view subject, Level level);
+std::string subject_levels(std::string_view subject);
 
 template <class S>
 struct Program {
@@ -50,9 +85,92 @@ using AnyProgram = ProgramVariant<Subjects>::type;
 
 std::string_view subject_name(const AnyProgram& program);
 
+// Everything of a program but its ops.
+struct ProgramHeader {
+  std::string_view subject;  // a Subject::kName
+  unsigned nr_cpu_ids = 0;
+  std::optional<Level> level;
+  std::vector<Expectation> expectations;
+};
+
+// Lines of .ops text, from memory or read from a FILE* in blocks. Memory:
+// one line (at most kMaxLineBytes) plus one block.
+class LineSource {
+ public:
+  explicit LineSource(std::string_view text);
+  // `head`: bytes already read from `file` (not owned).
+  LineSource(std::FILE* file, std::string head);
+
+  // The next line, without "\n", a trailing "\r" and (first line) a BOM.
+  // False at the end, or on an error (error() set: a read error, a line over
+  // kMaxLineBytes, a NUL or control byte). The view lives until next().
+  bool next(std::string_view* line);
+  std::size_t lineno() const { return lineno_; }
+  const std::string& error() const { return error_; }
+
+ private:
+  bool fill();  // reads one more block; false at EOF or error
+
+  std::string_view text_;  // memory source: what is left
+  std::FILE* file_ = nullptr;
+  std::string buf_;
+  std::size_t pos_ = 0;
+  bool eof_ = false;
+  std::size_t lineno_ = 0;
+  std::string error_;
+};
+
+// Reads .ops text: the header, then ops one at a time.
+class TextReader {
+ public:
+  explicit TextReader(LineSource& lines) : lines_(lines) {}
+
+  // Reads up to the first op (kept for next()). False with "line N: ...".
+  bool read_header(std::string* error);
+  const ProgramHeader& header() const { return header_; }
+
+  // The next op; S must be the header's subject. False at the end (error
+  // empty) or on a bad line (error "line N: ...").
+  template <class S>
+  bool next(typename S::Op* op, std::string* error) {
+    std::string_view line;
+    if (!next_op_line(&line, error)) return false;
+    split_into(line);
+    kernel::NrCpuIdsScope scope(header_.nr_cpu_ids);
+    std::string why;
+    if (!parse_op(std::span<const std::string_view>(words_), op, &why)) {
+      *error = line_error(why);
+      return false;
+    }
+    return true;
+  }
+
+ private:
+  bool next_op_line(std::string_view* line, std::string* error);
+  void split_into(std::string_view line);
+  std::string line_error(std::string_view why) const;
+
+  LineSource& lines_;
+  ProgramHeader header_;
+  std::string first_op_;  // the op line that ended the header
+  bool have_first_op_ = false;
+  std::size_t lineno_ = 0;  // of the line being parsed
+  std::vector<std::string_view> words_;
+};
+
+// Whether `head` (the first bytes of an input) reads as .ops text: after an
+// optional UTF-8 BOM, no NUL or control byte besides tab, CR and LF; and,
+// with `keyword_first`, the first line that is not blank or a '#' comment
+// starts with a directive (subject, cpus, level) or an op name of any
+// subject (a head of comments only counts as text).
+bool looks_like_ops_text(std::string_view head, bool keyword_first);
+
 // Errors name the line: "line 3: 'set' takes 2 arguments, got 1".
 std::optional<AnyProgram> parse_program(std::string_view text, std::string* error);
 
+// The header lines of a program's text ("subject", "cpus", "level",
+// "# expect:"), then format_op(op) + "\n" per op make the whole text.
+std::string format_header(const ProgramHeader& header);
 std::string format_program(const AnyProgram& program);
 
 }  // namespace diffsched::io

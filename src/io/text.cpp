@@ -6,6 +6,11 @@ namespace diffsched::io {
 
 using kernel::u64;
 
+std::string excerpt(std::string_view s, std::size_t n) {
+  if (s.size() <= n) return std::string(s);
+  return std::string(s.substr(0, n)) + "...";
+}
+
 std::string format_value(int v) { return fmt::format("{}", v); }
 
 std::string format_value(u64 v) {
@@ -35,8 +40,8 @@ bool parse_integer(std::string_view s, T* out, std::string* error) {
   auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), *out, base);
   if (digits.empty() || ec != std::errc{} || p != digits.data() + digits.size()) {
     *error = ec == std::errc::result_out_of_range
-                 ? fmt::format("'{}' is out of range", s)
-                 : fmt::format("'{}' is not a number", s);
+                 ? fmt::format("'{}' is out of range", excerpt(s))
+                 : fmt::format("'{}' is not a number", excerpt(s));
     return false;
   }
   return true;
@@ -67,7 +72,7 @@ bool parse_value(std::string_view s, bool* out, std::string* error) {
     *out = false;
     return true;
   }
-  *error = fmt::format("'{}' is not 0 or 1", s);
+  *error = fmt::format("'{}' is not 0 or 1", excerpt(s));
   return false;
 }
 
@@ -84,7 +89,7 @@ bool parse_value(std::string_view s, cpumask::Reg* out, std::string* error) {
     out->r = static_cast<unsigned>(s[1] - '0');
     return true;
   }
-  *error = fmt::format("'{}' is not a register (r0..r{})", s, cpumask::kRegisters - 1);
+  *error = fmt::format("'{}' is not a register (r0..r{})", excerpt(s), cpumask::kRegisters - 1);
   return false;
 }
 

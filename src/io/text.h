@@ -35,6 +35,11 @@ bool parse_value(std::string_view s, bool* out, std::string* error);
 bool parse_value(std::string_view s, kernel::Cpumask* out, std::string* error);
 bool parse_value(std::string_view s, cpumask::Reg* out, std::string* error);
 
+// At most `n` bytes of `s`, then "..." if cut: how errors quote input, so
+// that a bad 1 MB line is never printed whole.
+inline constexpr std::size_t kExcerptBytes = 40;
+std::string excerpt(std::string_view s, std::size_t n = kExcerptBytes);
+
 // Ops whose struct sets kNamedArgs print as name=value (long mask lists).
 template <class T>
 concept NamedArgs = requires { T::kNamedArgs; };
@@ -81,7 +86,7 @@ bool parse_op_fields(std::span<const std::string_view> args, Op* op, std::string
     if (eq != std::string_view::npos) {
       if (arg.substr(0, eq) != name) {
         *error = fmt::format("'{}' argument {} is '{}', got '{}'", Op::kName, i, name,
-                             arg.substr(0, eq));
+                             excerpt(arg.substr(0, eq)));
         ok = false;
         return;
       }
@@ -116,7 +121,7 @@ bool parse_op(std::span<const std::string_view> words, Variant* out, std::string
       if (!names.empty()) names += ", ";
       names += n;
     }
-    *error = fmt::format("unknown op '{}' (known: {})", words[0], names);
+    *error = fmt::format("unknown op '{}' (known: {})", excerpt(words[0]), names);
     return false;
   }
   return parsed;

@@ -67,6 +67,8 @@ struct Subject {
   // Picks are stateless: both levels mean "the same CPU".
   static constexpr unsigned kDefaultCpus = 64;  // .ops files without `cpus`
   static constexpr Level kDefaultLevel = Level::kExact;
+  // Only exact: no deadlines, so `level deadline` means nothing here.
+  static constexpr std::array<Level, 1> kLevels{Level::kExact};
   using Op = pick::Op;
   using Config = pick::Config;
   using Lockstep = pick::Lockstep;
