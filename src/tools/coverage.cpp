@@ -11,6 +11,7 @@
 #include <cxxabi.h>
 #include <fmt/format.h>
 
+#include "engine/exit_status.h"
 #include "targets.h"
 #include "tools/process.h"
 
@@ -427,9 +428,9 @@ std::optional<CoverageRun> run_coverage(const CoverageOptions& o, std::string* e
       const fs::path log = o.work / fmt::format("replay-{}.log", n++);
       const int rc = run(argv, {.log = log, .env = {{"LLVM_PROFILE_FILE",
                                                      (profiles / "%p.profraw").string()}}});
-      if (rc == 1 && job.check_expect) {
+      if (rc == kExitFinding && job.check_expect) {
         result.notes.push_back(fmt::format("a verdict changed in {} (see {})", job.what, log.string()));
-      } else if (rc != 0 && rc != 1) {
+      } else if (rc != kExitOk && rc != kExitFinding && rc != kExitOutOfDomain) {
         *error = fmt::format("replay of {} exited with status {}; see {}", job.what, rc,
                              log.string());
         return std::nullopt;
