@@ -42,6 +42,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/exit_status.h"
 #include "engine/runner.h"
 #include "io/binary.h"
 #include "io/load.h"
@@ -317,6 +318,12 @@ int mode_replay(bool minimize) {
   Verdict v;
   const bool trace = !minimize && env("KCHECK_QUIET") != "1";
   std::visit([&](const auto& p) { v = replay(p, trace); }, *program);
+  if (!minimize && v.finding && v.finding->kind == FindingKind::kOutOfDomain) {
+    io::print_notes(stdout, v);
+    fmt::print("OUT OF DOMAIN (no verdict, exit {}): {}\n", kExitOutOfDomain,
+               v.finding->describe());
+    return kExitOutOfDomain;
+  }
   if (!is_failure(v)) {
     io::print_notes(stdout, v);
     fmt::print("equivalent at level {} after {} ops\n", level_name(g_settings.level), v.ops_run);

@@ -5,10 +5,12 @@
 //   EXPECT_TRUE(found.failed);  EXPECT_LE(found.ops.size(), 3u);
 #pragma once
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 
 #include <rapidcheck.h>
+#include <rapidcheck/detail/Configuration.h>
 
 #include "support/cpudl_state.h"
 
@@ -24,7 +26,12 @@ struct ExpectedFinding {
 template <class Property>
 ExpectedFinding expect_cpudl_finding(Property property) {
   last_cpudl_failure() = {};
-  const auto result = rc::detail::checkTestable(property);
+  // A planted bug must be found, not found by luck: up to 1000 cases (the
+  // run stops at the first failure, so a mutant found early costs nothing
+  // more); the seed is still RapidCheck's (RC_PARAMS), so a run reproduces.
+  rc::detail::TestParams params = rc::detail::configuration().testParams;
+  params.maxSuccess = std::max(params.maxSuccess, 1000);
+  const auto result = rc::detail::checkTestable(property, rc::detail::TestMetadata{}, params);
   ExpectedFinding out;
   rc::detail::FailureResult failure;
   out.failed = result.match(failure);

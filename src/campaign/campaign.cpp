@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "campaign/afl_stats.h"
+#include "engine/exit_status.h"
 #include "engine/runner.h"
 #include "io/binary.h"
 #include "io/load.h"
@@ -1142,21 +1143,21 @@ std::optional<std::vector<AcceptedEntry>> load_accepted(const fs::path& file,
 
 int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* error) {
   const auto targets = resolve_targets(o, error);
-  if (!targets) return 2;
+  if (!targets) return kExitBadInput;
   if (o.engine != "afl" && o.engine != "libfuzzer") {
     *error = fmt::format("unknown engine '{}' (known: libfuzzer, afl)", o.engine);
-    return 2;
+    return kExitBadInput;
   }
   if (o.seconds < 1 || o.jobs < 1) {
     *error = "--time must be at least 1 second and --jobs at least 1";
-    return 2;
+    return kExitBadInput;
   }
   const fs::path accepted_file =
       o.accepted.empty() ? tools::source_dir() / "corpus" / "accepted.txt" : o.accepted;
   const auto accepted = load_accepted(accepted_file, error);
-  if (!accepted || !check_paths(o, *targets, error) || !prepare_out(o, error)) return 2;
+  if (!accepted || !check_paths(o, *targets, error) || !prepare_out(o, error)) return kExitBadInput;
   Context c{.o = o, .afl = o.engine == "afl", .n_targets = targets->size()};
-  if (!find_binaries(&c, *targets, error)) return 2;
+  if (!find_binaries(&c, *targets, error)) return kExitBadInput;
 
   SignalScope signals;
   CampaignReport& r = *report;
@@ -1182,7 +1183,7 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
                   io::write_file((o.out / "results.sarif").string(), report_sarif(r), &werr);
   if (!ok) {
     *error = werr;
-    return 2;
+    return kExitBadInput;
   }
   return r.exit_status();
 }

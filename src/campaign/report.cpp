@@ -1,6 +1,7 @@
 #include "campaign/report.h"
 
 #include <algorithm>
+#include <csignal>
 #include <cmath>
 #include <iterator>
 #include <map>
@@ -9,6 +10,8 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "engine/exit_status.h"
 
 #ifndef DIFFSCHED_VERSION
 #define DIFFSCHED_VERSION "0.0.0"
@@ -42,9 +45,9 @@ std::size_t CampaignReport::engine_failures() const {
 }
 
 int CampaignReport::exit_status() const {
-  if (interrupted) return 128 + (signal > 0 ? signal : 2);
-  if (engine_failures()) return 2;
-  return new_findings() ? 1 : 0;
+  if (interrupted) return kExitSignalBase + (signal > 0 ? signal : SIGINT);
+  if (engine_failures()) return kExitBadInput;
+  return new_findings() ? kExitFinding : kExitOk;
 }
 
 std::size_t CampaignReport::new_findings() const {

@@ -78,8 +78,11 @@ double since(std::chrono::steady_clock::time_point t) {
 // defines the function (pick). Returns kExitOk or prints the reason.
 int classify(const KernelCheckOptions& o, const std::string& file, tools::CandidateSpec* spec) {
   std::error_code ec;
+  if (fs::is_directory(file, ec))
+    return error(fmt::format("{} is a directory (expected a kernel C file)", file));
+  if (!fs::exists(file, ec)) return error(fmt::format("{}: no such file", file));
   if (!fs::is_regular_file(file, ec))
-    return error(fmt::format("{}: no such file", file));
+    return error(fmt::format("{} is not a regular file (expected a kernel C file)", file));
   const std::string text = read_text(file);
   spec->file = file;
   if (o.subject == "pick") {
@@ -441,6 +444,7 @@ int run_kernel_check(KernelCheckOptions o) {
       return kExitFinding;
     }
     if (rc == kSanitizerExit) fmt::print("FINDING: a sanitizer stopped the replay (report above)\n");
+    if (rc == kExitOutOfDomain) return kExitOutOfDomain;  // printed by the harness
     return rc == 0 ? kExitOk : rc == 1 || rc == kSanitizerExit ? kExitFinding : kExitBadInput;
   }
 
