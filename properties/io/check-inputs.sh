@@ -102,7 +102,7 @@ bad-level)
   expect 2 "line 1: level deadline means nothing for subject pick" "$diffsched" replay --check-expect pe.ops
   expect 2 "--level deadline means nothing for .*small-nr.ops" "$diffsched" replay --level deadline "$pick"
   expect 2 "--level deadline means nothing" "$diffsched" minimize --level deadline "$pick" -o m
-  expect 2 "unknown level 'fuzzy'" "$diffsched" replay --level fuzzy "$tie"
+  expect 2 "--level: fuzzy not in" "$diffsched" replay --level fuzzy "$tie"
   # a binary file whose level byte names deadline for pick
   printf 'DSCH\001\001\002\000' >p.bin
   expect 2 "p.bin: level deadline means nothing for subject pick" "$diffsched" replay p.bin
@@ -175,7 +175,7 @@ streaming-memory)
   awk 'BEGIN { print "# expect: deadline equivalent"; print "# expect: exact equivalent";
                print "cpus 8"; for (i = 0; i < 300000; i++) print "set " i % 8 " " i + 1 }' >big.ops
   expect 0 "equivalent at level deadline after 300000 ops" sh -c "ulimit -v 100000; '$diffsched' replay -q big.ops"
-  expect 0 "equivalent at level deadline after 300000 ops" sh -c "ulimit -v 100000; '$diffsched' replay --tree -q big.ops"
+  expect 0 "equivalent at level deadline after 300000 ops" sh -c "ulimit -v 100000; '$diffsched' replay --tree big.ops | tail -n 1"
   expect 0 "^ok .* at level exact" sh -c "ulimit -v 100000; '$diffsched' replay --check-expect big.ops"
   expect 0 "" sh -c "ulimit -v 100000; '$diffsched' decode big.ops -o big2.ops"
   [[ $(wc -l <big2.ops) -eq 300004 ]] || { echo "FAIL: decode wrote $(wc -l <big2.ops) lines"; fail=1; }
