@@ -190,6 +190,13 @@ TEST(KernelCheckFindReturn, TheCapacityFormsMaxCpuMinusOneIsStillZeroOne) {
             FindReturn::kBool) << error;
 }
 
+TEST(KernelCheckFindReturn, AVariableOfOnlyZeroAndOneIsZeroOne) {
+  std::string error;
+  EXPECT_EQ(find_return_of("int ret = 0;\nif (a != 0 && b == 1) ret = 1;\nreturn ret;", &error),
+            FindReturn::kBool) << error;
+  EXPECT_FALSE(find_return_of("int ret = 0;\nret = helper();\nreturn ret;", &error));
+}
+
 TEST(KernelCheckFindReturn, RefusesWhatItCannotRead) {
   std::string error;
   EXPECT_FALSE(find_return_of("return some_helper(cp, p);", &error));

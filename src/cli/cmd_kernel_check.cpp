@@ -36,6 +36,7 @@ struct KernelCheckOptions {
   std::string candidate;
   std::string baseline = "builtin-reference";
   std::string api = "auto";
+  std::string find_returns = "auto";  // auto | 0/1 | cpu
   std::string function = "select_dst_cpu";
   std::string header;
   std::string level;
@@ -110,7 +111,13 @@ int classify(const KernelCheckOptions& o, const std::string& file, tools::Candid
     spec->api = *api;
   }
   std::string why, evidence;
-  auto ret = tools::detect_find_return(text, &why, &evidence);
+  std::optional<tools::FindReturn> ret;
+  if (o.find_returns == "auto") {
+    ret = tools::detect_find_return(text, &why, &evidence);
+  } else {
+    ret = o.find_returns == "cpu" ? tools::FindReturn::kCpu : tools::FindReturn::kBool;
+    evidence = "--find-returns " + o.find_returns;
+  }
   if (!ret) {
     // Refused once the file is known to build and link (so that what the
     // shim lacks, or a syntax error, is said first).
@@ -226,6 +233,7 @@ std::string replay_command(const KernelCheckOptions& o, const fs::path& ops, boo
   if (o.baseline != "builtin-reference") cmd += " --baseline " + o.baseline;
   if (!o.level.empty()) cmd += " --level " + o.level;
   if (o.api != "auto") cmd += " --api " + o.api;
+  if (o.find_returns != "auto") cmd += " --find-returns " + o.find_returns;
   if (o.subject == "pick" && o.function != "select_dst_cpu") cmd += " --function " + o.function;
   if (!o.header.empty()) cmd += " --header " + o.header;
   if (!o.capacity.empty()) cmd += fmt::format(" --capacity {} --task-util {}", o.capacity, o.task_util);
@@ -691,6 +699,10 @@ Runner add_kernel_check(CLI::App& app) {
   cpudl_opts->subject = "cpudl";
   add_common(cpudl, *cpudl_opts);
   cpudl->add_option("--api", cpudl_opts->api, "auto (default), v3.14, v4.8, v4.9 or v6.19");
+  cpudl->add_option("--find-returns", cpudl_opts->find_returns,
+                    "what cpudl_find() returns: auto (default: from its return statements), "
+                    "0/1, or cpu (a CPU or -1)")
+      ->check(CLI::IsMember({"auto", "0/1", "cpu"}));
   cpudl->add_option("--header", cpudl_opts->header,
                     "the cpudeadline.h to compile with (default: the one next to the file, "
                     "else the shim's for the API form)");

@@ -204,12 +204,25 @@ std::optional<FindReturn> detect_find_return(const std::string& source, std::str
     } else if (e == "-1" || e == "- 1") {
       cpu = true;
     } else if (std::regex_match(e, std::regex("[A-Za-z_][A-Za-z0-9_]*"))) {
-      // A variable: a CPU if the function gives it -1 or a CPU.
-      const std::regex as_cpu("\\b" + e +
-                              "\\s*=\\s*(?:-\\s*1\\b|\\(?\\s*-\\s*1\\s*\\)|cpumask_any|"
-                              "cpumask_first|cpudl_maximum)");
-      if (std::regex_search(body, as_cpu))
+      // A variable: a CPU if the function gives it -1 or a CPU; 0/1 if every
+      // value it is given is a literal 0/1.
+      const std::regex assign("\\b" + e + "\\s*=(?!=)\\s*([^;,]*)");
+      bool as_cpu = false, as_01 = false, as_other = false;
+      for (auto a = std::sregex_iterator(body.begin(), body.end(), assign);
+           a != std::sregex_iterator(); ++a) {
+        const std::string v = trim_expr((*a)[1].str());
+        if (v == "-1" || v == "- 1" ||
+            std::regex_search(v, std::regex("^(?:cpumask_any|cpumask_first|cpudl_maximum)\\b")))
+          as_cpu = true;
+        else if (v == "0" || v == "1" || v == "true" || v == "false")
+          as_01 = true;
+        else
+          as_other = true;
+      }
+      if (as_cpu)
         cpu = true;
+      else if (as_01 && !as_other)
+        literal_01 = true;
       else
         other.push_back(e);
     } else {
@@ -224,7 +237,7 @@ std::optional<FindReturn> detect_find_return(const std::string& source, std::str
   *error = fmt::format(
       "cpudl_find() returns neither only 0/1 nor a CPU or -1 as kernel-check recognises them "
       "({}); supported: return 1/0 (v4.15+), or return a CPU or -1 through a variable set to "
-      "-1 (best_cpu, v3.14..v4.14)",
+      "-1 (best_cpu, v3.14..v4.14); name it with --find-returns 0/1|cpu",
       list.empty() ? "no return statement" : list);
   return std::nullopt;
 }
