@@ -54,6 +54,7 @@ int kshim_take_warning(struct kcheck_warning *out);
 void kshim_set_capacity(int asym, const unsigned long *caps, unsigned n);
 void kshim_fail_alloc(long n);
 int kshim_alloc_failed(void);
+void kshim_free_live(void);
 
 static struct cpudl cp;
 static bool initialised;
@@ -64,8 +65,12 @@ static int glue_init(void)
 {
 	int ret;
 
-	if (initialised)
+	if (initialised) {
 		cpudl_cleanup(&cp);
+#if KCHECK_API == KCHECK_API_V3_14
+		kshim_free_live(); /* that era's cleanup frees nothing */
+#endif
+	}
 	initialised = false;
 	ret = cpudl_init(&cp);
 	initialised = ret == 0;

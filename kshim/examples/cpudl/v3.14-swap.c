@@ -216,5 +216,5 @@ int cpudl_init(struct cpudl *cp)
  */
 void cpudl_cleanup(struct cpudl *cp)
 {
-	free_cpumask_var(cp->free_cpus);
+	/* Nothing, as in that era: the free_cpus mask is not freed. */
 }
