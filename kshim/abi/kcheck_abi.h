@@ -21,6 +21,7 @@ extern "C" {
 #define KCHECK_ABI_VERSION 2
 
 /* The API forms (macros: the glue selects code with #if). */
+#define KCHECK_API_V3_14 314  /* cpudl_set(cp, cpu, dl, is_valid), cpu_to_idx[], no freecpu helpers */
 #define KCHECK_API_V4_8 48    /* cpudl_set(cp, cpu, dl, is_valid), find returns a CPU or -1 */
 #define KCHECK_API_V4_9 49    /* cpudl_set/cpudl_clear, set/clear_freecpu, find returns 0/1 */
 #define KCHECK_API_V6_19 619  /* cpudl_clear(cp, cpu, online), no freecpu helpers */

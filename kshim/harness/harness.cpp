@@ -326,7 +326,12 @@ int mode_replay(bool minimize) {
   }
   if (!is_failure(v)) {
     io::print_notes(stdout, v);
-    fmt::print("equivalent at level {} after {} ops\n", level_name(g_settings.level), v.ops_run);
+    if (v.finding)  // out-of-domain while minimising: said as such, never as equivalent
+      fmt::print("no finding in the domain: the run left it after {} ops ({})\n", v.ops_run,
+                 v.finding->describe());
+    else
+      fmt::print("equivalent at level {} after {} ops\n", level_name(g_settings.level),
+                 v.ops_run);
     return 0;
   }
   fmt::print("FINDING: {}\n", v.finding->describe());

@@ -117,6 +117,7 @@ std::string pick_warning() {
 
 std::string_view api_name(int api) {
   switch (api) {
+    case KCHECK_API_V3_14: return "v3.14";
     case KCHECK_API_V4_8: return "v4.8";
     case KCHECK_API_V4_9: return "v4.9";
     case KCHECK_API_V6_19: return "v6.19";

@@ -5,6 +5,13 @@
  * struct cpudl and adapts the candidate's API form to the v4.9..v6.18
  * meaning of each entry point:
  *
+ * v3.14 .. v3.18 (-DKCHECK_API=314) is the v4.8 column with the era's layout
+ * (struct cpudl's cpu_to_idx[] map, items without an index, read as such by
+ * the view) and without free-CPU helpers: that era's cpudl_init() marks every
+ * CPU free and only cpudl_set() changes the mask, so the glue starts from the
+ * tool's state (no CPU free) and gives set_freecpu/clear_freecpu (what
+ * rq_online_dl()/rq_offline_dl() did from v3.19 on) as plain mask updates.
+ *
  *   op               v4.8 (is_valid)           v4.9..v6.18             v6.19+ (online)
  *   set c dl         cpudl_set(c, dl, 1)       cpudl_set(c, dl)        cpudl_set(c, dl)
  *   clear c          cpudl_set(c, 0, 0)        cpudl_clear(c)          c in heap: cpudl_clear(c, true)
@@ -12,7 +19,13 @@
  *                     : clear_freecpu           : clear_freecpu
  *   set_freecpu c    cpudl_set_freecpu(c)      cpudl_set_freecpu(c)    c not in heap: cpudl_clear(c, true)
  *   clear_freecpu c  cpudl_clear_freecpu(c)    cpudl_clear_freecpu(c)  c not in heap: cpudl_clear(c, false)
- *   find             CPU or -1 -> 1 or 0       0/1                     0/1
+ *   find             0/1, or (best_cpu files, v3.14..v4.14 and backports,
+ *                    -DKCHECK_FIND_RETURNS_CPU=1) a CPU or -1 -> 1 or 0, by meaning:
+ *                    -1 is "none" (0); a CPU is 1 only if the API permits it
+ *                    (with later_mask: a CPU later_mask holds; without: an
+ *                    allowed CPU of the heap's maximum deadline), any other
+ *                    value is a WARN_ON finding of the op. later_mask is
+ *                    compared as it is, in both conventions.
  *
  * (set_freecpu is only run for a CPU not in the heap: the harness skips it
  * otherwise, as the kernel's callers never do it.)
@@ -22,10 +35,13 @@
 #include <kcheck_abi.h>
 
 #ifndef KCHECK_API
-#error "compile with -DKCHECK_API=48|49|619"
+#error "compile with -DKCHECK_API=314|48|49|619"
 #endif
 #ifndef KCHECK_HAS_FREECPU
-#define KCHECK_HAS_FREECPU (KCHECK_API != KCHECK_API_V6_19)
+#define KCHECK_HAS_FREECPU (KCHECK_API != KCHECK_API_V6_19 && KCHECK_API != KCHECK_API_V3_14)
+#endif
+#ifndef KCHECK_FIND_RETURNS_CPU
+#define KCHECK_FIND_RETURNS_CPU 0
 #endif
 #ifndef KCHECK_SOURCE
 #define KCHECK_SOURCE "candidate"
@@ -38,6 +54,7 @@ int kshim_take_warning(struct kcheck_warning *out);
 void kshim_set_capacity(int asym, const unsigned long *caps, unsigned n);
 void kshim_fail_alloc(long n);
 int kshim_alloc_failed(void);
+void kshim_free_live(void);
 
 static struct cpudl cp;
 static bool initialised;
@@ -48,8 +65,12 @@ static int glue_init(void)
 {
 	int ret;
 
-	if (initialised)
+	if (initialised) {
 		cpudl_cleanup(&cp);
+#if KCHECK_API == KCHECK_API_V3_14
+		kshim_free_live(); /* that era's cleanup frees nothing */
+#endif
+	}
 	initialised = false;
 	ret = cpudl_init(&cp);
 	initialised = ret == 0;
@@ -57,10 +78,17 @@ static int glue_init(void)
 	 * just fails), so forget the struct: what it still points to is leaked. */
 	if (!initialised)
 		memset(&cp, 0, sizeof(cp));
+#if KCHECK_API == KCHECK_API_V3_14
+	else
+		/* The tool's initial state (see above), every bit: that era used
+		 * alloc_cpumask_var(), which leaves the bits past nr_cpu_ids as
+		 * they were (the kernel never reads them). */
+		memset(cp.free_cpus, 0, sizeof(struct cpumask));
+#endif
 	return ret;
 }
 
-#if KCHECK_API == KCHECK_API_V4_8
+#if KCHECK_API == KCHECK_API_V4_8 || KCHECK_API == KCHECK_API_V3_14
 static void glue_set(int cpu, unsigned long long dl) { cpudl_set(&cp, cpu, dl, 1); }
 static void glue_clear(int cpu) { cpudl_set(&cp, cpu, 0, 0); }
 #else
@@ -84,6 +112,17 @@ static void glue_clear_freecpu(int cpu)
 	if (cp.elements[cpu].idx == IDX_INVALID)
 		cpudl_clear(&cp, cpu, false);
 }
+#elif KCHECK_API == KCHECK_API_V3_14
+static void glue_set_freecpu(int cpu) { cpumask_set_cpu(cpu, cp.free_cpus); }
+static void glue_clear_freecpu(int cpu) { cpumask_clear_cpu(cpu, cp.free_cpus); }
+static void glue_clear_online(int cpu, int online)
+{
+	glue_clear(cpu);
+	if (online)
+		cpumask_set_cpu(cpu, cp.free_cpus);
+	else
+		cpumask_clear_cpu(cpu, cp.free_cpus);
+}
 #elif KCHECK_HAS_FREECPU
 static void glue_set_freecpu(int cpu) { cpudl_set_freecpu(&cp, cpu); }
 static void glue_clear_freecpu(int cpu) { cpudl_clear_freecpu(&cp, cpu); }
@@ -101,6 +140,49 @@ static void glue_clear_online(int cpu, int online)
 #define glue_clear_online NULL
 #endif
 
+static struct kcheck_view glue_view(void);
+
+#if KCHECK_FIND_RETURNS_CPU
+/* cpudl_find()'s CPU or -1, as 1 or 0 (see the table above). */
+static int find_cpu_meaning(int ret, const unsigned long *affinity, const unsigned long *later_mask)
+{
+	const unsigned long bits = 8 * sizeof(unsigned long);
+	struct kcheck_view v;
+	int i;
+
+	if (ret == -1)
+		return 0;
+	if (ret < 0 || (unsigned)ret >= nr_cpu_ids) {
+		kshim_warn(KCHECK_SOURCE, 0, "cpudl_find() (returns a CPU or -1) returned a value that is "
+			   "neither -1 nor a CPU below nr_cpu_ids");
+		return ret < 0 ? 0 : 1;
+	}
+	if (later_mask) {
+		if (!(later_mask[ret / bits] & (1UL << (ret % bits))))
+			kshim_warn(KCHECK_SOURCE, 0, "cpudl_find() (returns a CPU or -1) returned a CPU "
+				   "that later_mask does not hold");
+		return 1;
+	}
+	/* No later_mask: only the heap's maximum is looked at. */
+	v = glue_view();
+	if (!(affinity[ret / bits] & (1UL << (ret % bits)))) {
+		kshim_warn(KCHECK_SOURCE, 0, "cpudl_find() (returns a CPU or -1) returned a CPU "
+			   "outside the task's affinity");
+		return 1;
+	}
+	/* An empty heap: the root slot is stale (as in the kernel); the model
+	 * judges that case. */
+	if (v.size == 0)
+		return 1;
+	for (i = 0; i < v.size; i++)
+		if (v.elements[i].cpu == ret && v.elements[i].dl == v.elements[0].dl)
+			return 1;
+	kshim_warn(KCHECK_SOURCE, 0, "cpudl_find() (returns a CPU or -1) returned a CPU that "
+		   "does not hold the maximum deadline");
+	return 1;
+}
+#endif
+
 static int glue_find(unsigned long long dl, const unsigned long *affinity, unsigned long *later_mask,
 		     unsigned task_cpu, unsigned long long dl_runtime, unsigned long long dl_deadline)
 {
@@ -115,8 +197,8 @@ static int glue_find(unsigned long long dl, const unsigned long *affinity, unsig
 	task.cpus_ptr = &task.cpus_mask;
 	task.nr_cpus_allowed = (int)cpumask_weight(&task.cpus_mask);
 	ret = cpudl_find(&cp, &task, (struct cpumask *)later_mask);
-#if KCHECK_API == KCHECK_API_V4_8
-	return ret == -1 ? 0 : ret >= 0 ? 1 : ret;
+#if KCHECK_FIND_RETURNS_CPU
+	return find_cpu_meaning(ret, affinity, later_mask);
 #else
 	return ret;
 #endif
@@ -129,6 +211,15 @@ static struct kcheck_view glue_view(void)
 
 	v.size = cp.size;
 	v.free_bits = cp.free_cpus->bits;
+#if KCHECK_API == KCHECK_API_V3_14
+	for (i = 0; i < nr_cpu_ids; i++) {
+		items[i].dl = cp.elements[i].dl;
+		items[i].cpu = cp.elements[i].cpu;
+		items[i].idx = cp.cpu_to_idx[i];
+	}
+	v.elements = items;
+	return v;
+#else
 	if (sizeof(struct cpudl_item) == sizeof(struct kcheck_item) &&
 	    __builtin_offsetof(struct cpudl_item, dl) == __builtin_offsetof(struct kcheck_item, dl) &&
 	    __builtin_offsetof(struct cpudl_item, cpu) == __builtin_offsetof(struct kcheck_item, cpu) &&
@@ -143,6 +234,7 @@ static struct kcheck_view glue_view(void)
 	}
 	v.elements = items;
 	return v;
+#endif
 }
 
 const struct kcheck_candidate kcheck_candidate = {

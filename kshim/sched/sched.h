@@ -14,22 +14,28 @@
 #include <kshim/kshim.h>
 
 /* v5.9 .. v6.5 name of the CPU's original capacity. */
+#ifndef KSHIM_OWN_capacity_orig_of
 static inline unsigned long capacity_orig_of(int cpu) { return arch_scale_cpu_capacity(cpu); }
+#endif
 
 /* v6.2+ wrapper of the static key (older files test the key directly). */
+#ifndef KSHIM_OWN_sched_asym_cpucap_active
 static inline bool sched_asym_cpucap_active(void)
 {
 	return static_branch_unlikely(&sched_asym_cpucapacity);
 }
+#endif
 
 /* A -dl task fits a CPU if its runtime, scaled to the CPU's capacity, fits
  * in its relative deadline (v5.9+). */
+#ifndef KSHIM_OWN_dl_task_fits_capacity
 static inline bool dl_task_fits_capacity(struct task_struct *p, int cpu)
 {
 	unsigned long cap = arch_scale_cpu_capacity(cpu);
 
 	return cap_scale(p->dl.dl_deadline, cap) >= p->dl.dl_runtime;
 }
+#endif
 
 /* The staged cpudeadline.h, for cpudl candidates. A pick candidate (a
  * function cut from kernel/sched/fair.c, which includes "sched.h" too) has

@@ -146,3 +146,151 @@ TEST(KernelCheckLinkErrors, NothingForOutputWithoutLinkErrors) {
 
 }  // namespace
 }  // namespace diffsched::tools
+
+// Issue 12: cpudl_find()'s return convention (0/1 or a CPU or -1), from the
+// text, and the three kinds of "cannot check this" messages kept apart.
+namespace diffsched::tools {
+namespace {
+
+std::optional<FindReturn> find_return_of(const std::string& body, std::string* error) {
+  return detect_find_return("int cpudl_find(struct cpudl *cp, struct task_struct *p,\n"
+                            "               struct cpumask *later_mask)\n{\n" + body + "\n}\n",
+                            error);
+}
+
+TEST(KernelCheckFindReturn, ZeroOneLiterals) {
+  std::string error;
+  EXPECT_EQ(find_return_of("if (x) { return 1; } else { if (y) return (1); }\nreturn 0;", &error),
+            FindReturn::kBool) << error;
+}
+
+TEST(KernelCheckFindReturn, BestCpuSetToMinusOne) {
+  std::string error, evidence;
+  const std::string text =
+      "int cpudl_find(struct cpudl *cp, struct task_struct *p, struct cpumask *m)\n{\n"
+      "  int best_cpu = -1;\n  if (m && cpumask_and(m, a, b)) {\n"
+      "    best_cpu = cpumask_any(m);\n    goto out;\n  }\n"
+      "out:\n  /* return 1; in a comment */\n  return best_cpu;\n}\n";
+  EXPECT_EQ(detect_find_return(text, &error, &evidence), FindReturn::kCpu) << error;
+  EXPECT_EQ(evidence, "return best_cpu");
+}
+
+TEST(KernelCheckFindReturn, LiteralMinusOneAndAVariableAssignedTheMaximum) {
+  std::string error;
+  EXPECT_EQ(find_return_of("int c;\nif (!x) return -1;\nc = cpudl_maximum(cp);\nreturn c;", &error),
+            FindReturn::kCpu) << error;
+}
+
+TEST(KernelCheckFindReturn, TheCapacityFormsMaxCpuMinusOneIsStillZeroOne) {
+  // v5.9+: a local `max_cpu = -1` that is never returned.
+  std::string error;
+  EXPECT_EQ(find_return_of("if (a) { int cpu, max_cpu = -1;\n if (!asym) return 1;\n"
+                           "cpumask_set_cpu(max_cpu, later_mask);\n return 1; }\nreturn 0;",
+                           &error),
+            FindReturn::kBool) << error;
+}
+
+TEST(KernelCheckFindReturn, AVariableOfOnlyZeroAndOneIsZeroOne) {
+  std::string error;
+  EXPECT_EQ(find_return_of("int ret = 0;\nif (a != 0 && b == 1) ret = 1;\nreturn ret;", &error),
+            FindReturn::kBool) << error;
+  EXPECT_FALSE(find_return_of("int ret = 0;\nret = helper();\nreturn ret;", &error));
+}
+
+TEST(KernelCheckFindReturn, RefusesWhatItCannotRead) {
+  std::string error;
+  EXPECT_FALSE(find_return_of("return some_helper(cp, p);", &error));
+  EXPECT_NE(error.find("return some_helper(cp, p)"), std::string::npos) << error;
+  EXPECT_NE(error.find("supported:"), std::string::npos) << error;
+  EXPECT_FALSE(find_return_of("if (x) return 1;\nreturn -1;", &error));  // mixed
+  EXPECT_FALSE(detect_find_return("int f(void) { return 0; }\n", &error));
+}
+
+TEST(KernelCheckFindReturn, TheFormIsNamed) {
+  EXPECT_EQ(describe_cpudl_form(KernelApi::kV4_9, FindReturn::kCpu),
+            "the v4.9 API form (cpudl_set()/cpudl_clear() split), cpudl_find() returns a CPU or -1");
+  EXPECT_NE(describe_cpudl_form(KernelApi::kV4_8, FindReturn::kBool).find("returns 0/1"),
+            std::string::npos);
+}
+
+TEST(KernelCheckMessages, AFourArgumentCpudlFindIsAnUnsupportedSignature) {
+  const std::string text = std::string(
+      "void cpudl_set(struct cpudl *cp, int cpu, u64 dl) { }\n"
+      "int cpudl_find(struct cpudl *cp, struct task_struct *sched_ctx,\n"
+      "               struct task_struct *exec_ctx, struct cpumask *later_mask) { return 0; }\n"
+      "void cpudl_clear(struct cpudl *cp, int cpu, bool online) { }\n"
+      "int cpudl_init(struct cpudl *cp) { return 0; }\nvoid cpudl_cleanup(struct cpudl *cp) { }\n");
+  std::string error;
+  EXPECT_FALSE(detect_cpudl_api(text, &error));
+  EXPECT_NE(error.find("`cpudl_find` has an unsupported signature: cpudl_find(struct cpudl *cp, "
+                       "struct task_struct *sched_ctx, struct task_struct *exec_ctx, struct "
+                       "cpumask *later_mask) (4 parameters)"),
+            std::string::npos) << error;
+  EXPECT_EQ(error.find("lacks"), std::string::npos) << error;
+}
+
+TEST(KernelCheckApi, DetectsTheV314FormFromCpuToIdx) {
+  const std::string text =
+      "void cpudl_set(struct cpudl *cp, int cpu, u64 dl, int is_valid)\n"
+      "{ int old_idx = cp->cpu_to_idx[cpu]; }\n"
+      "int cpudl_find(struct cpudl *cp, struct task_struct *p, struct cpumask *m) { return -1; }\n"
+      "int cpudl_init(struct cpudl *cp) { return 0; }\nvoid cpudl_cleanup(struct cpudl *cp) { }\n";
+  std::string error;
+  EXPECT_EQ(detect_cpudl_api(text, &error), KernelApi::kV3_14) << error;
+}
+
+TEST(KernelCheckMessages, AnUnknownMixIsNamedAsAnUnsupportedForm) {
+  const std::string text =
+      "void cpudl_set(struct cpudl *cp, int cpu, u64 dl)\n"
+      "{ int old_idx = cp->cpu_to_idx[cpu]; }\n"
+      "int cpudl_find(struct cpudl *cp, struct task_struct *p, struct cpumask *m) { return -1; }\n"
+      "int cpudl_init(struct cpudl *cp) { return 0; }\nvoid cpudl_cleanup(struct cpudl *cp) { }\n";
+  std::string error;
+  EXPECT_FALSE(detect_cpudl_api(text, &error));
+  EXPECT_NE(error.find("an API form kernel-check does not support; supported: v3.14"),
+            std::string::npos) << error;
+  EXPECT_EQ(error.find("lacks"), std::string::npos) << error;
+}
+
+TEST(KernelCheckMessages, GlueErrorsAreTheFormNotTheShim) {
+  const std::string out =
+      "/k/kernel/sched/cpudeadline.c:40:2: warning: unused variable 'x'\n"
+      "/src/kshim/runtime/glue_cpudl.c:120:60: error: implicit declaration of function "
+      "'cpudl_set_freecpu' is invalid in C99\n"
+      "/src/kshim/runtime/glue_cpudl.c:150:20: error: invalid application of 'sizeof' to an "
+      "incomplete type 'struct cpudl_item'\n"
+      "/src/kshim/runtime/glue_cpudl.c:160:20: error: no member named 'idx' in 'struct "
+      "array_item'\n";
+  const std::string s = summarize_form_errors(out, "cpudeadline.c");
+  EXPECT_NE(s.find("the file has an API form kernel-check does not support (not a limit of the shim)"),
+            std::string::npos) << s;
+  EXPECT_NE(s.find("cpudl_set_freecpu(), struct cpudl_item, struct array_item.idx"),
+            std::string::npos) << s;
+  EXPECT_EQ(s.find("kernel shim (kshim/) lacks"), std::string::npos) << s;
+  EXPECT_EQ(summarize_missing_api(without_glue_errors(out)), "");
+}
+
+TEST(KernelCheckMessages, ConflictingTypesOfAnEntryPointIsASignature) {
+  const std::string s = summarize_form_errors(
+      "x.c:10:5: error: conflicting types for 'cpudl_find'\n", "x.c");
+  EXPECT_NE(s.find("`cpudl_find` has an unsupported signature"), std::string::npos) << s;
+  EXPECT_EQ(summarize_form_errors("x.c:1:1: error: unknown type name 'atomic_t'\n", "x.c"), "");
+}
+
+}  // namespace
+}  // namespace diffsched::tools
+
+namespace diffsched::tools {
+namespace {
+
+TEST(KernelCheckOwnDefinitions, TheFilesOwnHelpersAreNamed) {
+  EXPECT_EQ(shim_helpers_defined_by("static inline int dl_time_before(u64 a, u64 b)\n{\n"
+                                    "  return (s64)(a - b) < 0;\n}\n"
+                                    "/* static inline int task_cpu(struct task_struct *p) { } */\n"
+                                    "int f(void) { return dl_time_before(1, 2); }\n"),
+            std::vector<std::string>{"dl_time_before"});
+  EXPECT_TRUE(shim_helpers_defined_by("bool dl_time_before(u64 a, u64 b);\n").empty());
+}
+
+}  // namespace
+}  // namespace diffsched::tools

@@ -36,6 +36,7 @@ struct KernelCheckOptions {
   std::string candidate;
   std::string baseline = "builtin-reference";
   std::string api = "auto";
+  std::string find_returns = "auto";  // auto | 0/1 | cpu
   std::string function = "select_dst_cpu";
   std::string header;
   std::string level;
@@ -57,6 +58,15 @@ struct KernelCheckOptions {
   bool raw = false;
   bool fail_alloc = false;
 };
+
+// The detected form of each file (cpudl), named in the verdict.
+std::string g_forms;
+// Files whose cpudl_find() return convention is not recognised.
+std::vector<std::string> g_find_return_errors;
+
+void print_forms() {
+  if (!g_forms.empty()) fmt::print("{}\n", g_forms);
+}
 
 int error(const std::string& message) {
   fmt::print(stderr, "diffsched: error: {}\n", message);
@@ -95,14 +105,31 @@ int classify(const KernelCheckOptions& o, const std::string& file, tools::Candid
   }
   if (o.api != "auto") {
     auto forced = tools::parse_kernel_api(o.api);
-    if (!forced) return error(fmt::format("--api '{}': auto, v4.8, v4.9 or v6.19", o.api));
+    if (!forced) return error(fmt::format("--api '{}': auto, v3.14, v4.8, v4.9 or v6.19", o.api));
     spec->api = *forced;
   } else {
     std::string why;
     auto api = tools::detect_cpudl_api(text, &why);
-    if (!api) return error(fmt::format("{} {}", file, why));
+    if (!api) return error(fmt::format("{}: {}", file, why));
     spec->api = *api;
   }
+  std::string why, evidence;
+  std::optional<tools::FindReturn> ret;
+  if (o.find_returns == "auto") {
+    ret = tools::detect_find_return(text, &why, &evidence);
+  } else {
+    ret = o.find_returns == "cpu" ? tools::FindReturn::kCpu : tools::FindReturn::kBool;
+    evidence = "--find-returns " + o.find_returns;
+  }
+  if (!ret) {
+    // Refused once the file is known to build and link (so that what the
+    // shim lacks, or a syntax error, is said first).
+    g_find_return_errors.push_back(fmt::format("{}: {}", file, why));
+    return kExitOk;
+  }
+  spec->find_return = *ret;
+  g_forms += fmt::format("{}form of {}: {} ({})", g_forms.empty() ? "" : "\n", file,
+                         tools::describe_cpudl_form(spec->api, *ret), evidence);
   if (!o.header.empty()) {
     spec->header = o.header;
   } else if (const fs::path near = fs::path(file).parent_path() / "cpudeadline.h";
@@ -122,8 +149,11 @@ int build(const tools::CandidateSpec& spec, const fs::path& work, bool forced_ap
     return error(fmt::format("{} does not build against the kernel shim: {}",
                              spec.file.string(), why));
   }
-  fmt::print("  built {} ({} API{}) in {:.1f} s\n", spec.file.string(),
+  fmt::print("  built {} ({} API{}{}) in {:.1f} s\n", spec.file.string(),
              tools::kernel_api_name(spec.api),
+             spec.api == KernelApi::kPick
+                 ? ""
+                 : fmt::format(", cpudl_find() returns {}", tools::find_return_name(spec.find_return)),
              spec.header.empty() ? "" : fmt::format(", header {}", spec.header.string()),
              b.seconds);
   *so = b.shared_object;
@@ -206,6 +236,7 @@ std::string replay_command(const KernelCheckOptions& o, const fs::path& ops, boo
   if (o.baseline != "builtin-reference") cmd += " --baseline " + o.baseline;
   if (!o.level.empty()) cmd += " --level " + o.level;
   if (o.api != "auto") cmd += " --api " + o.api;
+  if (o.find_returns != "auto") cmd += " --find-returns " + o.find_returns;
   if (o.subject == "pick" && o.function != "select_dst_cpu") cmd += " --function " + o.function;
   if (!o.header.empty()) cmd += " --header " + o.header;
   if (!o.capacity.empty()) cmd += fmt::format(" --capacity {} --task-util {}", o.capacity, o.task_util);
@@ -314,6 +345,7 @@ std::optional<std::pair<std::size_t, std::size_t>> minimize_crash(
 
 int report_finding(const KernelCheckOptions& o, const fs::path& min_ops, const std::string& how) {
   fmt::print("\nverdict: FINDING ({})\n", how);
+  print_forms();
   const std::string text = read_text(min_ops);
   if (text.starts_with(kNotMinimal))
     fmt::print("reproducer, NOT MINIMAL ({}; raise --minimize-seconds/--minimize-tries for "
@@ -430,6 +462,8 @@ int run_kernel_check(KernelCheckOptions o) {
     }
   }
 
+  if (!g_find_return_errors.empty()) return error(g_find_return_errors.front());
+
   if (!o.replay.empty()) {
     // One program: longer than --hang-seconds (and the start) is a hang.
     const double limit = o.hang_seconds + kReplayStartSlack;
@@ -472,6 +506,7 @@ int run_kernel_check(KernelCheckOptions o) {
                    "replay it against the candidate:\n  {} --fail-alloc --time 0 --runs 0\n",
                    n, rc == kSanitizerExit ? ": the sanitizer's report is above" : "", since(t),
                    cmd);
+        print_forms();
         return kExitFinding;
       }
       if (rc != 0)
@@ -506,6 +541,7 @@ int run_kernel_check(KernelCheckOptions o) {
                  "within --hang-seconds {}; {:.1f} s; not minimised)\ninput: {}\n"
                  "replay it against the candidate:\n  {}\n",
                  o.hang_seconds, since(t), input.string(), replay_command(o, input, raw));
+      print_forms();
       return kExitFinding;
     }
     if (rc == kTimedOut)
@@ -525,6 +561,7 @@ int run_kernel_check(KernelCheckOptions o) {
       fmt::print("\nverdict: FINDING (a sanitizer error in the property run; not minimised)\n"
                  "input: {}\nreplay it against the candidate:\n  {}\n",
                  input.string(), replay_command(o, input, raw));
+      print_forms();
       return kExitFinding;
     }
     if (rc != 0) return error(fmt::format("the harness failed in the property run (status {})", rc));
@@ -563,6 +600,7 @@ int run_kernel_check(KernelCheckOptions o) {
                    "fuzzing, {:.1f} s; not minimised)\ninput: {}\n"
                    "replay it against the candidate:\n  {}\n",
                    o.hang_seconds, since(t), crash.string(), replay_command(o, crash, true));
+        print_forms();
         return kExitFinding;
       }
       const std::string log_text = read_text(log);
@@ -580,6 +618,7 @@ int run_kernel_check(KernelCheckOptions o) {
         fmt::print("\nverdict: FINDING (a sanitizer error in fuzzing; not minimised)\n"
                    "input: {}\nreplay it against the candidate:\n  {}\n",
                    crash.string(), replay_command(o, crash, true));
+        print_forms();
         return kExitFinding;
       }
       const int mrc = h.run("minimize",
@@ -596,6 +635,7 @@ int run_kernel_check(KernelCheckOptions o) {
                    "replay it against the candidate:\n  {}\n",
                    since(t), mrc == kTimedOut ? "did not finish in time" : "crashed",
                    crash.string(), replay_command(o, crash, true));
+        print_forms();
         return kExitFinding;
       }
       if (mrc != 1)
@@ -608,6 +648,7 @@ int run_kernel_check(KernelCheckOptions o) {
   fmt::print("\nverdict: EQUIVALENT at level {} ({}{}; {:.1f} s in all)\n", level,
              o.no_properties ? "no property run" : "properties, model oracle",
              o.time <= 0 ? "" : fmt::format(", {} s of fuzzing", o.time), since(start));
+  print_forms();
   return kExitOk;
 }
 
@@ -669,11 +710,15 @@ Runner add_kernel_check(CLI::App& app) {
       "the kernel shim and check it: properties, model, fuzzing, minimisation "
       "(exit 0 equivalent, 1 finding, 2 could not build or run)");
   sub->require_subcommand(1);
-  auto* cpudl = sub->add_subcommand("cpudl", "check a cpudeadline.c (API v4.8, v4.9..v6.18 or v6.19+)");
+  auto* cpudl = sub->add_subcommand("cpudl", "check a cpudeadline.c (API v3.14..v3.18, v3.19..v4.8, v4.9..v6.18 or v6.19+)");
   cpudl_opts->subject = "cpudl";
   add_common(cpudl, *cpudl_opts);
-  cpudl->add_option("--api", cpudl_opts->api, "auto (default), v4.8, v4.9 or v6.19")
-      ->check(CLI::IsMember({"auto", "v4.8", "v4.9", "v6.19"}));
+  cpudl->add_option("--api", cpudl_opts->api, "auto (default), v3.14, v4.8, v4.9 or v6.19")
+      ->check(CLI::IsMember({"auto", "v3.14", "v4.8", "v4.9", "v6.19"}));
+  cpudl->add_option("--find-returns", cpudl_opts->find_returns,
+                    "what cpudl_find() returns: auto (default: from its return statements), "
+                    "0/1, or cpu (a CPU or -1)")
+      ->check(CLI::IsMember({"auto", "0/1", "cpu"}));
   cpudl->add_option("--header", cpudl_opts->header,
                     "the cpudeadline.h to compile with (default: the one next to the file, "
                     "else the shim's for the API form)");

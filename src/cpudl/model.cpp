@@ -50,6 +50,9 @@ void Model::apply(const Op& op) {
         using T = std::decay_t<decltype(o)>;
         if constexpr (std::is_same_v<T, Set>) {
           Entry& e = cpus_[static_cast<std::size_t>(o.cpu)];
+          // The CPU's old deadline: the op compares it with the new one
+          // (v4.8's cpudl_change_key() picks up or down that way).
+          const u64 old_dl = e.present ? e.dl : o.dl;
           if (!e.present) {
             kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
             ++size_;
@@ -61,8 +64,11 @@ void Model::apply(const Op& op) {
           if (max_valid_ && (!max_ || dl_time_before(*max_, o.dl))) max_ = o.dl;
           if (always_in_domain_) {
             // Signed offsets from a member are exact inside a 2^63 window:
-            // the set fits iff their spread is below 2^63.
-            s64 lo = 0, hi = 0;
+            // the set fits iff their spread is below 2^63. The set is the
+            // union of the state before and after the op: the live deadlines
+            // and the changed CPU's old one.
+            const auto old_off = static_cast<s64>(old_dl - o.dl);
+            s64 lo = std::min<s64>(0, old_off), hi = std::max<s64>(0, old_off);
             for_each([&](int, u64 dl) {
               const auto off = static_cast<s64>(dl - o.dl);
               lo = std::min(lo, off);

@@ -1,5 +1,6 @@
 #include "tools/kernel_check.h"
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <regex>
@@ -43,10 +44,68 @@ int defined_params(const std::string& code, const std::string& name) {
   return static_cast<int>(std::count(params.begin(), params.end(), ',')) + 1;
 }
 
+
+// The compiler's lines about the glue (kshim/runtime/glue_cpudl.c): what it
+// expects of the file's form, not kernel API.
+bool is_glue_line(const std::string& line) {
+  return line.find("glue_cpudl.c:") != std::string::npos ||
+         line.find("glue_pick.c:") != std::string::npos;
+}
+
+std::string select_lines(const std::string& out, bool glue) {
+  std::istringstream in(out);
+  std::string kept;
+  for (std::string line; std::getline(in, line);)
+    if (is_glue_line(line) == glue) kept += line + "\n";
+  return kept;
+}
+
 }  // namespace
+
+std::vector<std::string> shim_helpers_defined_by(const std::string& source) {
+  // The shim's static inline helpers that a kernel file has been seen to
+  // define itself (kshim.h and kshim/sched/sched.h guard each with
+  // #ifndef KSHIM_OWN_<name>).
+  static const char* const kOverridable[] = {"dl_time_before", "task_cpu", "capacity_orig_of",
+                                             "sched_asym_cpucap_active",
+                                             "dl_task_fits_capacity"};
+  const std::string code = strip_comments(source);
+  std::vector<std::string> out;
+  for (const char* name : kOverridable)
+    if (defined_params(code, name) >= 0) out.emplace_back(name);
+  return out;
+}
+
+std::string without_glue_errors(const std::string& out) { return select_lines(out, false); }
+
+std::string summarize_form_errors(const std::string& out, const std::string& /*file*/) {
+  // A kernel entry point whose definition conflicts with the form's declaration.
+  static const std::regex kConflict("conflicting types for '(cpudl_[A-Za-z0-9_]*)'");
+  std::smatch m;
+  if (std::regex_search(out, m, kConflict))
+    return fmt::format("`{}` has an unsupported signature (its definition conflicts with the "
+                       "declaration of the API form kernel-check built it as); supported: {}",
+                       m[1].str(), supported_cpudl_forms());
+  const std::string glue = select_lines(out, true);
+  if (glue.find("error:") == std::string::npos) return {};
+  std::string expects = summarize_missing_api(glue);
+  const std::string prefix = "the kernel shim (kshim/) lacks: ";
+  if (expects.starts_with(prefix)) {
+    expects = expects.substr(prefix.size());
+    expects = expects.substr(0, expects.find(" (unless"));
+  }
+  return fmt::format("the file has an API form kernel-check does not support (not a limit "
+                     "of the shim): the glue "
+                     "(kshim/runtime/glue_cpudl.c) expects of the file or its cpudeadline.h{}{}, "
+                     "which are the supported forms' own definitions, not kernel API; "
+                     "supported: {}",
+                     expects.empty() ? " what the compiler names above" : ": ", expects,
+                     supported_cpudl_forms());
+}
 
 std::string_view kernel_api_name(KernelApi api) {
   switch (api) {
+    case KernelApi::kV3_14: return "v3.14";
     case KernelApi::kV4_8: return "v4.8";
     case KernelApi::kV4_9: return "v4.9";
     case KernelApi::kV6_19: return "v6.19";
@@ -56,8 +115,130 @@ std::string_view kernel_api_name(KernelApi api) {
 }
 
 std::optional<KernelApi> parse_kernel_api(std::string_view name) {
-  for (KernelApi a : {KernelApi::kV4_8, KernelApi::kV4_9, KernelApi::kV6_19})
+  for (KernelApi a : {KernelApi::kV3_14, KernelApi::kV4_8, KernelApi::kV4_9, KernelApi::kV6_19})
     if (kernel_api_name(a) == name) return a;
+  return std::nullopt;
+}
+
+std::string_view find_return_name(FindReturn r) {
+  return r == FindReturn::kCpu ? "a CPU or -1" : "0/1";
+}
+
+std::string describe_cpudl_form(KernelApi api, FindReturn ret) {
+  const char* what = api == KernelApi::kV3_14 ? "cpudl_set(cp, cpu, dl, is_valid), cpu_to_idx[]"
+                     : api == KernelApi::kV4_8  ? "one cpudl_set(cp, cpu, dl, is_valid)"
+                     : api == KernelApi::kV6_19 ? "cpudl_clear(cp, cpu, online)"
+                                                : "cpudl_set()/cpudl_clear() split";
+  return fmt::format("the {} API form ({}), cpudl_find() returns {}", kernel_api_name(api), what,
+                     find_return_name(ret));
+}
+
+std::string supported_cpudl_forms() {
+  return "v3.14 (cpudl_set(cp, cpu, dl, is_valid) with struct cpudl's cpu_to_idx[], no "
+         "free-CPU helpers), v4.8 (cpudl_set(cp, cpu, dl, is_valid) with elements[cpu].idx and "
+         "the free-CPU helpers), v4.9 (cpudl_set(cp, cpu, dl) and cpudl_clear(cp, cpu)), v6.19 "
+         "(cpudl_clear(cp, cpu, online)), each with cpudl_find(cp, p, later_mask) returning "
+         "0/1 or a CPU or -1";
+}
+
+namespace {
+
+// The parameter list of the definition of `name`, or nullopt.
+std::optional<std::string> defined_param_text(const std::string& code, const std::string& name) {
+  const std::regex def("\\b" + name + "\\s*\\(([^;{)]*)\\)\\s*\\{");
+  std::smatch m;
+  if (!std::regex_search(code, m, def)) return std::nullopt;
+  std::string p = m[1].str();
+  std::replace_if(p.begin(), p.end(), [](char c) { return c == '\n' || c == '\t'; }, ' ');
+  p = std::regex_replace(p, std::regex(" +"), " ");
+  const auto b = p.find_first_not_of(' '), e = p.find_last_not_of(' ');
+  return b == std::string::npos ? std::string() : p.substr(b, e - b + 1);
+}
+
+// The body (between the braces) of the definition of `name`, or "".
+std::string function_body(const std::string& code, const std::string& name) {
+  const std::regex def("\\b" + name + "\\s*\\([^;{)]*\\)\\s*\\{");
+  std::smatch m;
+  if (!std::regex_search(code, m, def)) return {};
+  const std::size_t open = static_cast<std::size_t>(m.position(0) + m.length(0));
+  int depth = 1;
+  for (std::size_t i = open; i < code.size(); ++i) {
+    if (code[i] == '{') ++depth;
+    if (code[i] == '}' && --depth == 0) return code.substr(open, i - open);
+  }
+  return code.substr(open);
+}
+
+std::string trim_expr(std::string e) {
+  for (;;) {
+    const auto b = e.find_first_not_of(" \t\n"), x = e.find_last_not_of(" \t\n");
+    if (b == std::string::npos) return {};
+    e = e.substr(b, x - b + 1);
+    if (e.size() >= 2 && e.front() == '(' && e.back() == ')') {
+      e = e.substr(1, e.size() - 2);
+      continue;
+    }
+    return std::regex_replace(e, std::regex("\\s+"), " ");
+  }
+}
+
+}  // namespace
+
+std::optional<FindReturn> detect_find_return(const std::string& source, std::string* error,
+                                             std::string* evidence) {
+  const std::string code = strip_comments(source);
+  const std::string body = function_body(code, "cpudl_find");
+  if (body.empty()) {
+    *error = "does not define cpudl_find()";
+    return std::nullopt;
+  }
+  static const std::regex kReturn("\\breturn\\b([^;]*);");
+  bool literal_01 = false, cpu = false;
+  std::vector<std::string> other, seen;
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), kReturn);
+       it != std::sregex_iterator(); ++it) {
+    const std::string e = trim_expr((*it)[1].str());
+    if (std::find(seen.begin(), seen.end(), e) == seen.end()) seen.push_back(e);
+    if (e == "0" || e == "1" || e == "true" || e == "false") {
+      literal_01 = true;
+    } else if (e == "-1" || e == "- 1") {
+      cpu = true;
+    } else if (std::regex_match(e, std::regex("[A-Za-z_][A-Za-z0-9_]*"))) {
+      // A variable: a CPU if the function gives it -1 or a CPU; 0/1 if every
+      // value it is given is a literal 0/1.
+      const std::regex assign("\\b" + e + "\\s*=(?!=)\\s*([^;,]*)");
+      bool as_cpu = false, as_01 = false, as_other = false;
+      for (auto a = std::sregex_iterator(body.begin(), body.end(), assign);
+           a != std::sregex_iterator(); ++a) {
+        const std::string v = trim_expr((*a)[1].str());
+        if (v == "-1" || v == "- 1" ||
+            std::regex_search(v, std::regex("^(?:cpumask_any|cpumask_first|cpudl_maximum)\\b")))
+          as_cpu = true;
+        else if (v == "0" || v == "1" || v == "true" || v == "false")
+          as_01 = true;
+        else
+          as_other = true;
+      }
+      if (as_cpu)
+        cpu = true;
+      else if (as_01 && !as_other)
+        literal_01 = true;
+      else
+        other.push_back(e);
+    } else {
+      other.push_back(e);
+    }
+  }
+  std::string list;
+  for (const auto& e : seen) list += (list.empty() ? "return " : ", return ") + e;
+  if (evidence) *evidence = list;
+  if (cpu && !literal_01 && other.empty()) return FindReturn::kCpu;
+  if (literal_01 && !cpu && other.empty()) return FindReturn::kBool;
+  *error = fmt::format(
+      "cpudl_find() returns neither only 0/1 nor a CPU or -1 as kernel-check recognises them "
+      "({}); supported: return 1/0 (v4.15+), or return a CPU or -1 through a variable set to "
+      "-1 (best_cpu, v3.14..v4.14); name it with --find-returns 0/1|cpu",
+      list.empty() ? "no return statement" : list);
   return std::nullopt;
 }
 
@@ -72,10 +253,48 @@ std::optional<KernelApi> detect_cpudl_api(const std::string& source, std::string
              "cpudl_init): is it kernel/sched/cpudeadline.c?";
     return std::nullopt;
   }
-  const KernelApi api = set == 4 ? KernelApi::kV4_8 : clear == 3 ? KernelApi::kV6_19 : KernelApi::kV4_9;
+  // An entry point whose signature no supported form has: named as such, not
+  // as "conflicting types" from the compiler.
+  struct Signature {
+    const char* name;
+    std::vector<int> counts;
+    const char* supported;
+  };
+  static const Signature kSignatures[] = {
+      {"cpudl_find", {3}, "cpudl_find(cp, p, later_mask)"},
+      {"cpudl_set", {3, 4}, "cpudl_set(cp, cpu, dl) or cpudl_set(cp, cpu, dl, is_valid)"},
+      {"cpudl_clear", {2, 3}, "cpudl_clear(cp, cpu) or cpudl_clear(cp, cpu, online)"},
+      {"cpudl_init", {1}, "cpudl_init(cp)"},
+      {"cpudl_cleanup", {1}, "cpudl_cleanup(cp)"},
+      {"cpudl_set_freecpu", {2}, "cpudl_set_freecpu(cp, cpu)"},
+      {"cpudl_clear_freecpu", {2}, "cpudl_clear_freecpu(cp, cpu)"},
+  };
+  for (const auto& sig : kSignatures) {
+    const int n = defined_params(code, sig.name);
+    if (n < 0 || std::find(sig.counts.begin(), sig.counts.end(), n) != sig.counts.end()) continue;
+    *error = fmt::format("`{}` has an unsupported signature: {}({}) ({} parameter{}); "
+                         "kernel-check supports {}",
+                         sig.name, sig.name, defined_param_text(code, sig.name).value_or(""), n,
+                         n == 1 ? "" : "s", sig.supported);
+    return std::nullopt;
+  }
+  // v3.14..v3.18: the CPU -> slot map is an array of struct cpudl, and there
+  // are no free-CPU helpers.
+  const bool cpu_to_idx = std::regex_search(code, std::regex("\\bcpu_to_idx\\b"));
+  if (cpu_to_idx && set != 4) {
+    *error = fmt::format("has a cpu_to_idx[] array (the v3.14 layout) with {}, an API form "
+                         "kernel-check does not support; supported: {}",
+                         set < 0 ? "no cpudl_set()" : "cpudl_set(cp, cpu, dl)",
+                         supported_cpudl_forms());
+    return std::nullopt;
+  }
+  const KernelApi api = cpu_to_idx ? KernelApi::kV3_14
+                        : set == 4 ? KernelApi::kV4_8
+                        : clear == 3 ? KernelApi::kV6_19
+                                     : KernelApi::kV4_9;
   std::vector<std::string> needed = {"cpudl_set", "cpudl_find", "cpudl_init", "cpudl_cleanup"};
-  if (api != KernelApi::kV4_8) needed.push_back("cpudl_clear");
-  if (api != KernelApi::kV6_19) {
+  if (api != KernelApi::kV4_8 && api != KernelApi::kV3_14) needed.push_back("cpudl_clear");
+  if (api == KernelApi::kV4_8 || api == KernelApi::kV4_9) {
     needed.push_back("cpudl_set_freecpu");
     needed.push_back("cpudl_clear_freecpu");
   }
@@ -83,8 +302,9 @@ std::optional<KernelApi> detect_cpudl_api(const std::string& source, std::string
   for (const auto& f : needed)
     if (defined_params(code, f) < 0) missing += (missing.empty() ? "" : ", ") + f + "()";
   if (!missing.empty()) {
-    *error = fmt::format("looks like the {} API but does not define {}", kernel_api_name(api),
-                         missing);
+    *error = fmt::format("looks like the {} API form but does not define {}, which that form "
+                         "needs; supported: {}",
+                         kernel_api_name(api), missing, supported_cpudl_forms());
     return std::nullopt;
   }
   return api;
@@ -215,13 +435,23 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
                              fmt::format("-DKCHECK_FUNCTION={}", spec.function),
                              staged.string(), (shim / "runtime" / "glue_pick.c").string()});
   } else {
-    const int api = spec.api == KernelApi::kV4_8 ? 48 : spec.api == KernelApi::kV4_9 ? 49 : 619;
+    const int api = spec.api == KernelApi::kV3_14  ? 314
+                    : spec.api == KernelApi::kV4_8 ? 48
+                    : spec.api == KernelApi::kV4_9 ? 49
+                                                   : 619;
     argv.insert(argv.end(), {"-include", (shim / "sched" / "sched.h").string(),
-                             fmt::format("-DKCHECK_API={}", api), staged.string(),
+                             fmt::format("-DKCHECK_API={}", api),
+                             fmt::format("-DKCHECK_FIND_RETURNS_CPU={}",
+                                         spec.find_return == FindReturn::kCpu ? 1 : 0),
+                             staged.string(),
                              (shim / "runtime" / "glue_cpudl.c").string()});
   }
   argv.insert(argv.end(), {(shim / "runtime" / "runtime.c").string(), "-Wl,-Bsymbolic", "-o",
                            r.shared_object.string()});
+  // The file's own definitions win over the shim's (the shim defines only
+  // what "sched.h" or <linux/...> would, and only where the file does not).
+  for (const auto& name : shim_helpers_defined_by(read_text(file) + "\n" + read_text(header)))
+    argv.insert(argv.begin() + 1, "-DKSHIM_OWN_" + name);
   for (const auto& a : argv) r.command += (r.command.empty() ? "" : " ") + a;
   const fs::path log = stage / "compile.log";
   const int rc = run(argv, RunOptions{.log = log});
@@ -236,7 +466,8 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
   replace_all((stage / "cpudeadline.h").string(), header.string());
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (rc != 0) {
-    r.summary = summarize_missing_api(r.compiler_output);
+    r.summary = summarize_form_errors(r.compiler_output, file.string());
+    if (r.summary.empty()) r.summary = summarize_missing_api(without_glue_errors(r.compiler_output));
     if (r.summary.empty())
       r.summary = summarize_link_errors(r.compiler_output, read_text(file), file.string());
     return r;

@@ -21,10 +21,29 @@ namespace diffsched::tools {
 
 namespace fs = std::filesystem;
 
-enum class KernelApi { kV4_8, kV4_9, kV6_19, kPick };
+enum class KernelApi { kV3_14, kV4_8, kV4_9, kV6_19, kPick };
 
-std::string_view kernel_api_name(KernelApi api);  // "v4.8", "v4.9", "v6.19", "pick"
+std::string_view kernel_api_name(KernelApi api);  // "v3.14", "v4.8", "v4.9", "v6.19", "pick"
 std::optional<KernelApi> parse_kernel_api(std::string_view name);
+
+// What cpudl_find() returns: 1 or 0 (v4.15+), or a CPU or -1 ("best_cpu",
+// v3.14..v4.14, and backports of either). Detected from the text of
+// cpudl_find(), never from a version number.
+enum class FindReturn { kBool, kCpu };
+std::string_view find_return_name(FindReturn r);  // "0/1", "a CPU or -1"
+
+// The convention of the cpudl_find() defined in `source`, from its return
+// statements: all literal 0/1 -> kBool; `return -1` or a variable that the
+// function sets to -1 (or to cpumask_any()/cpudl_maximum()) -> kCpu. nullopt
+// with a one-line reason when neither fits. `evidence` (optional) gets the
+// return statements it went by.
+std::optional<FindReturn> detect_find_return(const std::string& source, std::string* error,
+                                             std::string* evidence = nullptr);
+
+// "the v4.9 API form (cpudl_set/cpudl_clear split), cpudl_find() returns a CPU or -1".
+std::string describe_cpudl_form(KernelApi api, FindReturn ret);
+// The forms kernel-check supports, for the "not supported" messages.
+std::string supported_cpudl_forms();
 
 // The cpudeadline.c API form of `source`, from the functions it defines
 // (comments stripped): cpudl_set with 4 parameters -> v4.8, cpudl_clear with
@@ -37,6 +56,7 @@ bool defines_function(const std::string& source, const std::string& function);
 struct CandidateSpec {
   fs::path file;
   KernelApi api = KernelApi::kV4_9;
+  FindReturn find_return = FindReturn::kBool;  // cpudl
   std::string function = "select_dst_cpu";  // pick
   fs::path header;                           // cpudeadline.h to stage; empty: the shim's
   std::string role = "candidate";            // staging subdirectory
@@ -58,6 +78,20 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
 // One line naming the kernel API the shim lacks, from clang's errors
 // ("the kernel shim lacks: rb_first_cached(), <linux/rbtree.h>"), or "".
 std::string summarize_missing_api(const std::string& compiler_output);
+
+// The shim helpers (dl_time_before, task_cpu, ...) that `source` defines
+// itself: they are built with -DKSHIM_OWN_<name>, so the file's own
+// definition wins over the shim's.
+std::vector<std::string> shim_helpers_defined_by(const std::string& source);
+
+// The compiler's output without its lines about the glue (glue_cpudl.c).
+std::string without_glue_errors(const std::string& compiler_output);
+// One line when the errors are about the file's API form rather than kernel
+// API: a cpudl_* entry point with "conflicting types" ("`cpudl_find` has an
+// unsupported signature ..."), or errors in the glue, which expects the
+// supported forms' own definitions ("FILE has an API form kernel-check does
+// not support: ... expects ... cpudl_set_freecpu() ..."); "" otherwise.
+std::string summarize_form_errors(const std::string& compiler_output, const std::string& file);
 
 // One line for link errors (ld's "undefined reference to `X'", lld's and
 // dlopen()'s "undefined symbol: X") in `output`, or "" if there are none.

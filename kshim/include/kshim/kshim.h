@@ -351,7 +351,12 @@ void kshim_unlock(raw_spinlock_t *lock, const char *file, int line);
 #define rcu_read_unlock() do { } while (0)
 
 /* ---- include/linux/sched/deadline.h, sched.h (the task) ------------------ */
+/* A file's own definition wins (v3.14's cpudeadline.c has a static inline
+ * int one): kernel-check passes -DKSHIM_OWN_<name> for each helper of the
+ * shim the file (or its cpudeadline.h) defines itself. */
+#ifndef KSHIM_OWN_dl_time_before
 static inline bool dl_time_before(u64 a, u64 b) { return (s64)(a - b) < 0; }
+#endif
 
 struct sched_dl_entity {
 	u64 dl_runtime;
@@ -377,7 +382,9 @@ struct task_struct {
 	int nr_cpus_allowed;
 };
 #define tsk_cpus_allowed(tsk) (&(tsk)->cpus_allowed)
+#ifndef KSHIM_OWN_task_cpu
 static inline unsigned int task_cpu(const struct task_struct *p) { return p->cpu; }
+#endif
 
 /* ---- CPU capacity (asymmetric-capacity branch of cpudl_find, v5.9+) ------ */
 #define SCHED_CAPACITY_SHIFT 10
