@@ -113,8 +113,13 @@ conflicting-flags)
   ;;
 bad-values)
   cp "$TIE" t.ops
-  for v in 0 -1 -0.5 abc; do
-    expect_status 2 'progress-every|convert' campaign --time 5 --progress-every "$v" --out co
+  for v in 0 -1 -0.5 abc nan; do
+    expect_status 2 "progress-every: (must be greater than 0, got '$v'|'$v' is not a number)" \
+      campaign --time 5 --progress-every "$v" --out co
+  done
+  for v in -1 -0.001 inf-; do
+    expect_status 2 "max-seconds: (must be at least 0|'$v' is not a number)" \
+      minimize t.ops -o m --max-seconds "$v"
   done
   for f in --quick --smoke; do
     expect_status 2 "$f given 2 times" bench $f $f

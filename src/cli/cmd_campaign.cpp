@@ -80,7 +80,7 @@ Runner add_campaign(CLI::App& app) {
   sub->add_option("--seed", a->o.seed, "engine seed");
   sub->add_option("--progress-every", a->o.progress_every,
                   "seconds between progress lines when stdout is not a terminal")
-      ->check(CLI::PositiveNumber);
+      ->check(positive());
   sub->add_flag("-q,--quiet", a->quiet, "do not print the Markdown summary at the end");
   return [a] { return run_campaign_cmd(*a); };
 }

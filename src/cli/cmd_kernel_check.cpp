@@ -658,7 +658,7 @@ void add_common(CLI::App* sub, KernelCheckOptions& o) {
                   "what to compare with: builtin-reference (default), builtin-optimized"
                   "[, builtin-fused for pick], or another kernel C file (e.g. the unpatched one)");
   sub->add_option("--time", o.time, "seconds of fuzzing (default 10; 0 skips it)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   sub->add_option("--runs", o.runs, "random programs in the property run (default 2000)");
   sub->add_option("--seed", o.seed, "seed of the property run and the fuzzer (default 1)");
   sub->add_option("--level", o.level, "exact or deadline (default: deadline for cpudl, exact for pick)")
@@ -692,11 +692,11 @@ void add_common(CLI::App* sub, KernelCheckOptions& o) {
                   "wall-clock budget of the minimisation of a finding (0: none); when it runs "
                   "out, the smallest reproducer so far is reported, marked NOT MINIMAL")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   sub->add_option("--minimize-tries", o.minimize_tries,
                   "budget of tries (lockstep runs) of that minimisation (0: none)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
 }
 
 }  // namespace

@@ -116,11 +116,11 @@ Runner add_minimize(CLI::App& app) {
                   "wall-clock budget of the minimisation, in seconds (0: none); when it runs "
                   "out, the smallest reproducer so far is written and reported as not minimal")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   sub->add_option("--max-tries", opts->budget.max_tries,
                   "budget of lockstep runs (tries) of the minimisation (0: none)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(non_negative());
   add_max_input_bytes(sub, &opts->max_input_bytes);
   return [opts] { return run_minimize(*opts); };
 }

@@ -53,6 +53,10 @@ CLI::Validator output_file(bool stdout_ok = false);
 void check_outputs(const std::vector<std::string>& outputs,
                    const std::vector<std::string>& inputs);
 CLI::Validator level_names();   // exact, deadline
+// A number > 0 (positive) or >= 0 (non_negative), with a one-line message
+// ("must be greater than 0, got '0'") instead of CLI11's range of doubles.
+CLI::Validator positive();
+CLI::Validator non_negative();
 CLI::Validator target_choice();  // cpudl, cpudl_exact, pick, cpumask
 // The version line of --version: "diffsched 0.1.0 (git v0.1.0-12-gabcdef)".
 std::string version_string();

@@ -1,5 +1,6 @@
 // Option checks shared by the subcommands: output paths that never clobber
 // an input, the fixed value lists, the version string.
+#include <cmath>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -66,6 +67,25 @@ void check_outputs(const std::vector<std::string>& outputs,
 }
 
 CLI::Validator level_names() { return CLI::IsMember({"exact", "deadline"}); }
+
+namespace {
+CLI::Validator number_at_least(bool zero_ok) {
+  return CLI::Validator(
+      [zero_ok](std::string& text) -> std::string {
+        double v = 0;
+        if (!CLI::detail::lexical_cast(text, v) || std::isnan(v))
+          return fmt::format("'{}' is not a number", text);
+        if (v < 0 || (!zero_ok && v == 0))
+          return fmt::format("must be {} 0, got '{}'", zero_ok ? "at least" : "greater than",
+                             text);
+        return {};
+      },
+      zero_ok ? "NUMBER>=0" : "NUMBER>0");
+}
+}  // namespace
+
+CLI::Validator positive() { return number_at_least(false); }
+CLI::Validator non_negative() { return number_at_least(true); }
 
 CLI::Validator target_choice() {
   std::vector<std::string> names;
