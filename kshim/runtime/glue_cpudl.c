@@ -46,6 +46,10 @@
 #ifndef KCHECK_SOURCE
 #define KCHECK_SOURCE "candidate"
 #endif
+/* The task's CPU (kshim/kmod/sched.h: the kernel keeps it elsewhere). */
+#ifndef KCHECK_SET_TASK_CPU
+#define KCHECK_SET_TASK_CPU(t, c) ((t).cpu = (c))
+#endif
 
 void *memcpy(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
@@ -192,7 +196,7 @@ static int glue_find(unsigned long long dl, const unsigned long *affinity, unsig
 	task.dl.dl_runtime = dl_runtime;
 	task.dl.dl_deadline = dl_deadline;
 	task.dl.dl_period = dl_deadline;
-	task.cpu = task_cpu;
+	KCHECK_SET_TASK_CPU(task, task_cpu);
 	memcpy(task.cpus_mask.bits, affinity, sizeof(task.cpus_mask.bits));
 	task.cpus_ptr = &task.cpus_mask;
 	task.nr_cpus_allowed = (int)cpumask_weight(&task.cpus_mask);

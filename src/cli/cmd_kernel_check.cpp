@@ -20,6 +20,7 @@
 #include <fmt/ranges.h>
 
 #include "cli/commands.h"
+#include "tools/in_kernel.h"
 #include "tools/kernel_check.h"
 #include "tools/minimize.h"
 #include "tools/process.h"
@@ -57,6 +58,11 @@ struct KernelCheckOptions {
   bool no_properties = false;
   bool raw = false;
   bool fail_alloc = false;
+  // --in-kernel (src/tools/in_kernel.h): the candidate in a booted kernel vs the shim.
+  bool in_kernel = false;
+  bool runs_given = false;  // --runs defaults to 200 there
+  std::string kernel;
+  unsigned minimize_boots = 4;
 };
 
 // The detected form of each file (cpudl), named in the verdict.
@@ -358,6 +364,33 @@ int report_finding(const KernelCheckOptions& o, const fs::path& min_ops, const s
   return kExitFinding;
 }
 
+// --in-kernel: one call into src/tools/in_kernel.*.
+int run_in_kernel_check(const KernelCheckOptions& o, const tools::CandidateSpec& cand,
+                        bool builtin_base, const fs::path& work) {
+  if (!g_find_return_errors.empty()) return error(g_find_return_errors.front());
+  if (!builtin_base || o.baseline != "builtin-reference" || !o.capacity.empty() || o.fail_alloc ||
+      o.raw || !o.level.empty())
+    return error("--in-kernel compares the candidate in the kernel with the same candidate in the "
+                 "shim: --baseline, --level, --capacity, --fail-alloc and --raw do not apply");
+  tools::InKernelOptions k;
+  k.subject = o.subject;
+  k.spec = cand;
+  k.work_dir = work;
+  k.runs = o.runs_given ? o.runs : 200;
+  k.seed = o.seed;
+  k.nr_cpus = o.nr_cpus;
+  k.replay = o.replay;
+  k.kernel = o.kernel;
+  k.output = o.output;
+  k.minimize_boots = o.minimize_boots;
+  if (const char* plant = std::getenv("DIFFSCHED_KSHIM_TEST_FLAGS"); plant && *plant) {
+    std::istringstream words(plant);  // tests only: a planted shim primitive
+    for (std::string w; words >> w;) k.shim_flags.push_back(w);
+  }
+  print_forms();
+  return tools::run_in_kernel(k);
+}
+
 int run_kernel_check(KernelCheckOptions o) {
   const auto start = std::chrono::steady_clock::now();
   if (!o.level.empty() && !parse_level(o.level))
@@ -397,6 +430,8 @@ int run_kernel_check(KernelCheckOptions o) {
     fs::create_directories(work, ec);
     if (ec) return error(fmt::format("--work-dir {}: {}", work.string(), ec.message()));
   }
+
+  if (o.in_kernel) return run_in_kernel_check(o, cand, builtin_base, work);
 
   const std::string level = o.level.empty() ? (o.subject == "pick" ? "exact" : "deadline") : o.level;
   if (o.replay.empty())
@@ -683,6 +718,17 @@ void add_common(CLI::App* sub, KernelCheckOptions& o) {
   // --replay only replays: what the property run, fuzzing and minimising take is refused.
   for (const char* unused : {"--time", "--runs", "--seed", "--no-properties", "--output"})
     replay->excludes(sub->get_option(unused));
+  sub->get_option("--runs")->each([&o](const std::string&) { o.runs_given = true; });
+  auto* in_kernel = sub->add_flag("--in-kernel", o.in_kernel,
+                                  "run the candidate in a booted Linux kernel (QEMU) and compare it op by "
+                                  "op with the shim (docs/kernel-check.md; --runs defaults to 200)");
+  sub->add_option("--kernel", o.kernel, "with --in-kernel: the vmlinuz to boot (default: the cache of "
+                                        "scripts/fetch-kernel.sh)")
+      ->needs(in_kernel);
+  sub->add_option("--minimize-boots", o.minimize_boots,
+                  "with --in-kernel: rounds (guest boots) of the minimisation (default 4)")
+      ->needs(in_kernel)
+      ->check(CLI::Range(0u, 100u));
   sub->add_option("--hang-seconds", o.hang_seconds,
                   "one program (input) that runs longer than this is a hang: a finding "
                   "(the property run's alarm, libFuzzer's -timeout, the replay's watchdog)")

@@ -60,6 +60,7 @@ struct CandidateSpec {
   std::string function = "select_dst_cpu";  // pick
   fs::path header;                           // cpudeadline.h to stage; empty: the shim's
   std::string role = "candidate";            // staging subdirectory
+  std::vector<std::string> extra_flags;      // added to the compile (tests: a planted shim primitive)
 };
 
 struct BuildResult {

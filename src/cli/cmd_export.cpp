@@ -1,0 +1,112 @@
+// `diffsched export --kmod FINDING.ops -o DIR`: a finding of kernel-check
+// --in-kernel as a standalone kernel module directory (Kbuild, the driver,
+// the candidate and its cpudeadline.h, the program, a three-line README) that
+// a kernel developer builds and loads in their own kernel to reproduce it.
+// The candidate is the reproducer's "# candidate:" line, or --candidate.
+// Exit: 0 written, 2 bad input (one line).
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli/commands.h"
+#include "io/program.h"
+#include "tools/in_kernel.h"
+#include "tools/kernel_check.h"
+
+namespace diffsched::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ExportOptions {
+  std::string kmod;
+  std::string candidate;
+  std::string function;
+  std::string api = "auto";
+  std::string output;
+};
+
+int fail(const std::string& message) {
+  fmt::print(stderr, "diffsched: error: {}\n", message);
+  return kExitBadInput;
+}
+
+// The value of a "# key: value" comment line of a reproducer, or "".
+std::string comment_value(const std::string& text, const std::string& key) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const std::string prefix = "# " + key + ": ";
+    if (line.rfind(prefix, 0) == 0) return line.substr(prefix.size());
+  }
+  return {};
+}
+
+int run_export(const ExportOptions& o) {
+  std::error_code ec;
+  if (!fs::is_regular_file(o.kmod, ec)) return fail(fmt::format("{}: no such file", o.kmod));
+  std::ifstream in(o.kmod, std::ios::binary);
+  std::stringstream buf;
+  buf << in.rdbuf();
+  const std::string text = buf.str();
+  std::string why;
+  auto program = io::parse_program(text, &why);
+  if (!program) return fail(fmt::format("{}: {}", o.kmod, why));
+  const std::string subject(subject_name(*program));
+  if (subject != "cpudl" && subject != "pick")
+    return fail(fmt::format("{}: subject {} has no kernel module driver (cpudl, pick)", o.kmod, subject));
+  tools::CandidateSpec spec;
+  spec.file = o.candidate.empty() ? comment_value(text, "candidate") : o.candidate;
+  if (spec.file.empty())
+    return fail(fmt::format("{} names no candidate (no '# candidate:' line): give --candidate FILE", o.kmod));
+  if (!fs::is_regular_file(spec.file, ec)) return fail(fmt::format("{}: no such file", spec.file.string()));
+  std::ifstream cin(spec.file, std::ios::binary);
+  std::stringstream cbuf;
+  cbuf << cin.rdbuf();
+  const std::string source = cbuf.str();
+  if (subject == "pick") {
+    spec.api = tools::KernelApi::kPick;
+    spec.function = !o.function.empty() ? o.function : comment_value(text, "function");
+    if (spec.function.empty()) spec.function = "select_dst_cpu";
+    if (!tools::defines_function(source, spec.function))
+      return fail(fmt::format("{} defines no function {}() (name another with --function)",
+                              spec.file.string(), spec.function));
+  } else {
+    std::optional<tools::KernelApi> api = o.api == "auto" ? tools::detect_cpudl_api(source, &why)
+                                                          : tools::parse_kernel_api(o.api);
+    if (!api) return fail(fmt::format("{}: {}", spec.file.string(), o.api == "auto" ? why : "unknown --api"));
+    if (*api == tools::KernelApi::kV3_14)
+      return fail(fmt::format("{}: the v3.14 API form has no kernel module driver", spec.file.string()));
+    spec.api = *api;
+    auto ret = tools::detect_find_return(source, &why);
+    spec.find_return = ret.value_or(tools::FindReturn::kBool);
+    if (const fs::path near = spec.file.parent_path() / "cpudeadline.h"; fs::is_regular_file(near, ec))
+      spec.header = near;
+  }
+  if (fs::exists(o.output, ec) && !fs::is_directory(o.output, ec))
+    return fail(fmt::format("-o {}: exists and is not a directory", o.output));
+  if (!tools::export_kmod(spec, text, o.output, &why)) return fail(why);
+  fmt::print("wrote {} (module kcheck.ko for {}; see its README)\n", o.output, spec.file.string());
+  return kExitOk;
+}
+
+}  // namespace
+
+Runner add_export(CLI::App& app) {
+  auto o = std::make_shared<ExportOptions>();
+  auto* sub = app.add_subcommand(
+      "export", "Write a kernel-check --in-kernel finding as a standalone kernel module directory "
+                "(exit 0 written, 2 bad input)");
+  sub->add_option("--kmod", o->kmod, "the finding's .ops (kernel-check --in-kernel's reproducer)")
+      ->required();
+  sub->add_option("--candidate", o->candidate,
+                  "the kernel C file (default: the reproducer's '# candidate:' line)");
+  sub->add_option("--function", o->function, "pick: the function's name (default: the reproducer's)");
+  sub->add_option("--api", o->api, "cpudl: auto (default), v4.8, v4.9 or v6.19")
+      ->check(CLI::IsMember({"auto", "v4.8", "v4.9", "v6.19"}));
+  sub->add_option("-o,--output", o->output, "the directory to write")->required();
+  return [o] { return run_export(*o); };
+}
+
+}  // namespace diffsched::cli
