@@ -803,10 +803,10 @@ bool stage_module(const CandidateSpec& spec, const fs::path& dir, const fs::path
   std::string glue_flags, cand_flags;
   const std::string source = fmt::format("-DKCHECK_SOURCE='\"{}\"'", spec.file.filename().string());
   if (pick) {
-    const bool has_faa = !headers.empty() &&
-                         read_text(headers / "include" / "linux" / "cpumask.h").find("cpumask_first_and_and") !=
-                             std::string::npos;
-    const std::string need = has_faa || headers.empty() ? "" : " -DKC_NEED_FIRST_AND_AND";
+    // Kernels before v6.6 lack cpumask_first_and_and(): kbuild asks the
+    // headers it builds against (kc_pick.h has the stand-in).
+    (void)headers;
+    const std::string need = " $(KC_FAA)";
     glue_flags = fmt::format("-D__NO_FORTIFY -DKCHECK_FUNCTION={} {}{}", spec.function, source, need);
     cand_flags = fmt::format("-include $(src)/kc_pick.h{}", need);
   } else {
@@ -822,6 +822,8 @@ bool stage_module(const CandidateSpec& spec, const fs::path& dir, const fs::path
   const std::string kbuild = fmt::format(
       "# kernel-check --in-kernel: the candidate, unmodified, in a module (diffsched).\n"
       "LINUXINCLUDE := -I$(src)/kc_inc $(LINUXINCLUDE)\n"
+      "KC_FAA := $(shell grep -qs cpumask_first_and_and $(srctree)/include/linux/cpumask.h || "
+      "echo -DKC_NEED_FIRST_AND_AND)\n"
       "obj-m := kcheck.o\n"
       "kcheck-y := kc_module.o kc_driver.o glue.o candidate.o\n"
       "ccflags-y := -I$(src) -include $(src)/kc_rename.h{}{} -Wno-missing-prototypes "
