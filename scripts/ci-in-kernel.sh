@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 diffsched=${DIFFSCHED:-./build/diffsched}
 runs=${CI_IN_KERNEL_RUNS:-200}
 cpudl_nr=${CI_IN_KERNEL_CPUDL_NR:-256}
-pick_nr=${CI_IN_KERNEL_PICK_NR:-256}
+pick_nr=${CI_IN_KERNEL_PICK_NR:-2048}
 examples=kshim/examples
 status=0
 check() {  # check SUBJECT FILE ARGS...
