@@ -722,6 +722,9 @@ void add_common(CLI::App* sub, KernelCheckOptions& o) {
   auto* in_kernel = sub->add_flag("--in-kernel", o.in_kernel,
                                   "run the candidate in a booted Linux kernel (QEMU) and compare it op by "
                                   "op with the shim (docs/kernel-check.md; --runs defaults to 200)");
+  // What --in-kernel does not do (no fuzzing, no harness) is refused, not ignored.
+  for (const char* unused : {"--time", "--no-properties", "--harness", "--no-build"})
+    in_kernel->excludes(sub->get_option(unused));
   sub->add_option("--kernel", o.kernel, "with --in-kernel: the vmlinuz to boot (default: the cache of "
                                         "scripts/fetch-kernel.sh)")
       ->needs(in_kernel);
