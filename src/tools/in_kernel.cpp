@@ -221,9 +221,7 @@ bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.
 // The lines of the twin's output or of the guest's console.
 RunResult parse_output(const std::string& text, bool guest) {
   RunResult r;
-  std::vector<std::string> payloads;
-  std::vector<std::string> pending_warnings;  // seen before payload i
-  std::string warn_text;
+  std::string warn_text;  // a guest warning, for the next state line
   std::istringstream in(text);
   std::string raw;
   int cur_id = -1, cur_op = 0;
@@ -318,7 +316,6 @@ RunResult parse_output(const std::string& text, bool guest) {
     }
   }
   flush_payload(current);
-  (void)pending_warnings;
   return r;
 }
 
