@@ -12,6 +12,7 @@
 #include "io/json.h"
 #include "io/load.h"
 #include "io/trace.h"
+#include "subjects.h"
 
 namespace diffsched::cli {
 
@@ -236,9 +237,14 @@ Runner add_replay(CLI::App& app) {
   sub->add_option("files", opts->files,
                   ".ops files, binary files, or raw fuzzer inputs ('-': standard input)")
       ->required();
+  std::string defaults;
+  for_each_subject([&]<class S>(std::type_identity<S>) {
+    defaults += fmt::format("{}{} for {}", defaults.empty() ? "" : ", ", level_name(S::kDefaultLevel),
+                            S::kName);
+  });
   sub->add_option("--level", opts->level,
-                  "exact or deadline (default: the file's level, else the subject's: "
-                  "deadline for cpudl, exact for pick and cpumask)")
+                  "exact or deadline (default: the file's level, else the subject's: " +
+                      defaults + ")")
       ->check(level_names());
   sub->add_option("--target", opts->target,
                   "read files that are neither DSCH nor .ops text as this fuzz target's raw "

@@ -212,15 +212,33 @@ std::string demangle(std::string_view name) {
   return status == 0 && out ? std::string(out.get()) : mangled;
 }
 
+namespace {
+
+// The gated code of every subject, from the registry (src/registry.def).
+struct GatedCode {
+  std::string_view subject;
+  CodeGroup group;
+  std::string_view pattern;  // "Class::" (a scope) or "ns::function"
+};
+constexpr CodeGroup reference = CodeGroup::kReference;
+constexpr CodeGroup optimized = CodeGroup::kOptimized;
+constexpr GatedCode kGatedCode[] = {
+#define DIFFSCHED_CODE(subject, group, pattern) {subject, group, pattern},
+#include "registry.def"
+#undef DIFFSCHED_CODE
+};
+
+bool matches(std::string_view demangled, std::string_view name, std::string_view pattern) {
+  return pattern.ends_with("::") ? name.find(pattern) != std::string::npos
+                                 : has_function(demangled, pattern);
+}
+
+}  // namespace
+
 std::optional<CodeGroup> classify_function(std::string_view demangled, std::string_view file) {
   const std::string name = short_name(demangled);
-  if (name.find("SwapHeapify::") != std::string::npos ||
-      has_function(demangled, "kernel::pick_reference"))
-    return CodeGroup::kReference;
-  if (name.find("HoleHeapify::") != std::string::npos ||
-      has_function(demangled, "kernel::pick_optimized") ||
-      has_function(demangled, "kernel::pick_fused"))
-    return CodeGroup::kOptimized;
+  for (const GatedCode& code : kGatedCode)
+    if (matches(demangled, name, code.pattern)) return code.group;
   if (file.starts_with("src/kernel/") && !file.starts_with("src/kernel/counters."))
     return CodeGroup::kShared;
   return std::nullopt;
