@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "kernel/cpumask.h"
+#include "tools/kcheck_status.h"
 
 namespace diffsched::kcheck {
 
@@ -41,7 +42,7 @@ class KernelCSide final : public cpudl::Side {
       // Not simulated unless asked (fail_alloc), so this is the file's doing.
       init_failure_ = fmt::format("cpudl_init() returned {}", r);
       std::fprintf(stderr, "kcheck: %s: %s\n", name_.c_str(), init_failure_.c_str());
-      std::exit(2);
+      std::exit(kHarnessCouldNotRun);
     }
   }
 

@@ -357,11 +357,7 @@ std::optional<CoverageReport> parse_llvm_cov_export(const nlohmann::json& doc,
 
 namespace {
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using util::shell_quote;
 
 std::vector<std::string> files_in(const std::filesystem::path& dir, std::string_view ext) {
   std::vector<std::string> files;

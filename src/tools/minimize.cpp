@@ -8,6 +8,7 @@
 
 #include "engine/runner.h"
 #include "io/binary.h"
+#include "util/ddmin.h"
 
 namespace diffsched::tools {
 
@@ -119,41 +120,16 @@ class Minimizer {
     return true;
   }
 
-  // Zeller's ddmin on the op list, then a 1-minimality pass.
+  // ddmin on the op list (util/ddmin.h, the project's one ddmin).
   bool ddmin(Program& p) {
-    bool changed = false;
-    std::size_t n = 2;
-    while (p.ops.size() >= 2 && !budget_.exhausted()) {
-      const std::size_t chunk = (p.ops.size() + n - 1) / n;
-      bool reduced = false;
-      for (std::size_t start = 0; start < p.ops.size() && !budget_.exhausted(); start += chunk) {
-        Program candidate = p;
-        candidate.ops.erase(candidate.ops.begin() + static_cast<std::ptrdiff_t>(start),
-                            candidate.ops.begin() +
-                                static_cast<std::ptrdiff_t>(std::min(start + chunk, p.ops.size())));
-        if (!candidate.ops.empty() && fails(candidate)) {
-          p = std::move(candidate);
-          n = std::max<std::size_t>(n - 1, 2);
-          reduced = changed = true;
-          break;
-        }
-      }
-      if (!reduced) {
-        if (n >= p.ops.size()) break;
-        n = std::min(n * 2, p.ops.size());
-      }
-    }
-    for (std::size_t i = 0; i < p.ops.size() && p.ops.size() > 1 && !budget_.exhausted();) {
-      Program candidate = p;
-      candidate.ops.erase(candidate.ops.begin() + static_cast<std::ptrdiff_t>(i));
-      if (fails(candidate)) {
-        p = std::move(candidate);
-        changed = true;
-      } else {
-        ++i;
-      }
-    }
-    return changed;
+    Program candidate = p;
+    return util::ddmin(
+        p.ops,
+        [&](const std::vector<Op>& ops) {
+          candidate.ops = ops;
+          return fails(candidate);
+        },
+        [&] { return budget_.exhausted(); });
   }
 
   // The smallest nr_cpu_ids that still fails: the small ones and the
