@@ -163,6 +163,7 @@ void setup() {
   if (const std::string caps_text = env("KCHECK_CAPACITY"); !caps_text.empty()) {
     const auto caps = parse_capacities_or_counts(caps_text, 1024, "KCHECK_CAPACITY");
     s.task.asym_capacity = true;
+    s.task.capacity.assign(caps.begin(), caps.end());  // restored after each find_cap
     for (auto& c : g_candidates)
       c.table->set_capacity(1, caps.data(), static_cast<unsigned>(caps.size()));
   }

@@ -67,8 +67,12 @@ void Lockstep::take_snapshots() {
 }
 
 void Lockstep::reset(const Config& config) {
-  for (auto& s : sides_) s->reset(config.nr_cpu_ids);
+  for (auto& s : sides_) {
+    s->set_capacity(config.capacity);
+    s->reset(config.nr_cpu_ids);
+  }
   model_.reset(config.nr_cpu_ids);
+  model_.set_capacity(config.capacity);
   skipped_ = false;
   take_snapshots();
 }
@@ -430,9 +434,10 @@ bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v,
     }
     const auto args = find_args(op);
     if (!args) continue;
-    const u64 task_dl = args->dl;
     const Cpumask* affinity = args->affinity;
-    if (sides_[i]->capacity_aware() &&
+    // A plain find on a side whose capacity branch is on (kernel-check
+    // --capacity): the model knows neither its capacities nor its task.
+    if (!args->cap && sides_[i]->capacity_aware() &&
         model_.find_takes_free_branch(*affinity, results_[i].with_mask)) {
       const FindResult& r = results_[i];
       Cpumask allowed{};
@@ -449,7 +454,7 @@ bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v,
     }
     std::string why;
     bool stale = false;
-    if (!model_.find_permits(task_dl, *affinity, results_[i], &why, &stale))
+    if (!model_.find_permits(*args, results_[i], &why, &stale))
       return fail("find", "", why, format_find(results_[i]));
     if (stale && !stale_noted) {
       v.note(NoteKind::kStaleSlotFind, index);
