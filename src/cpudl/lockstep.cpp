@@ -89,8 +89,29 @@ void Lockstep::restore(std::span<const HeapView> states) {
   take_snapshots();
 }
 
+namespace {
+
+// find_cap runs only where every side has the capacity branch: the built-in
+// sides do; a kernel file's side (kernel-check, can_warn()) only with its
+// capacity branch on (--capacity: capacity_aware()), since a file from
+// before v5.9 has none.
+bool sides_run_find_cap(const std::vector<std::unique_ptr<Side>>& sides, std::string* why) {
+  for (const auto& s : sides)
+    if (s->can_warn() && !s->capacity_aware()) {
+      *why = fmt::format("find_cap on side {}, whose capacity branch is off (kernel-check "
+                         "runs find_cap only with --capacity)",
+                         s->name());
+      return false;
+    }
+  return true;
+}
+
+}  // namespace
+
 void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
-  skipped_ = !model_.permits(op, &skip_reason_);
+  skipped_ = !model_.permits(op, &skip_reason_) ||
+             (any_side_warns_ && find_args(op).value_or(FindArgs{}).cap &&
+              !sides_run_find_cap(sides_, &skip_reason_));
   if (skipped_) {
     v.note(NoteKind::kContractSkip, index);
     return;
