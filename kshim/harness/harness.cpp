@@ -140,6 +140,7 @@ void setup(const std::vector<std::string>& args, std::vector<std::string>* fuzze
     for (const auto& item : util::split(s.o.capacity, ','))
       caps.push_back(*util::parse_number<unsigned long>(item));  // checked by check_capacities
     s.task.asym_capacity = true;
+    s.task.capacity.assign(caps.begin(), caps.end());  // restored after each find_cap
     for (auto& c : g_candidates)
       c.table->set_capacity(1, caps.data(), static_cast<unsigned>(caps.size()));
   }

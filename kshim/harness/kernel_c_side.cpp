@@ -65,6 +65,7 @@ class KernelCSide final : public cpudl::Side {
                      result->ret = t_->find(o.dl, o.affinity.bits, nullptr, task_.task_cpu,
                                             task_.dl_runtime, task_.dl_deadline);
                    },
+                   [&](const cpudl::FindCap& o) { find_cap(o, result); },
                },
                op);
   }
@@ -79,6 +80,23 @@ class KernelCSide final : public cpudl::Side {
   void restore(const cpudl::HeapView&) override {
     std::fprintf(stderr, "kcheck: a kernel C side cannot be restored (verify is not supported)\n");
     std::abort();
+  }
+
+  // find_cap: the file's cpudl_find() with the capacity branch on, the
+  // program's capacities (Config::capacity) and the op's task; afterwards
+  // the capacity state the harness set (--capacity) is back.
+  void find_cap(const cpudl::FindCap& o, cpudl::FindResult* result) {
+    std::vector<unsigned long> caps(nr_);
+    for (unsigned c = 0; c < nr_; ++c) caps[c] = capacity_of(static_cast<int>(c));
+    t_->set_capacity(1, caps.data(), nr_);
+    result->with_mask = true;
+    result->later_mask = kernel::Cpumask{};
+    result->ret = t_->find(o.dl, o.affinity.bits, result->later_mask.bits,
+                           static_cast<unsigned>(o.cpu.value), o.runtime, o.deadline);
+    if (task_.asym_capacity)
+      t_->set_capacity(1, task_.capacity.data(), static_cast<unsigned>(task_.capacity.size()));
+    else
+      t_->set_capacity(0, nullptr, 0);
   }
 
   std::string take_warning() override { return format_warning(*t_); }

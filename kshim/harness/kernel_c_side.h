@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cpudl/kernel_side.h"
 #include "kcheck_abi.h"
@@ -35,6 +36,7 @@ struct TaskShape {
   unsigned long long dl_deadline = 1ULL << 20;
   unsigned task_cpu = 0;
   bool asym_capacity = false;  // the capacity branch is on (KCHECK_CAPACITY)
+  std::vector<unsigned long> capacity;  // its capacities then (repeated over the CPUs)
 };
 
 std::unique_ptr<cpudl::Side> make_cpudl_side(std::string name, const Candidate& c,

@@ -18,7 +18,7 @@ struct Poke {
 #endif
   int cpu = 0;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("cpu", op.cpu); }
+  static constexpr void fields(Self& op, F&& f) { f("cpu", op.cpu); }
 };
 
 struct Config {

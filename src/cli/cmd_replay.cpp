@@ -42,8 +42,7 @@ int check_expectations(io::Input& in) {
                in.name());
     return kExitBadInput;
   }
-  typename S::Config config;
-  config.nr_cpu_ids = in.header().nr_cpu_ids;
+  const typename S::Config config = io::config_of<S>(in.header());
   std::vector<Level> levels;
   for (const auto& e : expectations)
     if (std::find(levels.begin(), levels.end(), e.level) == levels.end())
@@ -123,8 +122,7 @@ bool feed_all(io::Input& in, LockstepRun<S>& run) {
 template <class S>
 int replay_input(io::Input& in, const ReplayOptions& o, std::optional<Level> forced) {
   const Level level = forced.value_or(in.header().level.value_or(S::kDefaultLevel));
-  typename S::Config config;
-  config.nr_cpu_ids = in.header().nr_cpu_ids;
+  const typename S::Config config = io::config_of<S>(in.header());
   auto lockstep = std::make_unique<typename S::Lockstep>();
   std::optional<io::Program<S>> held;  // --stats runs the program again and again
   if (o.stats) {

@@ -48,6 +48,13 @@ class KernelModelSide : public Side {
               result->later_mask = Cpumask{};
               result->ret = kernel::cpudl_find(&cp_, o.dl, &o.affinity, nullptr);
             },
+            [&](const FindCap& o) {
+              result->with_mask = true;
+              result->later_mask = Cpumask{};
+              result->ret = kernel::cpudl_find_cap(
+                  &cp_, o.dl, &o.affinity, &result->later_mask,
+                  [this](int cpu) { return capacity_of(cpu); }, o.cpu, o.runtime, o.deadline);
+            },
         },
         op);
   }

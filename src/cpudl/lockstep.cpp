@@ -67,8 +67,12 @@ void Lockstep::take_snapshots() {
 }
 
 void Lockstep::reset(const Config& config) {
-  for (auto& s : sides_) s->reset(config.nr_cpu_ids);
+  for (auto& s : sides_) {
+    s->set_capacity(config.capacity);
+    s->reset(config.nr_cpu_ids);
+  }
   model_.reset(config.nr_cpu_ids);
+  model_.set_capacity(config.capacity);
   skipped_ = false;
   take_snapshots();
 }
@@ -85,8 +89,29 @@ void Lockstep::restore(std::span<const HeapView> states) {
   take_snapshots();
 }
 
+namespace {
+
+// find_cap runs only where every side has the capacity branch: the built-in
+// sides do; a kernel file's side (kernel-check, can_warn()) only with its
+// capacity branch on (--capacity: capacity_aware()), since a file from
+// before v5.9 has none.
+bool sides_run_find_cap(const std::vector<std::unique_ptr<Side>>& sides, std::string* why) {
+  for (const auto& s : sides)
+    if (s->can_warn() && !s->capacity_aware()) {
+      *why = fmt::format("find_cap on side {}, whose capacity branch is off (kernel-check "
+                         "runs find_cap only with --capacity)",
+                         s->name());
+      return false;
+    }
+  return true;
+}
+
+}  // namespace
+
 void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
-  skipped_ = !model_.permits(op, &skip_reason_);
+  skipped_ = !model_.permits(op, &skip_reason_) ||
+             (any_side_warns_ && find_args(op).value_or(FindArgs{}).cap &&
+              !sides_run_find_cap(sides_, &skip_reason_));
   if (skipped_) {
     v.note(NoteKind::kContractSkip, index);
     return;
@@ -430,9 +455,10 @@ bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v,
     }
     const auto args = find_args(op);
     if (!args) continue;
-    const u64 task_dl = args->dl;
     const Cpumask* affinity = args->affinity;
-    if (sides_[i]->capacity_aware() &&
+    // A plain find on a side whose capacity branch is on (kernel-check
+    // --capacity): the model knows neither its capacities nor its task.
+    if (!args->cap && sides_[i]->capacity_aware() &&
         model_.find_takes_free_branch(*affinity, results_[i].with_mask)) {
       const FindResult& r = results_[i];
       Cpumask allowed{};
@@ -449,7 +475,7 @@ bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v,
     }
     std::string why;
     bool stale = false;
-    if (!model_.find_permits(task_dl, *affinity, results_[i], &why, &stale))
+    if (!model_.find_permits(*args, results_[i], &why, &stale))
       return fail("find", "", why, format_find(results_[i]));
     if (stale && !stale_noted) {
       v.note(NoteKind::kStaleSlotFind, index);

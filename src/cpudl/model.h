@@ -17,6 +17,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <boost/container/static_vector.hpp>
 
@@ -73,8 +74,17 @@ class Model {
   //    M & affinity is allowed iff task_dl is before the maximum and that set
   //    is not empty; 0 is allowed iff task_dl is not before the maximum or
   //    some CPU of M is outside the affinity (it may be the one at the root).
-  bool find_permits(u64 task_dl, const Cpumask& affinity, const FindResult& result,
-                    std::string* why, bool* stale) const;
+  //  - find_cap (a.cap), free branch: 1 with later_mask = the CPUs of
+  //    free & affinity whose capacity runs dl_runtime within dl_deadline
+  //    (dl_deadline * capacity >= dl_runtime * 1024); if there are none, the
+  //    one of largest capacity, preferring the task's CPU, then the lowest.
+  bool find_permits(const FindArgs& a, const FindResult& result, std::string* why,
+                    bool* stale) const;
+  // CPU capacities for find_cap (Config::capacity: repeated; empty = all 1024).
+  void set_capacity(const std::vector<std::uint16_t>& capacity) { capacity_ = capacity; }
+  // What later_mask a find_cap on the free branch must leave: from the free
+  // CPUs of the affinity (not empty).
+  Cpumask capacity_pick(const Cpumask& candidates, const CapTask& task) const;
   // Whether the free branch decides this find (later_mask given and a free
   // CPU in the affinity).
   bool find_takes_free_branch(const Cpumask& affinity, bool with_mask) const;
@@ -93,6 +103,7 @@ class Model {
   mutable bool max_valid_ = true;
   bool always_in_domain_ = true;
   Cpumask free_{};  // only the cpumask API touches it, like cp->free_cpus
+  std::vector<std::uint16_t> capacity_;
 };
 
 }  // namespace diffsched::cpudl

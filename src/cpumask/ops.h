@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <variant>
 
+#include "engine/fields.h"
 #include "kernel/cpumask.h"
 
 namespace diffsched::cpumask {
@@ -44,66 +45,66 @@ DIFFSCHED_CPUMASK_OP(Load, 0, "load", "*dst = mask (cpumask_copy)")
   Reg dst;
   Cpumask mask{};
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("dst", op.dst); f("mask", op.mask); }
+  static constexpr void fields(Self& op, F&& f) { f("dst", op.dst); f("mask", op.mask); }
 };
 DIFFSCHED_CPUMASK_OP(SetCpu, 1, "set_cpu", "cpumask_set_cpu(cpu, dst)")
   Reg dst;
-  int cpu = 0;
+  Cpu cpu = 0;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("dst", op.dst); f("cpu", op.cpu); }
+  static constexpr void fields(Self& op, F&& f) { f("dst", op.dst); f("cpu", op.cpu); }
 };
 DIFFSCHED_CPUMASK_OP(ClearCpu, 2, "clear_cpu", "cpumask_clear_cpu(cpu, dst)")
   Reg dst;
-  int cpu = 0;
+  Cpu cpu = 0;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("dst", op.dst); f("cpu", op.cpu); }
+  static constexpr void fields(Self& op, F&& f) { f("dst", op.dst); f("cpu", op.cpu); }
 };
 DIFFSCHED_CPUMASK_OP(TestCpu, 3, "test_cpu", "cpumask_test_cpu(cpu, src)")
   Reg src;
-  int cpu = 0;
+  Cpu cpu = 0;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("src", op.src); f("cpu", op.cpu); }
+  static constexpr void fields(Self& op, F&& f) { f("src", op.src); f("cpu", op.cpu); }
 };
 DIFFSCHED_CPUMASK_OP(And, 4, "and", "cpumask_and(dst, a, b)")
   Reg dst, a, b;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("dst", op.dst); f("a", op.a); f("b", op.b); }
+  static constexpr void fields(Self& op, F&& f) { f("dst", op.dst); f("a", op.a); f("b", op.b); }
 };
 DIFFSCHED_CPUMASK_OP(First, 5, "first", "cpumask_first(src)")
   Reg src;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("src", op.src); }
+  static constexpr void fields(Self& op, F&& f) { f("src", op.src); }
 };
 DIFFSCHED_CPUMASK_OP(Next, 6, "next", "cpumask_next(cpu, src)")
   Reg src;
-  int cpu = 0;
+  Cpu cpu = 0;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("src", op.src); f("cpu", op.cpu); }
+  static constexpr void fields(Self& op, F&& f) { f("src", op.src); f("cpu", op.cpu); }
 };
 DIFFSCHED_CPUMASK_OP(FirstAnd, 7, "first_and", "cpumask_first_and(a, b)")
   Reg a, b;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("a", op.a); f("b", op.b); }
+  static constexpr void fields(Self& op, F&& f) { f("a", op.a); f("b", op.b); }
 };
 DIFFSCHED_CPUMASK_OP(FirstAndAnd, 8, "first_and_and", "cpumask_first_and_and(a, b, c)")
   Reg a, b, c;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("a", op.a); f("b", op.b); f("c", op.c); }
+  static constexpr void fields(Self& op, F&& f) { f("a", op.a); f("b", op.b); f("c", op.c); }
 };
 DIFFSCHED_CPUMASK_OP(Weight, 9, "weight", "cpumask_weight(src)")
   Reg src;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("src", op.src); }
+  static constexpr void fields(Self& op, F&& f) { f("src", op.src); }
 };
 DIFFSCHED_CPUMASK_OP(Empty, 10, "empty", "cpumask_empty(src)")
   Reg src;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("src", op.src); }
+  static constexpr void fields(Self& op, F&& f) { f("src", op.src); }
 };
 DIFFSCHED_CPUMASK_OP(ForEachAnd, 11, "for_each_and", "for_each_cpu_and(cpu, a, b)")
   Reg a, b;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("a", op.a); f("b", op.b); }
+  static constexpr void fields(Self& op, F&& f) { f("a", op.a); f("b", op.b); }
 };
 
 #undef DIFFSCHED_CPUMASK_OP

@@ -5,7 +5,7 @@
 //   static constexpr std::string_view kKernel;  // what it calls: "cpudl_set(cp, cpu, dl)"
 //   static constexpr std::uint8_t kCode;        // its binary op code: stable, never
 //                                               // reused, unique in the subject, < kOpCodes
-//   template <class Self, class F> static void fields(Self& op, F&& f);
+//   template <class Self, class F> static constexpr void fields(Self& op, F&& f);
 //       // calls f("cpu", op.cpu), f("dl", op.dl), ... in order
 // That list is the only one: the text codec, the printers, the RapidCheck
 // commands and (later) the binary codec all walk it through these helpers.

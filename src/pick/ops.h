@@ -24,7 +24,7 @@ struct Pick {
   Cpumask cpus{};
   Cpumask allowed{};
   template <class Self, class F>
-  static void fields(Self& op, F&& f) {
+  static constexpr void fields(Self& op, F&& f) {
     f("dst", op.dst);
     f("cpus", op.cpus);
     f("allowed", op.allowed);

@@ -1,5 +1,7 @@
 #include "verify/cpudl_bfs.h"
 
+#include "io/fields.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -59,6 +61,8 @@ std::vector<u64> heap_deadlines(const CpudlBounds& b) {
   return out;
 }
 
+std::vector<u64> bfs_durations() { return {512, 1024}; }
+
 std::vector<u64> task_deadlines(const CpudlBounds& b) {
   std::vector<u64> out;
   for (unsigned i = 0; i < b.deadlines + 2; ++i) out.push_back(domain_first(b) - 1 + i);
@@ -69,51 +73,16 @@ namespace {
 
 // ---- the successor function's op list, from the op structs' fields ---------
 
-// Find ops carry the task's deadline; every other u64 field is a heap deadline.
+// Every op with every combination of its fields' values: each field type's
+// BFS domain comes from its traits (io/fields.h).
 template <class OpT>
-constexpr bool kTaskDeadline = cpudl::FindOp<OpT>;
-
-struct FieldValues {
-  unsigned cpus;
-  std::vector<u64> heap_dl, task_dl;
-
-  template <class OpT, class T>
-  std::size_t count(const T&) const {
-    if constexpr (std::is_same_v<T, int>)
-      return cpus;
-    else if constexpr (std::is_same_v<T, u64>)
-      return kTaskDeadline<OpT> ? task_dl.size() : heap_dl.size();
-    else if constexpr (std::is_same_v<T, bool>)
-      return 2;
-    else if constexpr (std::is_same_v<T, kernel::Cpumask>)
-      return std::size_t{1} << cpus;
-    else
-      static_assert(sizeof(T) == 0, "a new op field type needs its values here");
-  }
-
-  template <class OpT, class T>
-  void assign(T& field, std::size_t i) const {
-    if constexpr (std::is_same_v<T, int>)
-      field = static_cast<int>(i);
-    else if constexpr (std::is_same_v<T, u64>)
-      field = kTaskDeadline<OpT> ? task_dl[i] : heap_dl[i];
-    else if constexpr (std::is_same_v<T, bool>)
-      field = i != 0;
-    else if constexpr (std::is_same_v<T, kernel::Cpumask>)
-      field.bits[0] = i;  // cpus <= 12: one word; the rest stays zero
-    else
-      static_assert(kUnhandled<T>, "a new op field type needs its values here");
-  }
-};
-
-template <class OpT>
-void append_ops(const FieldValues& values, std::vector<cpudl::Op>& out) {
+void append_ops(const io::BfsDomain& domain, std::vector<cpudl::Op>& out) {
   std::array<std::size_t, 8> radix{};
   std::size_t fields = 0, total = 1;
   {
     OpT proto{};
     for_each_field(proto, [&](std::string_view, const auto& f) {
-      radix[fields] = values.count<OpT>(f);
+      radix[fields] = io::FieldTraits<std::decay_t<decltype(f)>>::domain_size(domain);
       total *= radix[fields++];
     });
   }
@@ -126,7 +95,9 @@ void append_ops(const FieldValues& values, std::vector<cpudl::Op>& out) {
     }
     OpT op{};
     std::size_t i = 0;
-    for_each_field(op, [&](std::string_view, auto& f) { values.assign<OpT>(f, digit[i++]); });
+    for_each_field(op, [&](std::string_view, auto& f) {
+      f = io::FieldTraits<std::decay_t<decltype(f)>>::domain_at(domain, digit[i++]);
+    });
     out.emplace_back(op);
   }
 }
@@ -134,10 +105,14 @@ void append_ops(const FieldValues& values, std::vector<cpudl::Op>& out) {
 }  // namespace
 
 std::vector<cpudl::Op> cpudl_ops(const CpudlBounds& b) {
-  const FieldValues values{b.cpus, heap_deadlines(b), task_deadlines(b)};
+  io::BfsDomain domain;
+  domain.cpus = b.cpus;
+  domain.heap_dl = heap_deadlines(b);
+  domain.task_dl = task_deadlines(b);
+  domain.duration = bfs_durations();
   std::vector<cpudl::Op> out;
   [&]<class... Ops>(std::type_identity<std::variant<Ops...>>) {
-    (append_ops<Ops>(values, out), ...);
+    (append_ops<Ops>(domain, out), ...);
   }(std::type_identity<cpudl::Op>{});
   return out;
 }
@@ -384,7 +359,7 @@ CpudlResult verify_cpudl(const CpudlBounds& b, cpudl::Lockstep& ls, const Progre
   const CpudlEstimate estimate = estimate_cpudl(b);
   Stopwatch clock;
   kernel::NrCpuIdsScope scope(b.cpus);
-  const cpudl::Config config{b.cpus};
+  const cpudl::Config config{b.cpus, b.capacity};
   ls.reset(config);
   const std::vector<cpudl::Op> ops = cpudl_ops(b);
   r.ops_per_state = ops.size();
