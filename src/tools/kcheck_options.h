@@ -149,7 +149,7 @@ void for_each_option(Options& o, F&& f) {
     o.harness);
   f(OptionSpec{.name = "nr-cpus",
                .help = "run every program at one of these nr_cpu_ids (default: each input picks "
-                       "one, 1..8192; e.g. 4 64 or 4,64)",
+                       "one, 1..8192; e.g. 4 64)",
                .uses = kCli | kHarness | kReplayRawOnly, .min = 1, .max = 8192},
     o.nr_cpus);
   f(OptionSpec{.name = "no-properties",
