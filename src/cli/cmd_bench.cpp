@@ -166,7 +166,7 @@ class BenchRun {
     const int status = tools::run(argv, {.log = log});
     const double s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (status != 0)
+    if (status != kExitOk)
       throw Error{fmt::format("{} failed (exit {}) after {:.1f} s; last lines of {}:\n{}", name,
                               status, s, log.string(), tools::tail_file(log, 5))};
     fmt::print(stderr, "diffsched bench: {} done in {:.1f} s\n", name, s);

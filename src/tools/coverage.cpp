@@ -461,7 +461,7 @@ std::optional<CoverageRun> run_coverage(const CoverageOptions& o, std::string* e
              " (is build-coverage built with -fprofile-instr-generate?)";
     return std::nullopt;
   }
-  if (run(merge, {.log = o.work / "merge.log"}) != 0) {
+  if (run(merge, {.log = o.work / "merge.log"}) != kExitOk) {
     *error = "llvm-profdata merge failed; see " + (o.work / "merge.log").string();
     return std::nullopt;
   }
@@ -474,7 +474,7 @@ std::optional<CoverageRun> run_coverage(const CoverageOptions& o, std::string* e
       shell_quote((o.work / "merged.profdata").string()), shell_quote(binary.string()),
       shell_quote(src.string()), shell_quote(json_file.string()),
       shell_quote((o.work / "export.log").string()));
-  if (run({"/bin/sh", "-c", export_cmd}) != 0) {
+  if (run({"/bin/sh", "-c", export_cmd}) != kExitOk) {
     *error = "llvm-cov export failed; see " + (o.work / "export.log").string();
     return std::nullopt;
   }
@@ -496,7 +496,7 @@ std::optional<CoverageRun> run_coverage(const CoverageOptions& o, std::string* e
              "-instr-profile=" + (o.work / "merged.profdata").string(), "-show-branches=count",
              "-show-line-counts-or-regions", "-project-title=diffsched", binary.string(),
              src.string()},
-            {.log = o.work / "html.log"}) != 0) {
+            {.log = o.work / "html.log"}) != kExitOk) {
       *error = "llvm-cov show -format=html failed; see " + (o.work / "html.log").string();
       return std::nullopt;
     }

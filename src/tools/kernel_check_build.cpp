@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "tools/kernel_check.h"
+#include "engine/exit_status.h"
 #include "tools/process.h"
 #include "util/text.h"
 
@@ -92,7 +93,7 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
   replace_all(staged.string(), file.string());
   replace_all((stage / "cpudeadline.h").string(), header.string());
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (rc != 0) {
+  if (rc != kExitOk) {
     r.summary = summarize_form_errors(r.compiler_output, file.string());
     if (r.summary.empty()) r.summary = summarize_missing_api(without_glue_errors(r.compiler_output));
     if (r.summary.empty())

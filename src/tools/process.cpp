@@ -91,7 +91,7 @@ bool build_preset(const std::string& preset, const fs::path& log, std::string* e
   }
   RunOptions o{.log = log, .cwd = source_dir()};
   if (!fs::exists(preset_dir(preset) / "CMakeCache.txt") &&
-      run({cmake, "--preset", preset}, o) != 0) {
+      run({cmake, "--preset", preset}, o) != kExitOk) {
     *error = "cmake --preset " + preset + " failed; see " + log.string();
     return false;
   }
@@ -103,7 +103,7 @@ bool build_preset(const std::string& preset, const fs::path& log, std::string* e
   }
   RunOptions b = o;
   b.log = log.string() + ".build";
-  if (run(argv, b) != 0) {
+  if (run(argv, b) != kExitOk) {
     *error = "cmake --build --preset " + preset + " failed; see " + b.log.string();
     return false;
   }

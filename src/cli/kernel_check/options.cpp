@@ -51,9 +51,8 @@ void add_options(CLI::App* sub, KernelCheckOptions& o) {
       opt = sub->add_flag(names, field, std::string(spec.help));
     } else {
       opt = sub->add_option(names, field, std::string(spec.help));
-      if constexpr (std::is_same_v<T, std::vector<unsigned>>)
-        opt->delimiter(',');
-      else if constexpr (!std::is_same_v<T, std::string>)
+      // Lists are separate words (--nr-cpus 4 64), as the replay command prints them.
+      if constexpr (!std::is_same_v<T, std::string> && !std::is_same_v<T, std::vector<unsigned>>)
         opt->capture_default_str();
       if (!spec.choices.empty() || spec.check || !std::isinf(spec.min) || !std::isinf(spec.max))
         opt->check(spec_validator(spec));
