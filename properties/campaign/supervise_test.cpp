@@ -27,6 +27,30 @@ Supervised run_sh(const std::string& script, double budget, const SuperviseTimes
   return supervise(pids, budget, tick, times);
 }
 
+TEST(CampaignSlots, EachTargetGetsItsShareLessTheMergeReserve) {
+  const Slots slots{.total = 120, .targets = 4};  // 30 s each
+  EXPECT_DOUBLE_EQ(slots.share(), 30);
+  EXPECT_DOUBLE_EQ(slots.engine_budget(0, 0), 30 - Slots::kMergeReserve);
+  // Target 1 started late (target 0 overran by 2 s): its slot still ends at 60 s.
+  EXPECT_DOUBLE_EQ(slots.engine_budget(1, 32), 60 - 32 - Slots::kMergeReserve);
+  // Time target 0 left unused goes to target 1.
+  EXPECT_DOUBLE_EQ(slots.engine_budget(1, 20), 60 - 20 - Slots::kMergeReserve);
+  // Never less than a second, however late.
+  EXPECT_DOUBLE_EQ(slots.engine_budget(1, 100), 1);
+}
+
+TEST(CampaignSlots, ShortSlotsKeepAFifthForTheMerge) {
+  const Slots slots{.total = 5, .targets = 5};  // 1 s each: reserve 0.2 s, not 1.5 s
+  EXPECT_DOUBLE_EQ(slots.engine_budget(0, 0), 1);
+  EXPECT_DOUBLE_EQ((Slots{.total = 10, .targets = 2}.engine_budget(0, 0)), 5 - 1);
+}
+
+TEST(CampaignSlots, MergeLimit) {
+  EXPECT_DOUBLE_EQ((Slots{.total = 60, .targets = 1}).merge_limit(false), 15);
+  EXPECT_DOUBLE_EQ((Slots{.total = 10, .targets = 5}).merge_limit(false), 5);
+  EXPECT_DOUBLE_EQ((Slots{.total = 600, .targets = 1}).merge_limit(true), 0.8);
+}
+
 TEST(CampaignSupervise, AProcessThatSucceedsIsNotAFailure) {
   const Supervised s = run_sh("exit 0", 1000);
   EXPECT_EQ(s.rc, 0);

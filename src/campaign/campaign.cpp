@@ -38,29 +38,10 @@ struct Context {
   Layout layout;
   EngineSettings settings;
   std::unique_ptr<Engine> engine;
-  std::size_t n_targets = 1;
   Clock::time_point start = Clock::now();
-  double share() const { return o.seconds / static_cast<double>(n_targets); }
+  Slots slots;
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
 };
-
-// Each target has a slot of --time / targets seconds, from the campaign's
-// start: target i ends at (i+1) * share. The engine gets the slot's rest
-// less a reserve for the merge that follows it (which libFuzzer needs about
-// a second for); time one target leaves unused goes to the next.
-constexpr double kMergeReserve = 1.5;
-
-double engine_budget(const Context& c, std::size_t i) {
-  const double slot_end = c.share() * static_cast<double>(i + 1);
-  const double reserve = std::min(kMergeReserve, c.share() * 0.2);
-  return std::max(1.0, slot_end - c.elapsed() - reserve);
-}
-
-// Seconds the merge may take: a short bound after an interrupt (the
-// campaign stops within about 2 s), else a quarter of the target's share.
-double merge_limit(const Context& c) {
-  return interrupt_signal() ? 0.8 : std::max(5.0, c.share() * 0.25);
-}
 
 // Progress lines while the engine runs (every second on a TTY, rewritten in
 // place; else every --progress-every seconds), with the crash files
@@ -145,8 +126,8 @@ TargetRun fuzz_target(const Context& c, std::size_t i, const FuzzTarget* target,
     run.corpus_after = run.corpus_before;
     return run;
   }
-  const auto seconds = std::max(1L, static_cast<long>(engine_budget(c, i)));
-  const std::string label = fmt::format("[{} {}/{}]", t.target, i + 1, c.n_targets);
+  const auto seconds = std::max(1L, static_cast<long>(c.slots.engine_budget(i, c.elapsed())));
+  const std::string label = fmt::format("[{} {}/{}]", t.target, i + 1, c.slots.targets);
   fmt::print("campaign {}: {} for {} s ({} job{})\n", label, c.o.engine, seconds, c.o.jobs,
              c.o.jobs == 1 ? "" : "s");
   std::fflush(stdout);
@@ -169,7 +150,7 @@ TargetRun fuzz_target(const Context& c, std::size_t i, const FuzzTarget* target,
                                         .found = c.engine->collect(t),
                                         .staging = t.staging(::getpid()),
                                         .log = t.merge_log,
-                                        .max_seconds = merge_limit(c)},
+                                        .max_seconds = c.slots.merge_limit(interrupt_signal() != 0)},
                                        &merge_error);
   if (added < 0 && run.ran()) run.error = merge_error;
   run.corpus_after = regular_files(t.corpus).size();
@@ -231,7 +212,9 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
   const fs::path accepted_file =
       o.accepted.empty() ? tools::source_dir() / "corpus" / "accepted.txt" : o.accepted;
   const auto accepted = load_accepted(accepted_file, error);
-  Context c{.o = o, .layout = {.out = o.out, .corpus = o.corpus}, .n_targets = targets->size()};
+  Context c{.o = o,
+            .layout = {.out = o.out, .corpus = o.corpus},
+            .slots = {o.seconds, targets->size()}};
   if (!accepted || !check_paths(o, *targets, error) || !prepare_out(c.layout, o.force, error) ||
       !find_binaries(&c, *targets, error))
     return kExitBadInput;

@@ -1,5 +1,6 @@
 #include "campaign/supervise.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <optional>
@@ -68,6 +69,16 @@ InterruptScope::~InterruptScope() {
   sigaction(SIGTERM, &old_term_, nullptr);
   g_signal = 0;  // what came while it lived does not outlast it
   g_signals = 0;
+}
+
+double Slots::engine_budget(std::size_t i, double elapsed) const {
+  const double slot_end = share() * static_cast<double>(i + 1);
+  const double reserve = std::min(kMergeReserve, share() * 0.2);
+  return std::max(1.0, slot_end - elapsed - reserve);
+}
+
+double Slots::merge_limit(bool interrupted) const {
+  return interrupted ? 0.8 : std::max(5.0, share() * 0.25);
 }
 
 int interrupt_signal() { return g_signal; }

@@ -56,6 +56,22 @@ struct Command {
 std::vector<pid_t> start_processes(const std::vector<Command>& commands,
                                    const std::vector<std::pair<std::string, std::string>>& env);
 
+// The time slots of a campaign: each target has --time / targets seconds from
+// the campaign's start (target i ends at (i+1) * share). Its engine gets the
+// slot's rest less a reserve for the merge that follows it (libFuzzer needs
+// about a second), at least 1 s; time one target leaves unused goes to the
+// next. The merge may take a quarter of the share (at least 5 s), or 0.8 s
+// after an interrupt (the campaign stops within about 2 s).
+struct Slots {
+  double total = 60;         // --time
+  std::size_t targets = 1;
+  static constexpr double kMergeReserve = 1.5;
+  double share() const { return total / static_cast<double>(targets); }
+  // Seconds for target i's engine when `elapsed` seconds of the campaign have passed.
+  double engine_budget(std::size_t i, double elapsed) const;
+  double merge_limit(bool interrupted) const;
+};
+
 struct SuperviseTimes {
   double overrun = 1;                // seconds past the budget before SIGINT
   double kill_after_interrupt = 0.8; // SIGINT -> SIGKILL after a signal
