@@ -45,7 +45,7 @@ std::optional<std::vector<AcceptedEntry>> load_accepted(const fs::path& file,
   unsigned n = 0;
   while (std::getline(in, line)) {
     ++n;
-    const std::string t = trim(line);
+    const std::string t(trim(line));
     if (t.empty() || t[0] == '#') continue;
     const auto dashes = t.find(" -- ");
     AcceptedEntry e;
@@ -75,7 +75,7 @@ std::optional<std::vector<AcceptedEntry>> load_accepted(const fs::path& file,
       *error = fmt::format("{}:{}: unexpected '{}' before --", file.string(), n, extra);
       return std::nullopt;
     }
-    e.reason = trim(std::string_view(t).substr(dashes + 4));
+    e.reason = std::string(trim(std::string_view(t).substr(dashes + 4)));
     out.push_back(std::move(e));
   }
   return out;

@@ -37,7 +37,7 @@ std::vector<std::string> options_file_args(const fs::path& options, const fs::pa
   std::string line;
   bool section = false;
   while (std::getline(in, line)) {
-    const std::string t = trim(line);
+    const std::string t(trim(line));
     if (t.empty() || t[0] == '#') continue;
     if (t[0] == '[') {
       section = t == "[libfuzzer]";
@@ -45,8 +45,8 @@ std::vector<std::string> options_file_args(const fs::path& options, const fs::pa
     }
     const auto eq = t.find('=');
     if (!section || eq == std::string::npos) continue;
-    const std::string key = trim(std::string_view(t).substr(0, eq));
-    std::string value = trim(std::string_view(t).substr(eq + 1));
+    const std::string key(trim(std::string_view(t).substr(0, eq)));
+    std::string value(trim(std::string_view(t).substr(eq + 1)));
     if (key == "dict") value = (dir / value).string();
     args.push_back(fmt::format("-{}={}", key, value));
   }
@@ -68,7 +68,7 @@ std::string engine_error_line(const fs::path& log) {
       }
       if (line[i] != '\r') clean += line[i];
     }
-    clean = trim(clean);
+    clean = std::string(trim(clean));
     if (clean.empty()) continue;
     last = clean;
     for (const auto mark : kMarks)

@@ -11,32 +11,6 @@
 
 namespace diffsched::campaign {
 
-std::string trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return std::string(s);
-}
-
-std::string shell_quote(const std::string& s) {
-  if (!s.empty() &&
-      s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:") ==
-          std::string::npos)
-    return s;
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
-std::optional<std::string> sanitizer_summary_signature(std::string_view line) {
-  // "SUMMARY: AddressSanitizer: heap-buffer-overflow file:line in fn"
-  if (!line.starts_with("SUMMARY: ")) return std::nullopt;
-  std::istringstream words{std::string(line.substr(9))};
-  std::string tool, kind, where, in_word, fn;
-  words >> tool >> kind >> where >> in_word >> fn;
-  if (!tool.empty() && tool.back() == ':') tool.pop_back();
-  return fmt::format("sanitizer:{}:{}:{}", tool, kind, fn.empty() ? where : fn);
-}
-
 std::vector<fs::path> regular_files(const fs::path& dir) {
   std::vector<fs::path> out;
   std::error_code ec;

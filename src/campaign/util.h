@@ -1,7 +1,5 @@
-// Small helpers of the campaign. The project is to have one shared helper
-// each for trim, shell quoting and sanitizer SUMMARY parsing (issue 13,
-// section 6); until it exists on main, the campaign's copies live here, in
-// this one file, so that they can be swapped for the shared ones at merge.
+// Small helpers of the campaign. Trimming, shell quoting and sanitizer
+// SUMMARY parsing are the shared ones of src/util/text.h.
 #pragma once
 
 #include <cstdint>
@@ -11,21 +9,15 @@
 #include <string_view>
 #include <vector>
 
+#include "util/text.h"
+
 namespace diffsched::campaign {
 
 namespace fs = std::filesystem;
 
-// `s` without leading and trailing whitespace (std::isspace).
-std::string trim(std::string_view s);
-
-// `s` as one POSIX shell word: as is if it holds only [A-Za-z0-9-_./=:],
-// else in single quotes ('\'' for a quote).
-std::string shell_quote(const std::string& s);
-
-// A sanitizer's "SUMMARY: Tool: kind where in fn" line as a signature,
-// "sanitizer:Tool:kind:fn" (where if there is no function); nullopt if
-// `line` is not a SUMMARY line.
-std::optional<std::string> sanitizer_summary_signature(std::string_view line);
+using util::sanitizer_summary_signature;
+using util::shell_quote;
+using util::trim;
 
 // The regular files of `dir` whose names do not start with '.', sorted
 // (none if it is missing).

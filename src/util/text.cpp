@@ -4,6 +4,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
 namespace diffsched::util {
 
 std::string_view trim(std::string_view s) {
@@ -61,6 +63,16 @@ std::size_t sanitizer_report_start(std::string_view log) {
   if (at == std::string_view::npos) return at;
   const std::size_t line = log.rfind('\n', at);
   return line == std::string_view::npos ? 0 : line + 1;
+}
+
+std::optional<std::string> sanitizer_summary_signature(std::string_view line) {
+  // "SUMMARY: AddressSanitizer: heap-buffer-overflow file:line in fn"
+  if (!line.starts_with("SUMMARY: ")) return std::nullopt;
+  std::istringstream words{std::string(line.substr(9))};
+  std::string tool, kind, where, in_word, fn;
+  words >> tool >> kind >> where >> in_word >> fn;
+  if (!tool.empty() && tool.back() == ':') tool.pop_back();
+  return fmt::format("sanitizer:{}:{}:{}", tool, kind, fn.empty() ? where : fn);
 }
 
 }  // namespace diffsched::util

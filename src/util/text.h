@@ -56,5 +56,9 @@ std::string sanitizer_summary(std::string_view log);
 // Where the first sanitizer report in `log` begins (the start of its
 // "ERROR: AddressSanitizer" or "runtime error:" line), or npos.
 std::size_t sanitizer_report_start(std::string_view log);
+// A sanitizer's "SUMMARY: Tool: kind where in fn" line as a signature,
+// "sanitizer:Tool:kind:fn" (where if there is no function); nullopt if `line`
+// is not a SUMMARY line.
+std::optional<std::string> sanitizer_summary_signature(std::string_view line);
 
 }  // namespace diffsched::util
