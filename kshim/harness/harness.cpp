@@ -13,7 +13,8 @@
 // Other settings: KCHECK_BASELINE may also be a second candidate .so (e.g. the
 // unpatched file); KCHECK_CAPACITY=1024,512,... turns the asymmetric-capacity
 // branch of cpudl_find() on with these per-CPU capacities (repeated);
-// KCHECK_TASK_UTIL (default 512 of 1024) is the task's runtime/deadline;
+// KCHECK_TASK_UTIL (1..1024) fixes the task's runtime/deadline in 1024ths
+// (default: per find, drawn from the find's fields, see task_for_find);
 // KCHECK_NR_CPUS=4,64 runs every input at one of these nr_cpu_ids;
 // KCHECK_QUIET=1 replays without the trace; KCHECK_DECODE_ONLY=1 (replay)
 // writes the input as .ops to KCHECK_OUTPUT; KCHECK_MODE=alloc with
@@ -151,8 +152,14 @@ void setup() {
   s.target = find_target(s.subject == "pick" ? "pick"
                          : s.level == Level::kExact ? "cpudl_exact"
                                                     : "cpudl");
-  const unsigned long util = std::strtoul(env("KCHECK_TASK_UTIL", "512").c_str(), nullptr, 10);
-  s.task.dl_runtime = s.task.dl_deadline * util / 1024;
+  // KCHECK_TASK_UTIL unset, empty or "per-find": each find's own task
+  // (task_for_find); else a fixed runtime/deadline for every find, on CPU 0.
+  if (const std::string util_text = env("KCHECK_TASK_UTIL", "per-find"); util_text == "per-find") {
+    s.task.per_find = true;
+  } else {
+    const unsigned long util = parse_capacities_or_counts(util_text, 1024, "KCHECK_TASK_UTIL")[0];
+    s.task.dl_runtime = s.task.dl_deadline * util / 1024;
+  }
 
   if (const std::string nrs = env("KCHECK_NR_CPUS"); !nrs.empty()) {
     for (const auto v : parse_capacities_or_counts(nrs, 8192, "KCHECK_NR_CPUS"))

@@ -45,7 +45,7 @@ struct KernelCheckOptions {
   std::string work_dir;
   std::string harness;
   std::string capacity;
-  unsigned task_util = 512;
+  unsigned task_util = 0;  // 0: per find (the harness draws each find's task)
   std::vector<unsigned> nr_cpus;
   double time = 10;
   unsigned hang_seconds = 10;    // one program (input) longer than this is a hang
@@ -239,7 +239,8 @@ std::string replay_command(const KernelCheckOptions& o, const fs::path& ops, boo
   if (o.find_returns != "auto") cmd += " --find-returns " + o.find_returns;
   if (o.subject == "pick" && o.function != "select_dst_cpu") cmd += " --function " + o.function;
   if (!o.header.empty()) cmd += " --header " + o.header;
-  if (!o.capacity.empty()) cmd += fmt::format(" --capacity {} --task-util {}", o.capacity, o.task_util);
+  if (!o.capacity.empty()) cmd += " --capacity " + o.capacity;
+  if (o.task_util) cmd += fmt::format(" --task-util {}", o.task_util);
   if (!o.harness.empty()) cmd += " --harness " + o.harness;
   if (o.no_build) cmd += " --no-build";
   if (o.hang_seconds != 10) cmd += fmt::format(" --hang-seconds {}", o.hang_seconds);
@@ -432,7 +433,7 @@ int run_kernel_check(KernelCheckOptions o) {
            {"KCHECK_BASELINE", builtin_base ? o.baseline : fs::absolute(base_so).string()},
            {"KCHECK_LEVEL", level},
            {"KCHECK_CAPACITY", o.capacity},
-           {"KCHECK_TASK_UTIL", std::to_string(o.task_util)},
+           {"KCHECK_TASK_UTIL", o.task_util ? std::to_string(o.task_util) : "per-find"},
            {"KCHECK_NR_CPUS", fmt::format("{}", fmt::join(o.nr_cpus, ","))},
            {"KCHECK_MIN_SECONDS", fmt::format("{}", o.minimize_seconds)},
            {"KCHECK_MIN_TRIES", std::to_string(o.minimize_tries)},
@@ -730,7 +731,8 @@ Runner add_kernel_check(CLI::App& app) {
                   "-ENOMEM without a warning, a sanitizer error or a leak")
       ->excludes(cpudl->get_option("--replay"));
   cpudl->add_option("--task-util", cpudl_opts->task_util,
-                    "the task's runtime/deadline in 1024ths, for the capacity check (default 512)")
+                    "the task's runtime/deadline in 1024ths, for the capacity check (default: "
+                    "each find's own task, from 1 to 1024, on one CPU of its affinity)")
       ->check(CLI::Range(1u, 1024u))
       ->needs(capacity);
   auto* pick = sub->add_subcommand("pick", "check a kernel-style destination pick function");
