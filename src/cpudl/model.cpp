@@ -91,8 +91,11 @@ void Model::apply(const Op& op) {
           kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
         } else if constexpr (std::is_same_v<T, ClearFreecpu>) {
           kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
+        } else if constexpr (FindOp<T>) {
+          // A find does not change the state.
+        } else {
+          static_assert(kUnhandled<T>, "Model::apply: a new cpudl op needs a case here");
         }
-        // Find and FindNomask do not change the state.
       },
       op);
 }

@@ -11,8 +11,12 @@
 //   find_nomask 50 0-3 cpudl_find(cp, p, NULL)          (check_preempt_equal_dl)
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string_view>
 #include <variant>
+
+#include "engine/op.h"
 
 #include "kernel/cpumask.h"
 #include "kernel/types.h"
@@ -22,7 +26,28 @@ namespace diffsched::cpudl {
 using kernel::Cpumask;
 using kernel::u64;
 
+// Op traits. Every op is an update (changes the heap, answers nothing) or a
+// find (a query: cpudl_find() with the arguments find_args() returns, checked
+// against the reference and the model and printed in traces). Each op struct
+// says which, and the generic code asks the trait, never the op's type:
+//   static constexpr bool kUpdate = true;     // an update op
+//   FindArgs find_args() const;               // a find op
+struct FindArgs {
+  u64 dl = 0;                        // p->dl.deadline
+  const Cpumask* affinity = nullptr; // p->cpus_mask
+  bool with_mask = true;             // later_mask passed (else NULL)
+};
+
+template <class T>
+concept FindOp = requires(const T& op) {
+  { op.find_args() } -> std::same_as<FindArgs>;
+};
+template <class T>
+concept UpdateOp = requires { requires T::kUpdate; };
+
 struct Set {
+  static constexpr std::uint8_t kCode = 0;  // stable binary op code
+  static constexpr bool kUpdate = true;
   static constexpr std::string_view kName = "set";
   static constexpr std::string_view kKernel = "cpudl_set(cp, cpu, dl)";
   int cpu = 0;
@@ -35,6 +60,8 @@ struct Set {
 };
 
 struct Clear {
+  static constexpr std::uint8_t kCode = 1;  // stable binary op code
+  static constexpr bool kUpdate = true;
   static constexpr std::string_view kName = "clear";
   static constexpr std::string_view kKernel = "cpudl_clear(cp, cpu)";
   int cpu = 0;
@@ -45,6 +72,8 @@ struct Clear {
 };
 
 struct ClearOnline {
+  static constexpr std::uint8_t kCode = 2;  // stable binary op code
+  static constexpr bool kUpdate = true;
   static constexpr std::string_view kName = "clear_online";
   static constexpr std::string_view kKernel = "cpudl_clear(cp, cpu, online)";
   int cpu = 0;
@@ -57,6 +86,8 @@ struct ClearOnline {
 };
 
 struct SetFreecpu {
+  static constexpr std::uint8_t kCode = 3;  // stable binary op code
+  static constexpr bool kUpdate = true;
   static constexpr std::string_view kName = "set_freecpu";
   static constexpr std::string_view kKernel = "cpudl_set_freecpu(cp, cpu)";
   int cpu = 0;
@@ -67,6 +98,8 @@ struct SetFreecpu {
 };
 
 struct ClearFreecpu {
+  static constexpr std::uint8_t kCode = 4;  // stable binary op code
+  static constexpr bool kUpdate = true;
   static constexpr std::string_view kName = "clear_freecpu";
   static constexpr std::string_view kKernel = "cpudl_clear_freecpu(cp, cpu)";
   int cpu = 0;
@@ -77,10 +110,12 @@ struct ClearFreecpu {
 };
 
 struct Find {
+  static constexpr std::uint8_t kCode = 5;  // stable binary op code
   static constexpr std::string_view kName = "find";
   static constexpr std::string_view kKernel = "cpudl_find(cp, p, later_mask)";
   u64 dl = 0;
   Cpumask affinity{};
+  FindArgs find_args() const { return {dl, &affinity, true}; }
   template <class Self, class F>
   static void fields(Self& op, F&& f) {
     f("dl", op.dl);
@@ -89,10 +124,12 @@ struct Find {
 };
 
 struct FindNomask {
+  static constexpr std::uint8_t kCode = 6;  // stable binary op code
   static constexpr std::string_view kName = "find_nomask";
   static constexpr std::string_view kKernel = "cpudl_find(cp, p, NULL)";
   u64 dl = 0;
   Cpumask affinity{};
+  FindArgs find_args() const { return {dl, &affinity, false}; }
   template <class Self, class F>
   static void fields(Self& op, F&& f) {
     f("dl", op.dl);
@@ -101,6 +138,25 @@ struct FindNomask {
 };
 
 using Op = std::variant<Set, Clear, ClearOnline, SetFreecpu, ClearFreecpu, Find, FindNomask>;
+
+// The find arguments of `op`, or nullopt for an update. An op that is
+// neither does not compile here.
+inline std::optional<FindArgs> find_args(const Op& op) {
+  return std::visit(
+      []<class T>(const T& o) -> std::optional<FindArgs> {
+        static_assert(FindOp<T> != UpdateOp<T>, "a cpudl op is exactly one of update, find");
+        if constexpr (FindOp<T>)
+          return o.find_args();
+        else if constexpr (UpdateOp<T>)
+          return std::nullopt;
+        else
+          static_assert(kUnhandled<T>, "cpudl op neither update nor find");
+      },
+      op);
+}
+inline bool is_find(const Op& op) {
+  return std::visit([]<class T>(const T&) { return FindOp<T>; }, op);
+}
 
 struct Config {
   unsigned nr_cpu_ids = 4;  // also the heap's capacity (cpudl_init)

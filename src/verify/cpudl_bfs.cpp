@@ -71,8 +71,7 @@ namespace {
 
 // Find ops carry the task's deadline; every other u64 field is a heap deadline.
 template <class OpT>
-constexpr bool kTaskDeadline =
-    std::is_same_v<OpT, cpudl::Find> || std::is_same_v<OpT, cpudl::FindNomask>;
+constexpr bool kTaskDeadline = cpudl::FindOp<OpT>;
 
 struct FieldValues {
   unsigned cpus;
@@ -102,6 +101,8 @@ struct FieldValues {
       field = i != 0;
     else if constexpr (std::is_same_v<T, kernel::Cpumask>)
       field.bits[0] = i;  // cpus <= 12: one word; the rest stays zero
+    else
+      static_assert(kUnhandled<T>, "a new op field type needs its values here");
   }
 };
 
