@@ -52,6 +52,8 @@ class KernelCSide final : public cpudl::Side {
                    [&](const cpudl::ClearOnline& o) { t_->clear_online(o.cpu, o.online); },
                    [&](const cpudl::SetFreecpu& o) { t_->set_freecpu(o.cpu); },
                    [&](const cpudl::ClearFreecpu& o) { t_->clear_freecpu(o.cpu); },
+                   [&](const cpudl::CpuDown& o) { t_->cpu_down(o.cpu); },
+                   [&](const cpudl::CpuUp& o) { t_->cpu_up(o.cpu); },
                    [&](const cpudl::Find& o) {
                      result->with_mask = true;
                      result->later_mask = kernel::Cpumask{};

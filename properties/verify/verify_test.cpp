@@ -122,7 +122,8 @@ TEST(CpudlVerify, OpListHasEveryFieldValueOfTheBounds) {
   const CpudlBounds b{.cpus = 3, .deadlines = 2};
   kernel::NrCpuIdsScope scope(b.cpus);
   // set 3*2, clear 3, clear_online 3*2, set_freecpu 3, clear_freecpu 3,
-  // find and find_nomask 4 task deadlines * 8 masks each.
+  // find and find_nomask 4 task deadlines * 8 masks each (not cpu_down and
+  // cpu_up: they reach no new state, see cpudl_ops()).
   EXPECT_EQ(verify::cpudl_ops(b).size(), 6u + 3 + 6 + 3 + 3 + 2 * 4 * 8);
   EXPECT_EQ(verify::heap_deadlines({.deadlines = 4, .domain = Domain::kWrap64}),
             (std::vector<kernel::u64>{~0ULL - 1, ~0ULL, 0, 1}));

@@ -136,8 +136,14 @@ void append_ops(const FieldValues& values, std::vector<cpudl::Op>& out) {
 std::vector<cpudl::Op> cpudl_ops(const CpudlBounds& b) {
   const FieldValues values{b.cpus, heap_deadlines(b), task_deadlines(b)};
   std::vector<cpudl::Op> out;
+  // Not the hotplug ops: the state encoding has no set of down CPUs, and they
+  // reach no new heap state (cpu_down c is clear_online c 0 on the heap and
+  // the free set, cpu_up c is set_freecpu c), so the search stays exact.
   [&]<class... Ops>(std::type_identity<std::variant<Ops...>>) {
-    (append_ops<Ops>(values, out), ...);
+    ((std::is_same_v<Ops, cpudl::CpuDown> || std::is_same_v<Ops, cpudl::CpuUp>
+          ? void()
+          : append_ops<Ops>(values, out)),
+     ...);
   }(std::type_identity<cpudl::Op>{});
   return out;
 }
