@@ -15,6 +15,8 @@
 // --NAME or a malformed value exits with kHarnessBadUsage: a misspelt name
 // never silently gives a default. Non-fuzz modes run inside
 // LLVMFuzzerInitialize and exit with the statuses of src/tools/kcheck_status.h.
+// With --capacity and no --task-util, each find asks about its own task
+// (kernel_c_side.h, task_for_find).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -130,7 +132,13 @@ void setup(const std::vector<std::string>& args, std::vector<std::string>* fuzze
   s.target = find_target(s.subject == "pick" ? "pick"
                          : s.level == Level::kExact ? "cpudl_exact"
                                                     : "cpudl");
-  s.task.dl_runtime = s.task.dl_deadline * s.o.task_util / 1024;
+  // --task-util 0 (the default): each find's own task (task_for_find), so
+  // that the capacity branch's fits / does not fit / fallback paths are all
+  // reached; else a fixed runtime/deadline for every find, on CPU 0.
+  if (s.o.task_util == 0)
+    s.task.per_find = true;
+  else
+    s.task.dl_runtime = s.task.dl_deadline * s.o.task_util / 1024;
   g_nr_cpus = s.o.nr_cpus;
 
   if (!is_builtin(s.baseline)) load(s.baseline);

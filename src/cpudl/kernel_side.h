@@ -38,6 +38,12 @@ class KernelModelSide : public Side {
             [&](const ClearOnline& o) { kernel::cpudl_clear(&cp_, o.cpu, o.online); },
             [&](const SetFreecpu& o) { kernel::cpudl_set_freecpu(&cp_, o.cpu); },
             [&](const ClearFreecpu& o) { kernel::cpudl_clear_freecpu(&cp_, o.cpu); },
+            // The heap code reads no CPU mask: rq_offline_dl() / rq_online_dl().
+            [&](const CpuDown& o) {
+              kernel::cpudl_clear(&cp_, o.cpu);
+              kernel::cpudl_clear_freecpu(&cp_, o.cpu);
+            },
+            [&](const CpuUp& o) { kernel::cpudl_set_freecpu(&cp_, o.cpu); },
             [&](const Find& o) {
               result->with_mask = true;
               result->later_mask = Cpumask{};

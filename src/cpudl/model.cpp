@@ -23,9 +23,32 @@ void Model::reset(unsigned nr_cpu_ids) {
   max_valid_ = true;
   always_in_domain_ = true;
   free_ = Cpumask{};
+  down_ = Cpumask{};
 }
 
 bool Model::permits(const Op& op, std::string* why) const {
+  // CPU hotplug: what the kernel never does to a CPU that is down (or up).
+  int op_cpu = -1;
+  std::visit([&](const auto& o) {
+    if constexpr (requires { o.cpu; }) op_cpu = o.cpu;
+  }, op);
+  if (op_cpu >= 0 && op_cpu < static_cast<int>(nr_cpu_ids_)) {
+    const bool down = is_down(op_cpu);
+    if (std::holds_alternative<CpuUp>(op)) {
+      if (!down) {
+        *why = fmt::format("cpu_up {}: CPU {} is not down", op_cpu, op_cpu);
+        return false;
+      }
+      return true;
+    }
+    if (down) {
+      *why = fmt::format("{} names CPU {}, which is down (cpu_down): no task runs or is queued "
+                         "on an offline CPU, and hotplug takes a CPU down once",
+                         std::visit([](const auto& o) { return std::string(o.kName); }, op),
+                         op_cpu);
+      return false;
+    }
+  }
   if (const auto* o = std::get_if<SetFreecpu>(&op); o && contains(o->cpu)) {
     *why = fmt::format(
         "cpudl_set_freecpu({}) while CPU {} is in the heap: rq_online_dl() only "
@@ -91,6 +114,15 @@ void Model::apply(const Op& op) {
           kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
         } else if constexpr (std::is_same_v<T, ClearFreecpu>) {
           kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
+        } else if constexpr (std::is_same_v<T, CpuDown>) {
+          // rq_offline_dl(): out of the heap, not free.
+          erase(o.cpu);
+          kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
+          kernel::cpumask_set_cpu(cpu_of(o.cpu), &down_);
+        } else if constexpr (std::is_same_v<T, CpuUp>) {
+          // rq_online_dl() of a runqueue without -dl tasks: free.
+          kernel::cpumask_clear_cpu(cpu_of(o.cpu), &down_);
+          kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
         } else if constexpr (FindOp<T>) {
           // A find does not change the state.
         } else {

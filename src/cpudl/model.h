@@ -13,6 +13,12 @@
 // The kernel's callers only call cpudl_set_freecpu() for a CPU that is not in
 // the heap (rq_online_dl runs after rq_offline_dl cleared it); with that
 // contract, "in the heap => not free" always holds.
+// CPU hotplug (cpu_down / cpu_up): the set of CPUs that are down is state.
+// cpu_down is rq_offline_dl() (the CPU leaves the heap and the free set),
+// cpu_up is rq_online_dl() of an empty runqueue (the CPU becomes free). The
+// callers' contract: no op names a CPU that is down, except cpu_up; cpu_down
+// needs an up CPU, cpu_up a down one. So a down CPU is never in the heap and
+// never free, and cpudl_find() can never answer it.
 #pragma once
 
 #include <optional>
@@ -48,6 +54,7 @@ class Model {
   // The maximum deadline under dl_time_before (latest), if not empty.
   // Cached; a rescan (O(nr_cpu_ids)) only after the maximum left or dropped.
   std::optional<u64> max_dl() const;
+  bool is_down(int cpu) const { return (down_.bits[cpu / 64] >> (cpu % 64)) & 1UL; }
   bool is_free(int cpu) const {
     return (free_.bits[cpu / 64] >> (cpu % 64)) & 1UL;
   }
@@ -104,6 +111,7 @@ class Model {
   bool always_in_domain_ = true;
   Cpumask free_{};  // only the cpumask API touches it, like cp->free_cpus
   std::vector<std::uint16_t> capacity_;
+  Cpumask down_{};  // CPUs taken down by cpu_down (not active, not online)
 };
 
 }  // namespace diffsched::cpudl

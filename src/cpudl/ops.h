@@ -13,6 +13,12 @@
 //                      cpudl_find(cp, p, later_mask)    with asymmetric capacity on:
 //                                                       task_cpu 1, dl_runtime 512,
 //                                                       dl_deadline 1024 (v5.9+)
+//   cpu_down 2         CPU hotplug takes CPU 2 down:   set_cpu_active(2, false),
+//                      rq_offline_dl() (cpudl_clear + cpudl_clear_freecpu;
+//                      v6.19: cpudl_clear(cp, 2, false)), set_cpu_online(2, false)
+//   cpu_up 2           and brings it back:             set_cpu_online(2, true),
+//                      set_cpu_active(2, true), rq_online_dl() without -dl
+//                      tasks (cpudl_set_freecpu; v6.19: cpudl_clear(cp, 2, true))
 #pragma once
 
 #include <cstdint>
@@ -183,8 +189,39 @@ struct FindCap {
   }
 };
 
+// CPU hotplug as it reaches cpudl, in the order of v6.19 (the same since
+// v3.19 as cpudl sees it): the active and online masks are state of a run
+// (the model's, and the kernel shim's cpu_active_mask/cpu_online_mask). An
+// op naming a CPU that is down, or cpu_down of a down CPU / cpu_up of an up
+// one, is not something the kernel does: the model skips it (Model::permits).
+struct CpuDown {
+  static constexpr std::uint8_t kCode = 8;  // stable binary op code
+  static constexpr bool kUpdate = true;
+  static constexpr std::string_view kName = "cpu_down";
+  static constexpr std::string_view kKernel =
+      "set_cpu_active(cpu, false); rq_offline_dl(); set_cpu_online(cpu, false)";
+  Cpu cpu = 0;
+  template <class Self, class F>
+  static constexpr void fields(Self& op, F&& f) {
+    f("cpu", op.cpu);
+  }
+};
+
+struct CpuUp {
+  static constexpr std::uint8_t kCode = 9;  // stable binary op code
+  static constexpr bool kUpdate = true;
+  static constexpr std::string_view kName = "cpu_up";
+  static constexpr std::string_view kKernel =
+      "set_cpu_online(cpu, true); set_cpu_active(cpu, true); rq_online_dl()";
+  Cpu cpu = 0;
+  template <class Self, class F>
+  static constexpr void fields(Self& op, F&& f) {
+    f("cpu", op.cpu);
+  }
+};
+
 using Op = std::variant<Set, Clear, ClearOnline, SetFreecpu, ClearFreecpu, Find, FindNomask,
-                        FindCap>;
+                        FindCap, CpuDown, CpuUp>;
 
 // The find arguments of `op`, or nullopt for an update. An op that is
 // neither does not compile here.

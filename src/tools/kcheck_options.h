@@ -80,7 +80,7 @@ struct KernelCheckOptions {
   std::string work_dir;
   std::string harness;
   std::string capacity;
-  unsigned task_util = 512;
+  unsigned task_util = 0;  // 0: each find's own task (the harness draws it per find)
   std::vector<unsigned> nr_cpus;
   double time = 10;
   unsigned hang_seconds = 10;    // one program (input) longer than this is a hang
@@ -198,8 +198,9 @@ void for_each_option(Options& o, F&& f) {
     o.fail_alloc);
   f(OptionSpec{.name = "task-util",
                .help = "the task's runtime/deadline in 1024ths, for the capacity check "
-                       "(default 512)",
-               .uses = kAll, .subject = S::kCpudl, .min = 1, .max = 1024, .needs = "capacity"},
+                       "(default 0: each find's own task, from 1 to 1024, on one CPU of its "
+                       "affinity)",
+               .uses = kAll, .subject = S::kCpudl, .min = 0, .max = 1024, .needs = "capacity"},
     o.task_util);
   f(OptionSpec{.name = "function", .help = "the function's name (default select_dst_cpu)",
                .uses = kCli | kReplay, .subject = S::kPick},

@@ -31,13 +31,43 @@ std::string strip_comments(const std::string& s) {
 }
 
 // Parameter count of the definition of `name` (-1 if not defined here).
+// The definition of `name`: its parameter text (parentheses balanced, so a
+// function-pointer parameter is one parameter) and where its body's '{' is.
+struct Definition {
+  std::string params;
+  std::size_t body_open = 0;  // index of the '{'
+};
+std::optional<Definition> find_definition(const std::string& code, const std::string& name) {
+  const std::regex call("\\b" + name + "\\s*\\(");
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), call); it != std::sregex_iterator();
+       ++it) {
+    const std::size_t open = static_cast<std::size_t>(it->position(0) + it->length(0));
+    int depth = 1;
+    std::size_t i = open;
+    for (; i < code.size() && depth > 0; ++i) {
+      if (code[i] == '(') ++depth;
+      if (code[i] == ')') --depth;
+      if (code[i] == ';' || code[i] == '{' || code[i] == '}') break;
+    }
+    if (depth != 0) continue;
+    const std::size_t after = code.find_first_not_of(" \t\n\r", i);
+    if (after == std::string::npos || code[after] != '{') continue;
+    return Definition{code.substr(open, i - 1 - open), after};
+  }
+  return std::nullopt;
+}
+
 int defined_params(const std::string& code, const std::string& name) {
-  const std::regex def("\\b" + name + "\\s*\\(([^;{)]*)\\)\\s*\\{");
-  std::smatch m;
-  if (!std::regex_search(code, m, def)) return -1;
-  const std::string params = m[1].str();
+  const auto def = find_definition(code, name);
+  if (!def) return -1;
+  const std::string& params = def->params;
   if (params.find_first_not_of(" \t\n") == std::string::npos) return 0;
-  return static_cast<int>(std::count(params.begin(), params.end(), ',')) + 1;
+  int count = 1, depth = 0;
+  for (char c : params) {
+    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+    count += c == ',' && depth == 0;
+  }
+  return count;
 }
 
 
@@ -141,10 +171,9 @@ namespace {
 
 // The parameter list of the definition of `name`, or nullopt.
 std::optional<std::string> defined_param_text(const std::string& code, const std::string& name) {
-  const std::regex def("\\b" + name + "\\s*\\(([^;{)]*)\\)\\s*\\{");
-  std::smatch m;
-  if (!std::regex_search(code, m, def)) return std::nullopt;
-  std::string p = m[1].str();
+  const auto def = find_definition(code, name);
+  if (!def) return std::nullopt;
+  std::string p = def->params;
   std::replace_if(p.begin(), p.end(), [](char c) { return c == '\n' || c == '\t'; }, ' ');
   p = std::regex_replace(p, std::regex(" +"), " ");
   const auto b = p.find_first_not_of(' '), e = p.find_last_not_of(' ');
@@ -153,10 +182,9 @@ std::optional<std::string> defined_param_text(const std::string& code, const std
 
 // The body (between the braces) of the definition of `name`, or "".
 std::string function_body(const std::string& code, const std::string& name) {
-  const std::regex def("\\b" + name + "\\s*\\([^;{)]*\\)\\s*\\{");
-  std::smatch m;
-  if (!std::regex_search(code, m, def)) return {};
-  const std::size_t open = static_cast<std::size_t>(m.position(0) + m.length(0));
+  const auto def = find_definition(code, name);
+  if (!def) return {};
+  const std::size_t open = def->body_open + 1;
   int depth = 1;
   for (std::size_t i = open; i < code.size(); ++i) {
     if (code[i] == '{') ++depth;
@@ -290,7 +318,12 @@ std::optional<KernelApi> detect_cpudl_api(const std::string& source, std::string
                                      : KernelApi::kV4_9;
   std::vector<std::string> needed = {"cpudl_set", "cpudl_find", "cpudl_init", "cpudl_cleanup"};
   if (api != KernelApi::kV4_8 && api != KernelApi::kV3_14) needed.push_back("cpudl_clear");
-  if (api == KernelApi::kV4_8 || api == KernelApi::kV4_9) {
+  // The free-CPU helpers come as a pair, or not at all (v3.16 .. v3.18 and the
+  // Android 3.18 trees that backported the v4.9 split without them: the glue
+  // keeps free_cpus as rq_online_dl()/rq_offline_dl() did from v3.19).
+  if ((api == KernelApi::kV4_8 || api == KernelApi::kV4_9) &&
+      (defined_params(code, "cpudl_set_freecpu") >= 0 ||
+       defined_params(code, "cpudl_clear_freecpu") >= 0)) {
     needed.push_back("cpudl_set_freecpu");
     needed.push_back("cpudl_clear_freecpu");
   }

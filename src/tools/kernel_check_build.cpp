@@ -71,6 +71,13 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
                              fmt::format("-DKCHECK_API={}", api),
                              fmt::format("-DKCHECK_FIND_RETURNS_CPU={}",
                                          spec.find_return == FindReturn::kCpu ? 1 : 0),
+                             fmt::format("-DKCHECK_HAS_FREECPU={}",
+                                         spec.api == KernelApi::kV6_19 ||
+                                                 spec.api == KernelApi::kV3_14 ||
+                                                 !defines_function(util::read_text(file),
+                                                                   "cpudl_set_freecpu")
+                                             ? 0
+                                             : 1),
                              staged.string(),
                              (shim / "runtime" / "glue_cpudl.c").string()});
   }
