@@ -38,7 +38,7 @@ expect 64 $c --subject=cpumask
 expect 64 $c --capacity=1024,0
 expect 64 $c --nr-cpus=4,,64
 expect 64 $c --nr-cpus=9000
-expect 64 $c --task-util=0
+expect 64 $c --task-util=1025
 expect 64 $c --raw=yes --mode=replay
 expect 64 $c --time=5
 expect 64 --mode=load

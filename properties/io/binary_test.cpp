@@ -121,14 +121,14 @@ TEST(BinaryFormat, OpBytesAreStableCodes) {
 // v1 files still decode with v1's rules: op byte b % kinds, pick without one.
 TEST(BinaryFormat, VersionOneFilesDecodeAsVersionOne) {
   std::string error;
-  // cpudl, nr 2, base 0, op byte 9: v1 9 % 7 = 2 (clear_online 1 1).
-  const std::vector<std::uint8_t> v1{'D', 'S', 'C', 'H', 1, 0, 0, 1, 0, 9, 1, 1};
+  // cpudl, nr 2, base 0, op byte 16: v1 16 % 7 = 2 (clear_online 1 1).
+  const std::vector<std::uint8_t> v1{'D', 'S', 'C', 'H', 1, 0, 0, 1, 0, 16, 1, 1};
   auto a = decode_file(v1, &error);
   ASSERT_TRUE(a) << error;
   const auto& pa = std::get<Program<cpudl::Subject>>(*a);
   ASSERT_EQ(pa.ops.size(), 1u);
   EXPECT_TRUE(std::holds_alternative<cpudl::ClearOnline>(pa.ops[0]));
-  // The same body as v2: 9 is a reserved code, then `clear 1` (code 1).
+  // The same body as v2: 16 is a reserved code, then `clear 1` (code 1).
   auto v2 = v1;
   v2[4] = 2;
   auto b = decode_file(v2, &error);

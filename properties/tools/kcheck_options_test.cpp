@@ -67,7 +67,7 @@ TEST(KcheckHarnessArgs, MisspeltOrMalformedArgumentsAreErrorsNotDefaults) {
   EXPECT_EQ(parse_error({"--runs= 5"}), "--runs ' 5': not a whole number >= 0");
   EXPECT_EQ(parse_error({"--runs=99999999999"}), "--runs '99999999999': not a whole number >= 0");
   EXPECT_EQ(parse_error({"--hang-seconds=0"}), "--hang-seconds '0': not in 1..3600");
-  EXPECT_EQ(parse_error({"--task-util=1025"}), "--task-util '1025': not in 1..1024");
+  EXPECT_EQ(parse_error({"--task-util=1025"}), "--task-util '1025': not in 0..1024");
   EXPECT_EQ(parse_error({"--minimize-seconds=nan"}), "--minimize-seconds 'nan': not a number");
   EXPECT_EQ(parse_error({"--minimize-seconds=-1"}), "--minimize-seconds '-1': must be at least 0");
   EXPECT_EQ(parse_error({"--level=exactly"}), "--level 'exactly': one of exact, deadline");
