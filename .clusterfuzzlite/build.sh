@@ -7,22 +7,25 @@
 # targets go), WORK (scratch), SANITIZER, FUZZING_ENGINE, ARCHITECTURE.
 # scripts/check-oss-fuzz-build.sh runs it outside Docker with the same names.
 #
-# Produces in $OUT, for each target T of src/targets.h:
+# Produces in $OUT, for each target T of the registry (src/registry.def):
 #   T                  the fuzz target (the same fuzz/T.cpp harness as
 #                      libFuzzer and AFL++ builds; engine: $LIB_FUZZING_ENGINE)
 #   T_seed_corpus.zip  corpus/T/* (raw inputs, made from corpus/seeds/T/*.ops)
-#   T.dict             fuzz/<subject>.dict, when the subject has one
+#   T.dict             fuzz/<dict>.dict, the registry's dictionary of T, if any
 #   T.options          fuzz/T.options (libFuzzer flags: max_len, dict)
 # A crash file from any engine reproduces with
 #   diffsched replay --target T CRASH_FILE
 
 src_dir=${DIFFSCHED_SRC:-$SRC/diffsched}
 build_dir=$WORK/diffsched-build
-# cpudl_exact fails on every tie by design (a self-check that a fuzzer finds
-# the known, accepted divergence), so it would fail every ClusterFuzzLite run;
-# it is built only on request (scripts/check-oss-fuzz-build.sh asks for it).
-targets=(cpudl pick cpumask inputs)
-[[ ${DIFFSCHED_WITH_SELF_CHECK:-0} == 1 ]] && targets+=(cpudl_exact)
+# A self_check target (cpudl_exact) fails on every tie by design (a check that
+# a fuzzer finds the known, accepted divergence), so it would fail every
+# ClusterFuzzLite run; it is built only on request
+# (scripts/check-oss-fuzz-build.sh asks for it).
+source "$src_dir/scripts/registry.sh"
+roles=(lockstep front_end)
+[[ ${DIFFSCHED_WITH_SELF_CHECK:-0} == 1 ]] && roles+=(self_check)
+mapfile -t targets < <(registry_targets "${roles[@]}")
 
 # fmt header-only: the targets need no libfmt at run time (the runner image
 # has none), and nothing clashes when $CXXFLAGS selects libc++. --as-needed
@@ -59,9 +62,9 @@ for t in "${targets[@]}"; do
   cp "$build_dir/fuzz/$t" "$OUT/$t"
   zip_dir "$src_dir/corpus/$t" "$OUT/${t}_seed_corpus.zip"
   cp "$src_dir/fuzz/$t.options" "$OUT/$t.options"
-  subject=${t%_exact}
-  if [[ -f $src_dir/fuzz/$subject.dict ]]; then
-    cp "$src_dir/fuzz/$subject.dict" "$OUT/$t.dict"
+  dict=$(registry_field "$t" dict)
+  if [[ -n $dict ]]; then
+    cp "$src_dir/fuzz/$dict.dict" "$OUT/$t.dict"
     # The options name the subject's dict; point them at the target's own.
     sed -i "s/^dict = .*/dict = $t.dict/" "$OUT/$t.options"
   fi

@@ -14,7 +14,7 @@ endfunction()
 function(diffsched_add_property name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE diffsched_core GTest::gtest GTest::gtest_main
+  target_link_libraries(${name} PRIVATE diffsched_tools GTest::gtest GTest::gtest_main
                                         rapidcheck rapidcheck_gtest)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/properties)
   diffsched_warnings(${name})
@@ -61,13 +61,13 @@ function(diffsched_fuzz_engine_check)
   endif()
 endfunction()
 
-# diffsched_add_fuzzer(name source): a fuzz target for DIFFSCHED_FUZZ_ENGINE,
-# written to <build>/fuzz/<source name without .cpp>. With libfuzzer, the
-# fuzz presets put -fsanitize=fuzzer-no-link on everything else.
-function(diffsched_add_fuzzer name source)
-  get_filename_component(stem ${source} NAME_WE)
+# diffsched_add_fuzzer(name target source): the fuzz target `target` of the
+# registry for DIFFSCHED_FUZZ_ENGINE, written to <build>/fuzz/<target>. With
+# libfuzzer, the fuzz presets put -fsanitize=fuzzer-no-link on everything else.
+function(diffsched_add_fuzzer name target source)
   add_executable(${name} ${source})
-  target_link_libraries(${name} PRIVATE diffsched_core)
+  target_compile_definitions(${name} PRIVATE DIFFSCHED_FUZZ_TARGET="${target}")
+  target_link_libraries(${name} PRIVATE diffsched_engine)
   if(DIFFSCHED_FUZZ_ENGINE STREQUAL "afl")
     target_link_libraries(${name} PRIVATE ${DIFFSCHED_AFL_DRIVER})
   elseif(DIFFSCHED_FUZZ_ENGINE STREQUAL "external")
@@ -78,7 +78,45 @@ function(diffsched_add_fuzzer name source)
   else()
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
   endif()
-  set_target_properties(${name} PROPERTIES OUTPUT_NAME ${stem}
+  set_target_properties(${name} PROPERTIES OUTPUT_NAME ${target}
                                            RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/fuzz)
   diffsched_warnings(${name})
+endfunction()
+
+# The registry (src/registry.def), read line by line: one DIFFSCHED_TARGET(...)
+# per line. Re-configures when it changes.
+set_property(DIRECTORY ${PROJECT_SOURCE_DIR} APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+             ${PROJECT_SOURCE_DIR}/src/registry.def)
+set(DIFFSCHED_REGISTRY_TARGET_RE
+    "^DIFFSCHED_TARGET\\(([a-z0-9_]+), \"([a-z0-9_]*)\", ([A-Za-z]+), ([a-z_]+), \"([a-z0-9_]*)\",")
+
+# diffsched_registry_targets(out [ROLES role...]): the targets' names, in the
+# registry's order; with ROLES, only those of these roles.
+function(diffsched_registry_targets out)
+  cmake_parse_arguments(arg "" "" "ROLES" ${ARGN})
+  file(STRINGS ${PROJECT_SOURCE_DIR}/src/registry.def lines REGEX "^DIFFSCHED_TARGET\\(")
+  set(names "")
+  foreach(line IN LISTS lines)
+    if(NOT line MATCHES "${DIFFSCHED_REGISTRY_TARGET_RE}")
+      message(FATAL_ERROR "src/registry.def: cannot read: ${line}")
+    endif()
+    if(NOT arg_ROLES OR CMAKE_MATCH_4 IN_LIST arg_ROLES)
+      list(APPEND names ${CMAKE_MATCH_1})
+    endif()
+  endforeach()
+  set(${out} ${names} PARENT_SCOPE)
+endfunction()
+
+# diffsched_registry_field(target field out): subject, level, role or dict of
+# a target.
+function(diffsched_registry_field target field out)
+  file(STRINGS ${PROJECT_SOURCE_DIR}/src/registry.def lines REGEX "^DIFFSCHED_TARGET\\(${target},")
+  if(NOT lines MATCHES "${DIFFSCHED_REGISTRY_TARGET_RE}")
+    message(FATAL_ERROR "src/registry.def: no target ${target}")
+  endif()
+  set(index_subject 2)
+  set(index_level 3)
+  set(index_role 4)
+  set(index_dict 5)
+  set(${out} "${CMAKE_MATCH_${index_${field}}}" PARENT_SCOPE)
 endfunction()

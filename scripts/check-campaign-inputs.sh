@@ -11,6 +11,7 @@ set -uo pipefail
 diffsched=$(realpath "$1")
 fuzz_dir=${2:+$(realpath "$2")}
 src=$(cd "$(dirname "$0")/.." && pwd)
+source "$src/scripts/registry.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 2
@@ -36,7 +37,7 @@ expect_error() {
 fake() {  # fake DIR STATUS TEXT
   mkdir -p "$1"
   local name
-  for name in cpudl cpudl_exact pick cpumask; do
+  for name in $(registry_targets); do
     printf '#!/bin/sh\nprintf "%%s\\n" "%s"\nexit %s\n' "$3" "$2" >"$1/$name"
     chmod +x "$1/$name"
   done
@@ -114,7 +115,7 @@ echo "== what a working engine prints is not a failure"
 # libFuzzer -fork runs the seeds first, and exits with the status of the last
 # crash it ignored (here 77) once it is done: ran inputs, exited normally.
 mkdir -p fork-fuzz
-for name in cpudl cpudl_exact pick cpumask; do
+for name in $(registry_targets); do
   printf '#!/bin/sh\necho "INFO: Seed: 1"\necho "INFO: -fork=2: 52 seed inputs, starting to fuzz in /tmp/x"\necho "INFO: exiting: 77 time: 1s"\nexit 77\n' >fork-fuzz/$name
   chmod +x fork-fuzz/$name
 done

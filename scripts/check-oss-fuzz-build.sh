@@ -15,8 +15,9 @@ cd "$(dirname "$0")/.."
 root=$PWD
 sanitizer=${1:-address}
 runs=${2:-1000}
-targets=(cpudl cpudl_exact pick cpumask inputs)
-export DIFFSCHED_WITH_SELF_CHECK=1  # build.sh adds cpudl_exact, the tie self-check
+source scripts/registry.sh
+mapfile -t targets < <(registry_targets)   # all of them: the registry's order
+export DIFFSCHED_WITH_SELF_CHECK=1  # build.sh adds the self_check target (cpudl_exact's tie)
 
 case $sanitizer in
   address) san_flags="-fsanitize=address -fsanitize-address-use-after-scope" ;;
@@ -73,7 +74,7 @@ for t in "${targets[@]}"; do
     dict=$(sed -n 's/^dict = //p' "$out/$t.options")
     [[ -f $out/$dict ]] || bad "$t.options names $dict, not in \$OUT"
   fi
-  case $t in cpudl|cpudl_exact|pick|inputs) [[ -f $out/$t.dict ]] || bad "\$OUT/$t.dict missing" ;; esac
+  [[ -z $(registry_field "$t" dict) || -f $out/$t.dict ]] || bad "\$OUT/$t.dict missing"
   # The runner image has the C/C++ runtime, nothing else (no libfmt, no libz3).
   extra=$(ldd "$out/$t" | awk '{print $1}' | grep -vE '^(linux-vdso|/lib64/ld-linux|libc\.|libm\.|libpthread|libdl|librt|libgcc_s|libstdc\+\+|libc\+\+|libc\+\+abi)' || true)
   [[ -z $extra ]] || bad "$t needs libraries the runner lacks: $(echo $extra)"
@@ -87,7 +88,7 @@ for t in "${targets[@]}"; do
   if ! run_target "$tmp/$t.seeds.log" -runs=0; then
     bad "$t fails on its own seed corpus:"; tail -15 "$tmp/$t.seeds.log"; continue
   fi
-  if [[ $t != cpudl_exact ]]; then
+  if [[ $(registry_field "$t" role) != self_check ]]; then
     if run_target "$tmp/$t.log" -runs="$runs"; then
       echo "check-oss-fuzz-build: $t: $got seeds + $runs runs, no finding ($(grep -o 'cov: [0-9]*' "$tmp/$t.log" | tail -1))"
     else

@@ -19,13 +19,13 @@ echo "| target | build | inputs/s (median of 3 x ${secs} s) | checked ops/s | fi
 echo "|---|---|---:|---:|---|"
 for build in build-fuzz-nosan build-fuzz; do
   label=$([[ $build == build-fuzz ]] && echo "ASan+UBSan" || echo "no sanitizers")
-  for target in cpudl pick cpumask; do
+  for target in $(bash scripts/registry.sh targets lockstep); do
     bin=$build/fuzz/$target
     [[ -x $bin ]] || { echo "fuzz-throughput: $bin missing (build the $build preset)" >&2; exit 2; }
     execs=() ops=() found=none
     for run in 1 2 3; do
       rm -rf "$tmp/corpus" && mkdir "$tmp/corpus" && cp corpus/$target/* "$tmp/corpus/"
-      dict=(); [[ -f fuzz/$target.dict ]] && dict=(-dict=fuzz/$target.dict)
+      dict=(); d=$(bash scripts/registry.sh field "$target" dict); [[ -n $d ]] && dict=(-dict=fuzz/$d.dict)
       if ! "$bin" -seed=1 -max_total_time="$secs" -print_final_stats=1 "${dict[@]}" \
           -artifact_prefix="$tmp/" "$tmp/corpus" >"$tmp/log" 2>&1; then
         found="CRASH (see $tmp/log)"; cp "$tmp/log" "/tmp/fuzz-throughput-$target-$run.log"

@@ -42,7 +42,7 @@ if [ "$pattern" != "-" ] && ! grep -Eq -- "$pattern" "$out/log"; then
   exit 1
 fi
 if [ "$max_ops" != "-" ]; then
-  ops=$(grep -Ev '^[[:space:]]*(#|$|subject |cpus |level )' "$out/min.ops" | wc -l)
+  ops=$(grep -Ev '^[[:space:]]*(#|$|subject |cpus |level |capacity )' "$out/min.ops" | wc -l)
   echo "minimised reproducer: $ops ops (at most $max_ops expected)"
   if [ "$ops" -gt "$max_ops" ] || [ "$ops" -eq 0 ]; then
     echo "FAIL: $ops ops"

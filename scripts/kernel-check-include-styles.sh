@@ -44,7 +44,9 @@ style() {
 }
 
 failed=0 built=0
-for subject in cpudl pick; do
+for dir in "$src"/kshim/examples/*/; do   # each kernel-check subject's examples
+  subject=$(basename "$dir")
+  [ "$subject" = errors ] && continue
   seed=$(ls "$src/corpus/seeds/$subject/"*.ops | head -n 1)
   for file in "$src/kshim/examples/$subject/"*.c; do
     fn=select_dst_cpu

@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "cpudl/lockstep.h"
+#include "engine/subject.h"
 #include "cpumask/lockstep.h"
 #include "pick/lockstep.h"
 
@@ -17,6 +18,11 @@ namespace diffsched {
 
 // Order matters: the index is the subject byte of the binary format.
 using Subjects = std::tuple<cpudl::Subject, pick::Subject, cpumask::Subject>;
+
+// Every subject keeps the whole contract (engine/subject.h).
+static_assert(Subject<cpudl::Subject>);
+static_assert(Subject<pick::Subject>);
+static_assert(Subject<cpumask::Subject>);
 
 inline constexpr std::size_t kSubjectCount = std::tuple_size_v<Subjects>;
 

@@ -20,6 +20,15 @@ const FuzzTarget* find_target(std::string_view name) {
   return nullptr;
 }
 
+std::string_view role_name(TargetRole role) {
+  switch (role) {
+    case TargetRole::kLockstep: return "lockstep";
+    case TargetRole::kSelfCheck: return "self_check";
+    case TargetRole::kFrontEnd: return "front_end";
+  }
+  return "?";
+}
+
 bool is_lockstep_target(const FuzzTarget& target) {
   return with_subject_named(target.subject, [](auto) {});
 }

@@ -1,6 +1,7 @@
-// The fuzz targets, written once: name, subject, level, and what they check.
-// libFuzzer entry points (fuzz/*.cpp), replay --target, the campaign and the
-// corpus tests all use this table.
+// The fuzz targets, from the registry (src/registry.def): name, subject,
+// level, role, dictionary and what they check. The libFuzzer entry point
+// (fuzz/fuzz_target.cpp), replay --target, the campaign, the corpus tests,
+// `diffsched targets` and the build scripts all use it.
 //
 //   int rc = fuzz_one(find_target("cpudl_exact"), data);  // aborts on a finding
 #pragma once
@@ -14,32 +15,37 @@
 
 namespace diffsched {
 
+// What a target is for (src/registry.def).
+enum class TargetRole {
+  kLockstep,   // a subject's lockstep; fuzzed everywhere
+  kSelfCheck,  // fails on an accepted divergence by design (cpudl_exact's tie)
+  kFrontEnd,   // not a subject: the loaders and codecs themselves
+};
+
 struct FuzzTarget {
   std::string_view name;
   std::string_view subject;
   Level level;
   std::string_view property;  // one sentence
+  TargetRole role = TargetRole::kLockstep;
+  std::string_view dict;      // fuzz/<dict>.dict, or empty
 };
 
+std::string_view role_name(TargetRole role);  // "lockstep", "self_check", "front_end"
+
+// The role words of src/registry.def.
+namespace registry_role {
+inline constexpr TargetRole lockstep = TargetRole::kLockstep;
+inline constexpr TargetRole self_check = TargetRole::kSelfCheck;
+inline constexpr TargetRole front_end = TargetRole::kFrontEnd;
+}  // namespace registry_role
+
+// The registry's targets, in its order (which is the order campaigns run).
 inline constexpr FuzzTarget kFuzzTargets[] = {
-    {"cpudl", "cpudl", Level::kDeadline,
-     "hole-based cpudl heap == swap-based heap at the deadline level, invariants and model "
-     "hold after every op"},
-    {"cpudl_exact", "cpudl", Level::kExact,
-     "hole-based cpudl heap == swap-based heap at the exact level (fails on equal "
-     "deadlines: a self-check that the fuzzer finds the known tie divergence)"},
-    {"pick", "pick", Level::kExact,
-     "reference, optimized and fused destination picks return the same first CPU of the "
-     "three masks, equal to the bitset model"},
-    {"cpumask", "cpumask", Level::kExact,
-     "the kernel cpumask model matches a naive bitset on every op"},
-    // Not a subject: the input front end itself (io::check_loading). Its
-    // "subject" names no Subjects entry, so replay --target inputs reads any
-    // form as without a target.
-    {"inputs", "inputs", Level::kExact,
-     "any bytes load (as text, binary file, or a cpudl or pick raw input) as a program or "
-     "a one-line error, and a loaded program's .ops text and binary file read back to the "
-     "same program"},
+#define DIFFSCHED_TARGET(name, subject, level, role, dict, property) \
+  {#name, subject, Level::level, property, registry_role::role, dict},
+#include "registry.def"
+#undef DIFFSCHED_TARGET
 };
 
 const FuzzTarget* find_target(std::string_view name);

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define KCHECK_ABI_VERSION 2
+#define KCHECK_ABI_VERSION 3
 
 /* The API forms (macros: the glue selects code with #if). */
 #define KCHECK_API_V3_14 314  /* cpudl_set(cp, cpu, dl, is_valid), cpu_to_idx[], no freecpu helpers */
@@ -54,7 +54,7 @@ struct kcheck_candidate {
 	const char *function; /* pick: the function's name */
 
 	/* Runtime: nr_cpu_ids and the possible/present/online/active masks
-	 * (CPUs 0..nr-1) for the next run. */
+	 * (CPUs 0..nr-1: every CPU up) for the next run. */
 	void (*reset_runtime)(unsigned nr_cpu_ids);
 	/* 1 and the first warning recorded since the last call, else 0. */
 	int (*take_warning)(struct kcheck_warning *out);
@@ -76,6 +76,13 @@ struct kcheck_candidate {
 	/* NULL when the candidate's API form has no equivalent. */
 	void (*set_freecpu)(int cpu);
 	void (*clear_freecpu)(int cpu);
+	/* The hotplug path of a CPU as it reaches cpudl: down clears the CPU's
+	 * active bit, runs rq_offline_dl() and clears its online bit; up sets
+	 * the online bit, then the active bit, and runs rq_online_dl() for a
+	 * runqueue without -dl tasks. NULL when the form has no free-CPU
+	 * equivalent. */
+	void (*cpu_down)(int cpu);
+	void (*cpu_up)(int cpu);
 	/* cpudl_find() for a task with deadline dl, affinity `affinity`
 	 * (NR_CPUS bits), on CPU task_cpu, with dl_runtime/dl_deadline for the
 	 * capacity check; later_mask (NR_CPUS bits) may be NULL. 1 if found. */

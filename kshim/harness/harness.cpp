@@ -3,26 +3,20 @@
 // kshim) as sides next to a built-in baseline, and runs the project's checks
 // on them: invariants, the reference at the level, the model, WARN_ON.
 //
-//   KCHECK_SUBJECT=cpudl KCHECK_CANDIDATE=cand.so KCHECK_BASELINE=builtin-reference \
-//   KCHECK_LEVEL=deadline kcheck_harness -max_total_time=10 corpus/     # fuzz (libFuzzer)
-//   KCHECK_MODE=replay   KCHECK_INPUT=min.ops ... kcheck_harness         # trace, exit 0/1
-//   KCHECK_MODE=minimize KCHECK_INPUT=crash-x KCHECK_RAW=1 KCHECK_OUTPUT=min.ops ...
-//   KCHECK_MODE=check    KCHECK_SEEDS=corpus/seeds/cpudl KCHECK_RUNS=2000 KCHECK_OUTPUT=min.ops
-//   KCHECK_MODE=load     ...                 # only load the candidates (link errors), exit 0/2
+//   kcheck_harness --candidate=cand.so --level=deadline -max_total_time=10 corpus/  # fuzz
+//   kcheck_harness --mode=replay --candidate=cand.so --input=min.ops                 # trace
+//   kcheck_harness --mode=minimize --candidate=cand.so --input=crash-x --raw --output=min.ops
+//   kcheck_harness --mode=check --candidate=cand.so --seeds=corpus/seeds/cpudl --runs=2000
+//   kcheck_harness --mode=load --candidate=cand.so      # only load the candidates (link errors)
 //
-// Other settings: KCHECK_BASELINE may also be a second candidate .so (e.g. the
-// unpatched file); KCHECK_CAPACITY=1024,512,... turns the asymmetric-capacity
-// branch of cpudl_find() on with these per-CPU capacities (repeated);
-// KCHECK_TASK_UTIL (default 512 of 1024) is the task's runtime/deadline;
-// KCHECK_NR_CPUS=4,64 runs every input at one of these nr_cpu_ids;
-// KCHECK_QUIET=1 replays without the trace; KCHECK_DECODE_ONLY=1 (replay)
-// writes the input as .ops to KCHECK_OUTPUT; KCHECK_MODE=alloc with
-// KCHECK_FAIL_ALLOC=n makes allocation n of cpudl_init() fail;
-// KCHECK_MIN_SECONDS / KCHECK_MIN_TRIES bound the minimisation;
-// KCHECK_HANG_SECONDS (default 10) is how long one program of the property
-// run may take before it is a hang (status 79, the program saved).
-// Non-fuzz modes run inside LLVMFuzzerInitialize and exit: 0 equivalent,
-// 1 finding, 2 could not load or run.
+// Its options are kernel-check's, defined once in src/tools/kcheck_options.h
+// (those marked kHarness), passed as --NAME=VALUE (libFuzzer ignores
+// arguments that start with "--"; its own flags are -name=value). An unknown
+// --NAME or a malformed value exits with kHarnessBadUsage: a misspelt name
+// never silently gives a default. Non-fuzz modes run inside
+// LLVMFuzzerInitialize and exit with the statuses of src/tools/kcheck_status.h.
+// With --capacity and no --task-util, each find asks about its own task
+// (kernel_c_side.h, task_for_find).
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -49,12 +43,17 @@
 #include "io/trace.h"
 #include "kernel_c_side.h"
 #include "targets.h"
+#include "tools/kcheck_options.h"
+#include "tools/kcheck_status.h"
 #include "tools/minimize.h"
+#include "util/text.h"
 
 namespace diffsched::kcheck {
 namespace {
 
+// The options (tools/kcheck_options.h) and what setup() derives from them.
 struct Settings {
+  tools::KernelCheckOptions o;
   std::string subject = "cpudl";
   std::string candidate, baseline = "builtin-reference";
   Level level = Level::kDeadline;
@@ -65,9 +64,9 @@ struct Settings {
 Settings g_settings;
 std::vector<Candidate> g_candidates;  // [baseline if a file], candidate
 std::vector<pick::PickSide> g_pick_sides;
-std::vector<unsigned> g_nr_cpus;  // KCHECK_NR_CPUS: the nr_cpu_ids to use, else the body's
+std::vector<unsigned> g_nr_cpus;  // --nr-cpus: the nr_cpu_ids to use, else the body's
 
-// The body the decoder sees. With KCHECK_NR_CPUS, the input's first byte picks
+// The body the decoder sees. With --nr-cpus, the input's first byte picks
 // one of those values and the rest follows an explicit nr_cpu_ids header
 // (0xf0, nr - 1 little-endian: docs/input-format.md), so every input runs at
 // a chosen size; raw inputs are reshaped the same way when replayed.
@@ -81,14 +80,9 @@ std::span<const std::uint8_t> shape_body(std::span<const std::uint8_t> in) {
   return buf;
 }
 
-std::string env(const char* name, std::string fallback = {}) {
-  const char* v = std::getenv(name);
-  return v && *v ? std::string(v) : fallback;
-}
-
-[[noreturn]] void fail(const std::string& message) {
+[[noreturn]] void fail(const std::string& message, int status = kHarnessCouldNotRun) {
   fmt::print(stderr, "kcheck: error: {}\n", message);
-  std::exit(2);
+  std::exit(status);
 }
 
 bool is_builtin(const std::string& name) { return name.rfind("builtin-", 0) == 0; }
@@ -118,51 +112,43 @@ void load(const std::string& path) {
   g_candidates.push_back(*c);
 }
 
-std::vector<unsigned long> parse_capacities_or_counts(const std::string& text, unsigned long max,
-                                                     const char* what) {
-  std::vector<unsigned long> caps;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    const std::size_t comma = text.find(',', pos);
-    const std::string item = text.substr(pos, comma == std::string::npos ? comma : comma - pos);
-    char* end = nullptr;
-    const unsigned long v = std::strtoul(item.c_str(), &end, 10);
-    if (item.empty() || *end || v == 0 || v > max)
-      fail(fmt::format("{}: '{}' is not a number in 1..{}", what, item, max));
-    caps.push_back(v);
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
-  return caps;
-}
-
-void setup() {
+// The settings from the arguments (checked), then the candidates loaded.
+void setup(const std::vector<std::string>& args, std::vector<std::string>* fuzzer_args) {
   Settings& s = g_settings;
-  s.subject = env("KCHECK_SUBJECT", "cpudl");
-  if (s.subject != "cpudl" && s.subject != "pick")
-    fail(fmt::format("KCHECK_SUBJECT '{}': cpudl or pick", s.subject));
-  s.candidate = env("KCHECK_CANDIDATE");
-  if (s.candidate.empty()) fail("KCHECK_CANDIDATE (the candidate's .so) is not set");
-  s.baseline = env("KCHECK_BASELINE", "builtin-reference");
-  const std::string level = env("KCHECK_LEVEL", s.subject == "pick" ? "exact" : "deadline");
-  auto parsed = parse_level(level);
-  if (!parsed) fail(fmt::format("KCHECK_LEVEL '{}': exact or deadline", level));
-  s.level = *parsed;
+  if (std::string why; !tools::parse_harness_args(args, &s.o, fuzzer_args, &why))
+    fail(why, kHarnessBadUsage);
+  // Only fuzzing takes libFuzzer's flags and corpus: elsewhere a stray one is a mistake.
+  if (s.o.mode != "fuzz" && !fuzzer_args->empty())
+    fail(fmt::format("--mode={} takes no argument '{}'", s.o.mode, fuzzer_args->front()),
+         kHarnessBadUsage);
+  s.subject = s.o.subject;
+  s.candidate = s.o.candidate;
+  if (s.candidate.empty()) fail("--candidate (the candidate's .so) is not given", kHarnessBadUsage);
+  s.baseline = s.o.baseline;
+  const std::string level = !s.o.level.empty() ? s.o.level
+                            : s.subject == "pick" ? "exact"
+                                                  : "deadline";
+  s.level = *parse_level(level);  // checked by its choices
   s.target = find_target(s.subject == "pick" ? "pick"
                          : s.level == Level::kExact ? "cpudl_exact"
                                                     : "cpudl");
-  const unsigned long util = std::strtoul(env("KCHECK_TASK_UTIL", "512").c_str(), nullptr, 10);
-  s.task.dl_runtime = s.task.dl_deadline * util / 1024;
+  // --task-util 0 (the default): each find's own task (task_for_find), so
+  // that the capacity branch's fits / does not fit / fallback paths are all
+  // reached; else a fixed runtime/deadline for every find, on CPU 0.
+  if (s.o.task_util == 0)
+    s.task.per_find = true;
+  else
+    s.task.dl_runtime = s.task.dl_deadline * s.o.task_util / 1024;
+  g_nr_cpus = s.o.nr_cpus;
 
-  if (const std::string nrs = env("KCHECK_NR_CPUS"); !nrs.empty()) {
-    for (const auto v : parse_capacities_or_counts(nrs, 8192, "KCHECK_NR_CPUS"))
-      g_nr_cpus.push_back(static_cast<unsigned>(v));
-  }
   if (!is_builtin(s.baseline)) load(s.baseline);
   load(s.candidate);
-  if (const std::string caps_text = env("KCHECK_CAPACITY"); !caps_text.empty()) {
-    const auto caps = parse_capacities_or_counts(caps_text, 1024, "KCHECK_CAPACITY");
+  if (!s.o.capacity.empty()) {
+    std::vector<unsigned long> caps;
+    for (const auto& item : util::split(s.o.capacity, ','))
+      caps.push_back(*util::parse_number<unsigned long>(item));  // checked by check_capacities
     s.task.asym_capacity = true;
+    s.task.capacity.assign(caps.begin(), caps.end());  // restored after each find_cap
     for (auto& c : g_candidates)
       c.table->set_capacity(1, caps.data(), static_cast<unsigned>(caps.size()));
   }
@@ -201,7 +187,7 @@ void setup() {
 // callback (a memory or UB error in a candidate kills the process): the seed
 // file's text as <output>.crash.ops, or the random body as <output>.crash.
 struct Current {
-  std::string crash_base;  // KCHECK_OUTPUT
+  std::string crash_base;  // --output
   std::string seed_text;   // non-empty while a seed file runs
   std::span<const std::uint8_t> body;
 } g_current;
@@ -228,26 +214,17 @@ void on_sanitizer_death() {
     write_all(g_current.crash_base + ".crash", g_current.body.data(), g_current.body.size());
 }
 
-// The property run's status when one program did not finish within
-// KCHECK_HANG_SECONDS (default 10): a hang in the candidate. The program is
-// saved as on a sanitizer's death.
-constexpr int kHangExit = 79;
-
 void on_alarm(int) {
   on_sanitizer_death();  // open() and write() only
   static const char msg[] =
-      "kcheck: a program did not finish within KCHECK_HANG_SECONDS (a hang in the candidate)\n";
+      "kcheck: a program did not finish within --hang-seconds (a hang in the candidate)\n";
   [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, msg, sizeof msg - 1);
-  ::_exit(kHangExit);
+  ::_exit(kHarnessHang);
 }
 
 // Arms the alarm for one program of the property run (false disarms it).
 void arm_hang_alarm(bool on) {
-  static const unsigned seconds = [] {
-    const unsigned long v = std::strtoul(env("KCHECK_HANG_SECONDS", "10").c_str(), nullptr, 10);
-    return static_cast<unsigned>(v == 0 ? 10 : v);
-  }();
-  ::alarm(on ? seconds : 0);
+  ::alarm(on ? g_settings.o.hang_seconds : 0);  // at least 1 (its range)
 }
 
 bool is_failure(const Verdict& v) {
@@ -255,16 +232,13 @@ bool is_failure(const Verdict& v) {
 }
 
 // Minimises `program` at the level and writes it to `out` (if not empty).
-// The budget is KCHECK_MIN_SECONDS / KCHECK_MIN_TRIES (tools::MinimizeBudget's
-// defaults otherwise); when it runs out, the smallest reproducer so far is
-// written and reported as not minimal.
+// The budget is --minimize-seconds / --minimize-tries; when it runs out, the
+// smallest reproducer so far is written and reported as not minimal.
 int minimize_and_write(const io::AnyProgram& program, const std::string& out) {
   std::string error;
   tools::MinimizeBudget budget;
-  if (const std::string s = env("KCHECK_MIN_SECONDS"); !s.empty())
-    budget.max_seconds = std::strtod(s.c_str(), nullptr);
-  if (const std::string s = env("KCHECK_MIN_TRIES"); !s.empty())
-    budget.max_tries = std::strtoull(s.c_str(), nullptr, 10);
+  budget.max_seconds = g_settings.o.minimize_seconds;
+  budget.max_tries = g_settings.o.minimize_tries;
   auto r = tools::minimize(program, g_settings.level, &error, budget);
   if (!r) fail(error);
   std::string text = io::format_program(r->program);
@@ -279,7 +253,7 @@ int minimize_and_write(const io::AnyProgram& program, const std::string& out) {
                "found so far (it fails the same way)\n", r->stopped);
   fmt::print("---- reproducer ----\n{}----\n", text);
   if (!out.empty() && !io::write_file(out, text, &error)) fail(error);
-  return 1;
+  return kHarnessFinding;
 }
 
 template <class S>
@@ -291,10 +265,11 @@ Verdict replay(const io::Program<S>& p, bool trace) {
 }
 
 int mode_replay(bool minimize) {
-  const std::string input = env("KCHECK_INPUT");
-  if (input.empty()) fail("KCHECK_INPUT is not set");
+  const tools::KernelCheckOptions& o = g_settings.o;
+  const std::string& input = o.input;
+  if (input.empty()) fail("--input is not given", kHarnessBadUsage);
   std::string error;
-  const bool raw = env("KCHECK_RAW") == "1";
+  const bool raw = o.raw;
   std::optional<io::AnyProgram> program;
   if (raw) {
     std::ifstream in(input, std::ios::binary);
@@ -311,18 +286,19 @@ int mode_replay(bool minimize) {
   if (io::subject_name(*program) != g_settings.subject)
     fail(fmt::format("{} is a {} input, not {}", input, io::subject_name(*program),
                      g_settings.subject));
-  if (env("KCHECK_DECODE_ONLY") == "1") {  // the input as .ops, for minimising outside
-    if (!io::write_file(env("KCHECK_OUTPUT"), io::format_program(*program), &error)) fail(error);
-    return 0;
+  if (o.decode_only) {  // the input as .ops, for minimising outside
+    if (o.output.empty()) fail("--decode-only needs --output", kHarnessBadUsage);
+    if (!io::write_file(o.output, io::format_program(*program), &error)) fail(error);
+    return kHarnessOk;
   }
   Verdict v;
-  const bool trace = !minimize && env("KCHECK_QUIET") != "1";
+  const bool trace = !minimize && !o.quiet;
   std::visit([&](const auto& p) { v = replay(p, trace); }, *program);
   if (!minimize && v.finding && v.finding->kind == FindingKind::kOutOfDomain) {
     io::print_notes(stdout, v);
     fmt::print("OUT OF DOMAIN (no verdict, exit {}): {}\n", kExitOutOfDomain,
                v.finding->describe());
-    return kExitOutOfDomain;
+    return kHarnessOutOfDomain;
   }
   if (!is_failure(v)) {
     io::print_notes(stdout, v);
@@ -332,25 +308,26 @@ int mode_replay(bool minimize) {
     else
       fmt::print("equivalent at level {} after {} ops\n", level_name(g_settings.level),
                  v.ops_run);
-    return 0;
+    return kHarnessOk;
   }
   fmt::print("FINDING: {}\n", v.finding->describe());
-  if (minimize) return minimize_and_write(*program, env("KCHECK_OUTPUT"));
-  return 1;
+  if (minimize) return minimize_and_write(*program, o.output);
+  return kHarnessFinding;
 }
 
 // The property run: the checked-in seeds, then random programs (random bytes
 // through the total decoder) from a fixed seed.
 int mode_check() {
+  const tools::KernelCheckOptions& o = g_settings.o;
   std::size_t programs = 0, ops = 0;
-  g_current.crash_base = env("KCHECK_OUTPUT");
+  g_current.crash_base = o.output;
   __sanitizer_set_death_callback(on_sanitizer_death);
   std::signal(SIGALRM, on_alarm);
   auto failed = [&](const io::AnyProgram& program, const Verdict& v, const std::string& from) {
     fmt::print("FINDING in {} (after {} programs):\n{}\n", from, programs, v.finding->describe());
-    return minimize_and_write(program, env("KCHECK_OUTPUT"));
+    return minimize_and_write(program, o.output);
   };
-  if (const std::string dir = env("KCHECK_SEEDS"); !dir.empty() && std::filesystem::is_directory(dir)) {
+  if (const std::string& dir = o.seeds; !dir.empty() && std::filesystem::is_directory(dir)) {
     std::vector<std::filesystem::path> files;
     for (const auto& e : std::filesystem::directory_iterator(dir))
       if (e.path().extension() == ".ops") files.push_back(e.path());
@@ -371,8 +348,7 @@ int mode_check() {
       if (is_failure(v)) return failed(*program, v, f.string());
     }
   }
-  const unsigned long runs = std::strtoul(env("KCHECK_RUNS", "2000").c_str(), nullptr, 10);
-  const unsigned long seed = std::strtoul(env("KCHECK_SEED", "1").c_str(), nullptr, 10);
+  const unsigned long runs = o.runs, seed = o.seed;
   std::mt19937_64 rng(seed);
   std::vector<std::uint8_t> body;
   for (unsigned long i = 0; i < runs; ++i) {
@@ -392,17 +368,20 @@ int mode_check() {
   }
   fmt::print("equivalent: {} programs, {} ops checked at level {}\n", programs, ops,
              level_name(g_settings.level));
-  return 0;
+  return kHarnessOk;
 }
 
-// Allocation failure, when asked: allocation KCHECK_FAIL_ALLOC (from 1) of
-// cpudl_init() fails. 0: it failed cleanly (-ENOMEM; leaks are LeakSanitizer's
-// to report at exit); 1: it succeeded anyway or returned something else;
-// 3: cpudl_init() makes fewer allocations (nothing failed).
+// Allocation failure, when asked: allocation --fail-alloc-at (from 1) of
+// cpudl_init() fails. kHarnessOk: it failed cleanly (-ENOMEM; leaks are
+// LeakSanitizer's to report at exit); kHarnessFinding: it succeeded anyway or
+// returned something else; kHarnessAllocsExhausted: cpudl_init() makes fewer
+// allocations (nothing failed).
 int mode_alloc() {
-  const long n = std::strtol(env("KCHECK_FAIL_ALLOC", "1").c_str(), nullptr, 10);
+  const long n = g_settings.o.fail_alloc_at;
+  if (n < 1) fail("--mode=alloc needs --fail-alloc-at=N (N >= 1)", kHarnessBadUsage);
   const kcheck_candidate& t = *g_candidates.back().table;
-  if (t.api == KCHECK_API_PICK) fail("allocation failure applies to cpudl candidates");
+  if (t.api == KCHECK_API_PICK)
+    fail("allocation failure applies to cpudl candidates", kHarnessBadUsage);
   const unsigned nr = g_nr_cpus.empty() ? 8 : g_nr_cpus.front();
   t.reset_runtime(nr);
   t.fail_alloc(n);
@@ -413,50 +392,49 @@ int mode_alloc() {
   if (t.take_warning(&w)) {
     fmt::print("FINDING: cpudl_init() with allocation {} failing warned: {}:{}: {}\n", n,
                w.file ? w.file : "?", w.line, w.what ? w.what : "?");
-    return 1;
+    return kHarnessFinding;
   }
-  if (r == -12) {
+  constexpr int kENOMEM = 12;
+  if (r == -kENOMEM) {
     fmt::print("cpudl_init() returned -ENOMEM when allocation {} failed\n", n);
-    return 0;
+    return kHarnessOk;
   }
   if (r == 0 && failed) {
     fmt::print("FINDING: cpudl_init() returned 0 although allocation {} failed\n", n);
-    return 1;
+    return kHarnessFinding;
   }
   if (r == 0) {
     fmt::print("cpudl_init() makes fewer than {} allocations: all failure paths checked\n", n);
-    return 3;
+    return kHarnessAllocsExhausted;
   }
   fmt::print("FINDING: cpudl_init() returned {} when allocation {} failed, expected -ENOMEM (-12)\n",
              r, n);
-  return 1;
+  return kHarnessFinding;
 }
 
 }  // namespace
 }  // namespace diffsched::kcheck
 
-extern "C" int LLVMFuzzerInitialize(int*, char***) {
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   using namespace diffsched::kcheck;
-  setup();
-  const std::string mode = env("KCHECK_MODE", "fuzz");
+  std::vector<std::string> args, fuzzer_args;
+  for (int i = 1; i < *argc; ++i) args.emplace_back((*argv)[i]);
+  setup(args, &fuzzer_args);
+  const std::string& mode = g_settings.o.mode;
   if (mode == "fuzz") return 0;
+  int status = kHarnessCouldNotRun;
   if (mode == "load") {  // setup() loaded every candidate (dlopen RTLD_NOW)
     fmt::print("loaded\n");
-    std::fflush(stdout);
-    std::exit(0);
-  }
-  int status = 2;
-  if (mode == "replay")
+    status = kHarnessOk;
+  } else if (mode == "replay") {
     status = mode_replay(false);
-  else if (mode == "minimize")
+  } else if (mode == "minimize") {
     status = mode_replay(true);
-  else if (mode == "check")
+  } else if (mode == "check") {
     status = mode_check();
-  else if (mode == "alloc")
+  } else if (mode == "alloc") {
     status = mode_alloc();
-  else
-    fail(fmt::format("KCHECK_MODE '{}': fuzz, load, replay, minimize, check or alloc",
-                     mode));
+  }  // --mode's choices are exactly these
   std::fflush(stdout);
   std::exit(status);
 }

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "kernel/cpumask.h"
+#include "tools/kcheck_status.h"
 
 namespace diffsched::kcheck {
 
@@ -41,7 +42,7 @@ class KernelCSide final : public cpudl::Side {
       // Not simulated unless asked (fail_alloc), so this is the file's doing.
       init_failure_ = fmt::format("cpudl_init() returned {}", r);
       std::fprintf(stderr, "kcheck: %s: %s\n", name_.c_str(), init_failure_.c_str());
-      std::exit(2);
+      std::exit(kHarnessCouldNotRun);
     }
   }
 
@@ -52,18 +53,23 @@ class KernelCSide final : public cpudl::Side {
                    [&](const cpudl::ClearOnline& o) { t_->clear_online(o.cpu, o.online); },
                    [&](const cpudl::SetFreecpu& o) { t_->set_freecpu(o.cpu); },
                    [&](const cpudl::ClearFreecpu& o) { t_->clear_freecpu(o.cpu); },
+                   [&](const cpudl::CpuDown& o) { t_->cpu_down(o.cpu); },
+                   [&](const cpudl::CpuUp& o) { t_->cpu_up(o.cpu); },
                    [&](const cpudl::Find& o) {
                      result->with_mask = true;
                      result->later_mask = kernel::Cpumask{};
+                     const TaskShape t = task_of(o.dl, o.affinity.bits);
                      result->ret = t_->find(o.dl, o.affinity.bits, result->later_mask.bits,
-                                            task_.task_cpu, task_.dl_runtime, task_.dl_deadline);
+                                            t.task_cpu, t.dl_runtime, t.dl_deadline);
                    },
                    [&](const cpudl::FindNomask& o) {
                      result->with_mask = false;
                      result->later_mask = kernel::Cpumask{};
-                     result->ret = t_->find(o.dl, o.affinity.bits, nullptr, task_.task_cpu,
-                                            task_.dl_runtime, task_.dl_deadline);
+                     const TaskShape t = task_of(o.dl, o.affinity.bits);
+                     result->ret = t_->find(o.dl, o.affinity.bits, nullptr, t.task_cpu,
+                                            t.dl_runtime, t.dl_deadline);
                    },
+                   [&](const cpudl::FindCap& o) { find_cap(o, result); },
                },
                op);
   }
@@ -80,11 +86,32 @@ class KernelCSide final : public cpudl::Side {
     std::abort();
   }
 
+  // find_cap: the file's cpudl_find() with the capacity branch on, the
+  // program's capacities (Config::capacity) and the op's task; afterwards
+  // the capacity state the harness set (--capacity) is back.
+  void find_cap(const cpudl::FindCap& o, cpudl::FindResult* result) {
+    std::vector<unsigned long> caps(nr_);
+    for (unsigned c = 0; c < nr_; ++c) caps[c] = capacity_of(static_cast<int>(c));
+    t_->set_capacity(1, caps.data(), nr_);
+    result->with_mask = true;
+    result->later_mask = kernel::Cpumask{};
+    result->ret = t_->find(o.dl, o.affinity.bits, result->later_mask.bits,
+                           static_cast<unsigned>(o.cpu.value), o.runtime, o.deadline);
+    if (task_.asym_capacity)
+      t_->set_capacity(1, task_.capacity.data(), static_cast<unsigned>(task_.capacity.size()));
+    else
+      t_->set_capacity(0, nullptr, 0);
+  }
+
   std::string take_warning() override { return format_warning(*t_); }
   bool can_warn() const override { return true; }
   bool capacity_aware() const override { return task_.asym_capacity; }
 
  private:
+  TaskShape task_of(unsigned long long dl, const unsigned long* affinity) const {
+    return task_.per_find ? task_for_find(task_, dl, affinity, nr_) : task_;
+  }
+
   std::string name_;
   const kcheck_candidate* t_;
   TaskShape task_;
@@ -114,6 +141,39 @@ std::string pick_warning() {
 }
 
 }  // namespace
+
+TaskShape task_for_find(const TaskShape& base, unsigned long long dl, const unsigned long* affinity,
+                        unsigned nr_cpu_ids) {
+  // splitmix64 of the find's fields: cheap, and every bit of the deadline and
+  // of the first affinity words moves the result.
+  auto mix = [](unsigned long long z) {
+    z += 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  };
+  unsigned long long h = mix(dl);
+  for (unsigned w = 0; w < 2; ++w) h = mix(h ^ affinity[w]);
+  TaskShape t = base;
+  const unsigned long long util = 1 + h % 1024;
+  t.dl_runtime = t.dl_deadline * util / 1024;
+  unsigned weight = 0;
+  for (unsigned c = 0; c < nr_cpu_ids; ++c) weight += (affinity[c / 64] >> (c % 64)) & 1;
+  t.task_cpu = 0;
+  if (weight) {
+    unsigned k = static_cast<unsigned>((h >> 32) % weight);
+    for (unsigned c = 0; c < nr_cpu_ids; ++c)
+      if (((affinity[c / 64] >> (c % 64)) & 1) && k-- == 0) {
+        t.task_cpu = c;
+        break;
+      }
+  }
+  return t;
+}
+
+std::string describe_task(const TaskShape& t) {
+  return fmt::format("util {}/1024, on CPU {}", t.dl_runtime * 1024 / t.dl_deadline, t.task_cpu);
+}
 
 std::string_view api_name(int api) {
   switch (api) {

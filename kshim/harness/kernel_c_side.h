@@ -13,6 +13,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cpudl/kernel_side.h"
 #include "kcheck_abi.h"
@@ -35,7 +36,23 @@ struct TaskShape {
   unsigned long long dl_deadline = 1ULL << 20;
   unsigned task_cpu = 0;
   bool asym_capacity = false;  // the capacity branch is on (KCHECK_CAPACITY)
+  std::vector<unsigned long> capacity;  // its capacities then (repeated over the CPUs)
+  // No fixed --task-util: each find asks about its own task, drawn from the
+  // find's fields (task_for_find), so that the capacity branch's "fits",
+  // "does not fit" and "fallback to the largest capacity (tie: the task's
+  // CPU)" paths are all reached.
+  bool per_find = false;
 };
+
+// The task of one find when TaskShape::per_find: a pure function of the op's
+// deadline and affinity (every side, a replay and the minimiser see the same
+// task): a utilisation (dl_runtime/dl_deadline, in 1024ths) from 1 to 1024
+// and, as the CPU the task runs on, one CPU of the affinity below nr_cpu_ids
+// (CPU 0 when there is none).
+TaskShape task_for_find(const TaskShape& base, unsigned long long dl, const unsigned long* affinity,
+                        unsigned nr_cpu_ids);
+// "util U/1024, on CPU C": how a trace or a finding names it.
+std::string describe_task(const TaskShape& t);
 
 std::unique_ptr<cpudl::Side> make_cpudl_side(std::string name, const Candidate& c,
                                              const TaskShape& task);

@@ -9,7 +9,9 @@
  * back-pointers of the slots, the size, the heap's contents and the free
  * mask against a model of the callers' contract (as src/cpudl/model.cpp);
  * pick: the first CPU of dst & cpus & allowed, or one >= nr_cpu_ids for
- * none. Like the tool, it stops judging a cpudl program once its deadlines
+ * none. Ops the callers never make are skipped as the tool's model skips
+ * them (src/cpudl/model.cpp, Model::permits): an op naming a CPU that is
+ * down (cpu_down), cpu_up of a CPU that is up, set_freecpu of a heap member. Like the tool, it stops judging a cpudl program once its deadlines
  * leave a 2^63 window (dl_time_before() orders none outside one), and skips
  * set_freecpu of a CPU in the heap (the callers never do it).
  */
@@ -21,13 +23,17 @@
 #define KC_LONGS (KC_NR / KC_BPL)
 #define KC_LINE (1 << 20)
 #define KC_LONG_STATE 600
+#define KC_MAX_CAPS 31 /* src/cpudl/ops.h: kMaxCapacities */
+#define KC_TASK_DEADLINE (1ULL << 20) /* the harness's task (kernel_c_side.h) */
 
 struct kc_driver {
 	const struct kcheck_candidate *c;
 	unsigned host_nr;
 	void (*emit)(const char *line);
 	int id, nr, verbose, op, active, in_domain, failed;
-	unsigned long inheap[KC_LONGS], free_[KC_LONGS];
+	unsigned long inheap[KC_LONGS], free_[KC_LONGS], down[KC_LONGS];
+	unsigned long caps[KC_MAX_CAPS];
+	unsigned ncaps;
 	kc_u64 dl[KC_NR];
 	unsigned long m1[KC_LONGS], m2[KC_LONGS], m3[KC_LONGS];
 	char *buf;
@@ -365,6 +371,8 @@ static int kc_start(struct kc_driver *d, char *s)
 	d->failed = 0;
 	memset(d->inheap, 0, sizeof(d->inheap));
 	memset(d->free_, 0, sizeof(d->free_));
+	memset(d->down, 0, sizeof(d->down));
+	d->ncaps = 0;
 	if (d->host_nr && d->host_nr != nr) {
 		kc_error(d, "nr_cpu_ids differs from the program's");
 		return 0;
@@ -403,20 +411,285 @@ static int kc_cpu(struct kc_driver *d, char **s, int *cpu)
 	return 0;
 }
 
+/* What a cpudl op did, for its state line. */
+struct kc_result {
+	int has_ret, ret, skipped;
+	unsigned long *later;
+};
+
+/* An op on `cpu` that the tool's model permits (Model::permits): none names
+ * a CPU that is down, except cpu_up, which needs one. */
+static int kc_permits(struct kc_driver *d, int cpu, int is_up)
+{
+	return kc_test(d->down, cpu) == !!is_up;
+}
+
+static int kc_op_set(struct kc_driver *d, char **s, struct kc_result *r)
+{
+	int cpu;
+	kc_u64 v;
+
+	if (kc_cpu(d, s, &cpu) || kc_num(s, &v))
+		return -1;
+	if (!kc_permits(d, cpu, 0)) {
+		r->skipped = 1;
+		return 0;
+	}
+	d->c->set(cpu, v);
+	kc_domain_after_set(d, cpu, v, kc_test(d->inheap, cpu), d->dl[cpu]);
+	kc_set(d->inheap, cpu);
+	kc_clr(d->free_, cpu);
+	d->dl[cpu] = v;
+	return 0;
+}
+
+static int kc_op_clear(struct kc_driver *d, char **s, struct kc_result *r)
+{
+	int cpu;
+
+	if (kc_cpu(d, s, &cpu))
+		return -1;
+	if (!kc_permits(d, cpu, 0)) {
+		r->skipped = 1;
+		return 0;
+	}
+	d->c->clear(cpu);
+	if (kc_test(d->inheap, cpu)) {
+		kc_clr(d->inheap, cpu);
+		kc_set(d->free_, cpu);
+	}
+	return 0;
+}
+
+static int kc_op_clear_online(struct kc_driver *d, char **s, struct kc_result *r)
+{
+	int cpu;
+	kc_u64 online;
+
+	if (kc_cpu(d, s, &cpu) || kc_num(s, &online) || online > 1 || !d->c->clear_online)
+		return -1;
+	if (!kc_permits(d, cpu, 0)) {
+		r->skipped = 1;
+		return 0;
+	}
+	d->c->clear_online(cpu, (int)online);
+	kc_clr(d->inheap, cpu);
+	if (online)
+		kc_set(d->free_, cpu);
+	else
+		kc_clr(d->free_, cpu);
+	return 0;
+}
+
+static int kc_op_set_freecpu(struct kc_driver *d, char **s, struct kc_result *r)
+{
+	int cpu;
+
+	if (kc_cpu(d, s, &cpu) || !d->c->set_freecpu)
+		return -1;
+	if (!kc_permits(d, cpu, 0) || kc_test(d->inheap, cpu)) {
+		r->skipped = 1; /* the callers' contract */
+		return 0;
+	}
+	d->c->set_freecpu(cpu);
+	kc_set(d->free_, cpu);
+	return 0;
+}
+
+static int kc_op_clear_freecpu(struct kc_driver *d, char **s, struct kc_result *r)
+{
+	int cpu;
+
+	if (kc_cpu(d, s, &cpu) || !d->c->clear_freecpu)
+		return -1;
+	if (!kc_permits(d, cpu, 0)) {
+		r->skipped = 1;
+		return 0;
+	}
+	d->c->clear_freecpu(cpu);
+	kc_clr(d->free_, cpu);
+	return 0;
+}
+
+/* The harness's per-find task (kshim/harness/kernel_c_side.cpp,
+ * task_for_find(), --task-util 0): a splitmix64 of the deadline and the
+ * affinity's first two words gives the utilisation (1..1024 in 1024ths of
+ * the deadline) and, as the task's CPU, one CPU of the affinity below
+ * nr_cpu_ids (CPU 0 when there is none). */
+static kc_u64 kc_mix(kc_u64 z)
+{
+	z += 0x9e3779b97f4a7c15ULL;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void kc_task_for_find(const struct kc_driver *d, kc_u64 dl, const unsigned long *affinity,
+			     unsigned *task_cpu, kc_u64 *runtime)
+{
+	kc_u64 h = kc_mix(dl), k;
+	unsigned w, weight = 0;
+	int c;
+
+	for (w = 0; w < 2; w++)
+		h = kc_mix(h ^ (kc_u64)affinity[w]);
+	*runtime = KC_TASK_DEADLINE * (1 + h % 1024) / 1024;
+	for (c = 0; c < d->nr; c++)
+		weight += (unsigned)kc_test(affinity, c);
+	*task_cpu = 0;
+	if (!weight)
+		return;
+	k = (h >> 32) % weight;
+	for (c = 0; c < d->nr; c++)
+		if (kc_test(affinity, c) && k-- == 0) {
+			*task_cpu = (unsigned)c;
+			return;
+		}
+}
+
+static int kc_find(struct kc_driver *d, char **s, struct kc_result *r, int with_mask)
+{
+	kc_u64 v, runtime;
+	unsigned task_cpu;
+
+	if (kc_num(s, &v) || kc_list(s, d->m1))
+		return -1;
+	if (with_mask) {
+		memset(d->m2, 0, sizeof(d->m2));
+		r->later = d->m2;
+	}
+	kc_task_for_find(d, v, d->m1, &task_cpu, &runtime);
+	r->ret = d->c->find(v, d->m1, r->later, task_cpu, runtime, KC_TASK_DEADLINE);
+	r->has_ret = 1;
+	return 0;
+}
+
+static int kc_op_find(struct kc_driver *d, char **s, struct kc_result *r)
+{
+	return kc_find(d, s, r, 1);
+}
+
+static int kc_op_find_nomask(struct kc_driver *d, char **s, struct kc_result *r)
+{
+	return kc_find(d, s, r, 0);
+}
+
+/* find_cap: the capacity branch on with the program's capacities (the A
+ * line; none: all 1024) for this one find, as the harness runs it. */
+static int kc_op_find_cap(struct kc_driver *d, char **s, struct kc_result *r)
+{
+	kc_u64 v, runtime, deadline;
+	int cpu;
+
+	if (kc_num(s, &v) || kc_list(s, d->m1) || kc_cpu(d, s, &cpu) || kc_num(s, &runtime) ||
+	    kc_num(s, &deadline))
+		return -1;
+	if (!kc_permits(d, cpu, 0)) {
+		r->skipped = 1;
+		return 0;
+	}
+	memset(d->m2, 0, sizeof(d->m2));
+	r->later = d->m2;
+	d->c->set_capacity(1, d->caps, d->ncaps);
+	r->ret = d->c->find(v, d->m1, r->later, (unsigned)cpu, runtime, deadline);
+	d->c->set_capacity(0, NULL, 0);
+	r->has_ret = 1;
+	return 0;
+}
+
+/* CPU hotplug (the glue runs the kernel's order): rq_offline_dl() takes the
+ * CPU out of the heap and the free set; rq_online_dl() without -dl tasks
+ * makes it free. */
+static int kc_op_cpu_down(struct kc_driver *d, char **s, struct kc_result *r)
+{
+	int cpu;
+
+	if (kc_cpu(d, s, &cpu) || !d->c->cpu_down)
+		return -1;
+	if (!kc_permits(d, cpu, 0)) {
+		r->skipped = 1;
+		return 0;
+	}
+	d->c->cpu_down(cpu);
+	kc_clr(d->inheap, cpu);
+	kc_clr(d->free_, cpu);
+	kc_set(d->down, cpu);
+	return 0;
+}
+
+static int kc_op_cpu_up(struct kc_driver *d, char **s, struct kc_result *r)
+{
+	int cpu;
+
+	if (kc_cpu(d, s, &cpu) || !d->c->cpu_up)
+		return -1;
+	if (!kc_permits(d, cpu, 1)) {
+		r->skipped = 1;
+		return 0;
+	}
+	d->c->cpu_up(cpu);
+	kc_clr(d->down, cpu);
+	kc_set(d->free_, cpu);
+	return 0;
+}
+
+/* One handler per op of KC_CPUDL_OP_LETTERS, in its order. */
+static const struct {
+	char letter;
+	int (*run)(struct kc_driver *d, char **s, struct kc_result *r);
+} kc_cpudl_ops[] = {
+	{ 's', kc_op_set },	    { 'c', kc_op_clear },	  { 'o', kc_op_clear_online },
+	{ 'S', kc_op_set_freecpu }, { 'C', kc_op_clear_freecpu }, { 'f', kc_op_find },
+	{ 'n', kc_op_find_nomask }, { 'F', kc_op_find_cap },	  { 'd', kc_op_cpu_down },
+	{ 'u', kc_op_cpu_up },
+};
+_Static_assert(sizeof(kc_cpudl_ops) / sizeof(kc_cpudl_ops[0]) == KC_CPUDL_NR_OPS,
+	       "a cpudl op of kc_ops.h without a handler in kc_driver.c");
+_Static_assert(sizeof(KC_CPUDL_OP_LETTERS) - 1 == KC_CPUDL_NR_OPS,
+	       "KC_CPUDL_OP_LETTERS and KC_CPUDL_NR_OPS disagree");
+
+/* A: the program's capacities, 1..1024 each, at most KC_MAX_CAPS. */
+static int kc_capacities(struct kc_driver *d, char *s)
+{
+	char *w = kc_word(&s);
+
+	d->ncaps = 0;
+	if (!w)
+		return -1;
+	while (*w) {
+		kc_u64 v = 0;
+		int digits = 0;
+
+		while (*w >= '0' && *w <= '9' && digits < 5) {
+			v = v * 10 + (kc_u64)(*w++ - '0');
+			digits++;
+		}
+		if (!digits || v < 1 || v > 1024 || d->ncaps == KC_MAX_CAPS)
+			return -1;
+		d->caps[d->ncaps++] = (unsigned long)v;
+		if (*w == ',')
+			w++;
+		else if (*w)
+			return -1;
+	}
+	return 0;
+}
+
 static int kc_op(struct kc_driver *d, char kind, char *s)
 {
 	const struct kcheck_candidate *c = d->c;
-	int cpu = 0, has_ret = 0, ret = 0, skipped = 0;
-	unsigned long *later = NULL;
-	kc_u64 v = 0, online = 0;
+	struct kc_result r = { 0, 0, 0, NULL };
+	int i;
 
+	if (kind == 'A')
+		return kc_capacities(d, s);
 	if (kind == 'p') {
-		unsigned r;
-		int i, want = -1;
+		unsigned got;
+		int want = -1;
 
 		if (kc_list(&s, d->m1) || kc_list(&s, d->m2) || kc_list(&s, d->m3))
 			return -1;
-		r = c->pick(d->m1, d->m2, d->m3);
+		got = c->pick(d->m1, d->m2, d->m3);
 		d->op++;
 		kc_begin(d);
 		kc_puts(d, "S ");
@@ -424,77 +697,20 @@ static int kc_op(struct kc_driver *d, char kind, char *s)
 		kc_puts(d, " ");
 		kc_puti(d, d->op);
 		kc_puts(d, " r=");
-		kc_putu(d, r);
+		kc_putu(d, got);
 		kc_emit_state(d);
 		for (i = 0; i < d->nr && want < 0; i++)
 			if (kc_test(d->m1, i) && kc_test(d->m2, i) && kc_test(d->m3, i))
 				want = i;
-		if (want < 0 ? r < (unsigned)d->nr : r != (unsigned)want)
-			kc_violation(d, "pick-first-common", "cpu", "returned", r, want);
+		if (want < 0 ? got < (unsigned)d->nr : got != (unsigned)want)
+			kc_violation(d, "pick-first-common", "cpu", "returned", got, want);
 		return 0;
 	}
-	switch (kind) {
-	case 's':
-		if (kc_cpu(d, &s, &cpu) || kc_num(&s, &v))
-			return -1;
-		c->set(cpu, v);
-		kc_domain_after_set(d, cpu, v, kc_test(d->inheap, cpu), d->dl[cpu]);
-		kc_set(d->inheap, cpu);
-		kc_clr(d->free_, cpu);
-		d->dl[cpu] = v;
-		break;
-	case 'c':
-		if (kc_cpu(d, &s, &cpu))
-			return -1;
-		c->clear(cpu);
-		if (kc_test(d->inheap, cpu)) {
-			kc_clr(d->inheap, cpu);
-			kc_set(d->free_, cpu);
-		}
-		break;
-	case 'o':
-		if (kc_cpu(d, &s, &cpu) || kc_num(&s, &online) || online > 1)
-			return -1;
-		if (!c->clear_online)
-			return -1;
-		c->clear_online(cpu, (int)online);
-		kc_clr(d->inheap, cpu);
-		if (online)
-			kc_set(d->free_, cpu);
-		else
-			kc_clr(d->free_, cpu);
-		break;
-	case 'S':
-		if (kc_cpu(d, &s, &cpu) || !c->set_freecpu)
-			return -1;
-		if (kc_test(d->inheap, cpu)) {
-			skipped = 1; /* the callers' contract */
-		} else {
-			c->set_freecpu(cpu);
-			kc_set(d->free_, cpu);
-		}
-		break;
-	case 'C':
-		if (kc_cpu(d, &s, &cpu) || !c->clear_freecpu)
-			return -1;
-		c->clear_freecpu(cpu);
-		kc_clr(d->free_, cpu);
-		break;
-	case 'f':
-	case 'n':
-		if (kc_num(&s, &v) || kc_list(&s, d->m1))
-			return -1;
-		if (kind == 'f') {
-			memset(d->m2, 0, sizeof(d->m2));
-			later = d->m2;
-		}
-		/* The harness's task shape (kshim/harness/kernel_c_side.h). */
-		ret = c->find(v, d->m1, later, 0, 1ULL << 19, 1ULL << 20);
-		has_ret = 1;
-		break;
-	default:
+	for (i = 0; i < KC_CPUDL_NR_OPS; i++)
+		if (kc_cpudl_ops[i].letter == kind)
+			break;
+	if (i == KC_CPUDL_NR_OPS || kc_cpudl_ops[i].run(d, &s, &r))
 		return -1;
-	}
 	d->op++;
 	kc_begin(d);
 	kc_puts(d, "S ");
@@ -502,9 +718,9 @@ static int kc_op(struct kc_driver *d, char kind, char *s)
 	kc_puts(d, " ");
 	kc_puti(d, d->op);
 	kc_puts(d, " ");
-	if (skipped)
+	if (r.skipped)
 		kc_puts(d, "skipped ");
-	kc_state_cpudl(d, has_ret, ret, later);
+	kc_state_cpudl(d, r.has_ret, r.ret, r.later);
 	kc_emit_state(d);
 	if (d->in_domain && !d->failed)
 		kc_check_cpudl(d);

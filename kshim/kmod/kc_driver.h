@@ -11,6 +11,13 @@
  *   P id nr verbose      a program at nr_cpu_ids nr (cpudl: cpudl_init())
  *   s cpu dl | c cpu | o cpu online | S cpu | C cpu
  *   f dl LIST | n dl LIST                 find / find_nomask, affinity LIST
+ *                        (the task of each: kc_task_for_find(), as the harness's
+ *                        per-find task of --task-util 0)
+ *   F dl LIST cpu runtime deadline        find_cap: the capacity branch on, the
+ *                                         program's capacities, that task
+ *   d cpu | u cpu                         cpu_down / cpu_up (ABI 3: the active and
+ *                                         online masks are state of the program)
+ *   A CAP,CAP,...        the program's capacities (after P; repeated over the CPUs)
  *   p DST CPUS ALLOWED                    pick
  *   E                                     end of the program
  * LIST is a cpulist ("0-3,64") or "-" for none; numbers are decimal.
@@ -25,6 +32,7 @@
 #define KC_DRIVER_H
 
 #include <kcheck_abi.h>
+#include "kc_ops.h"
 
 struct kc_driver;
 

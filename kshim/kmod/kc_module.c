@@ -17,6 +17,7 @@
 #include <linux/mutex.h>
 #include <linux/cpumask.h>
 #include <linux/jump_label.h>
+#include <linux/sched.h>
 
 #include <kcheck_abi.h>
 #include "kc_driver.h"
@@ -33,9 +34,30 @@ DEFINE_STATIC_KEY_FALSE(kc_sched_asym_cpucapacity);
 /* The shim runtime's entry points the glue calls, for the real kernel:
  * nr_cpu_ids is the booted one (the driver checks the program's against
  * it), warnings are real WARN()s on the console, nothing fails on purpose. */
-void kshim_reset_runtime(unsigned nr) { }
+struct cpumask kc_cpu_online_mask, kc_cpu_active_mask;  /* sched.h: the program's */
+unsigned long kc_cpu_capacity[NR_CPUS];
+
+void kshim_reset_runtime(unsigned nr)
+{
+	unsigned int cpu;
+
+	cpumask_clear(&kc_cpu_online_mask);
+	for (cpu = 0; cpu < nr && cpu < nr_cpu_ids; cpu++)
+		cpumask_set_cpu(cpu, &kc_cpu_online_mask);
+	cpumask_copy(&kc_cpu_active_mask, &kc_cpu_online_mask);
+}
 int kshim_take_warning(struct kcheck_warning *out) { return 0; }
-void kshim_set_capacity(int asym, const unsigned long *caps, unsigned n) { }
+void kshim_set_capacity(int asym, const unsigned long *caps, unsigned n)
+{
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < NR_CPUS; cpu++)
+		kc_cpu_capacity[cpu] = n ? caps[cpu % n] : SCHED_CAPACITY_SCALE;
+	if (asym)
+		static_branch_enable(&kc_sched_asym_cpucapacity);
+	else
+		static_branch_disable(&kc_sched_asym_cpucapacity);
+}
 void kshim_fail_alloc(long n) { }
 int kshim_alloc_failed(void) { return 0; }
 void kshim_free_live(void) { }
@@ -111,6 +133,8 @@ static int __init kc_init(void)
 {
 	unsigned int cpu, marked = 0;
 
+	kshim_set_capacity(0, NULL, 0);
+	kshim_reset_runtime(nr_cpu_ids);
 	inbuf = vzalloc(KC_IN_MAX);
 	driver = kc_driver_new(&kcheck_candidate, nr_cpu_ids, kc_emit);
 	if (!inbuf || !driver || !proc_create("kcheck", 0200, NULL, &kc_ops)) {

@@ -31,6 +31,36 @@
 #define sched_asym_cpucapacity kc_sched_asym_cpucapacity
 DECLARE_STATIC_KEY_FALSE(kc_sched_asym_cpucapacity);
 
+/* ABI 3: the CPU hotplug state of a program. The candidate and the glue see
+ * the module's own online and active masks (every CPU below nr_cpu_ids up
+ * when a program starts, changed by its cpu_down/cpu_up ops), never the
+ * running kernel's: taking a real CPU of the guest down is not the point. */
+extern struct cpumask kc_cpu_online_mask, kc_cpu_active_mask;
+#undef cpu_online_mask
+#define cpu_online_mask ((const struct cpumask *)&kc_cpu_online_mask)
+#undef cpu_active_mask
+#define cpu_active_mask ((const struct cpumask *)&kc_cpu_active_mask)
+#define cpu_online(cpu) cpumask_test_cpu((cpu), cpu_online_mask)
+#define cpu_active(cpu) cpumask_test_cpu((cpu), cpu_active_mask)
+static inline void kc_assign_cpu(struct cpumask *m, unsigned int cpu, bool on)
+{
+	if (on)
+		cpumask_set_cpu(cpu, m);
+	else
+		cpumask_clear_cpu(cpu, m);
+}
+#define set_cpu_online(cpu, on) kc_assign_cpu(&kc_cpu_online_mask, (cpu), (on))
+#define set_cpu_active(cpu, on) kc_assign_cpu(&kc_cpu_active_mask, (cpu), (on))
+
+/* CPU capacities (find_cap): the module's own, set per find by the driver
+ * (kc_module.c: kshim_set_capacity). arch_scale_cpu_capacity(cpu) (v5.4+)
+ * and arch_scale_cpu_capacity(sd, cpu) (v4.10 .. v5.3): the last argument
+ * is the CPU. */
+extern unsigned long kc_cpu_capacity[NR_CPUS];
+#define KC_LAST_OF_1_OR_2(a, ...) KC_LAST_ARG(a, ##__VA_ARGS__, a)
+#define KC_LAST_ARG(a, b, ...) b
+#define arch_scale_cpu_capacity(...) (kc_cpu_capacity[KC_LAST_OF_1_OR_2(__VA_ARGS__)])
+
 #ifndef cap_scale
 #define cap_scale(v, s) ((v) * (s) >> SCHED_CAPACITY_SHIFT)
 #endif

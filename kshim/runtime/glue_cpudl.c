@@ -27,6 +27,23 @@
  *                    value is a WARN_ON finding of the op. later_mask is
  *                    compared as it is, in both conventions.
  *
+ *   cpu_down c       set_cpu_active(c, false); rq_offline_dl(); set_cpu_online(c, false)
+ *                    rq_offline_dl() is clear_online c 0 above: cpudl_clear +
+ *                    cpudl_clear_freecpu (v3.19 .. v6.18), cpudl_clear(c, false) (v6.19+)
+ *   cpu_up c         set_cpu_online(c, true); set_cpu_active(c, true); rq_online_dl()
+ *                    of a runqueue without -dl tasks: set_freecpu c above
+ *                    (cpudl_set_freecpu; v6.19+: cpudl_clear(c, true))
+ *
+ * The hotplug order is the one of v6.19 (and of every kernel since v3.14 as
+ * cpudl sees it): sched_cpu_deactivate() clears the active bit before
+ * set_rq_offline(), the online bit goes last (takedown_cpu()); coming up,
+ * the CPU is marked online when it starts and active in sched_cpu_activate(),
+ * which then calls set_rq_online(). The -dl tasks of a CPU going down leave
+ * between rq_offline_dl() and the online bit (their dequeues are the ops of
+ * that window in the kernel); an op is one step, so cpu_down is the whole
+ * path and no other op names a CPU that is down (the model skips such ops as
+ * a break of the callers' contract, as it does set_freecpu of a heap member).
+ *
  * (set_freecpu is only run for a CPU not in the heap: the harness skips it
  * otherwise, as the kernel's callers never do it.)
  */
@@ -40,6 +57,14 @@
 #ifndef KCHECK_HAS_FREECPU
 #define KCHECK_HAS_FREECPU (KCHECK_API != KCHECK_API_V6_19 && KCHECK_API != KCHECK_API_V3_14)
 #endif
+/* The free mask is the glue's to keep as rq_online_dl()/rq_offline_dl() did
+ * from v3.19 on: the v3.14 form, and v4.8/v4.9-form files without the
+ * free-CPU helpers (-DKCHECK_HAS_FREECPU=0: v3.16 .. v3.18, and Android 3.18
+ * trees that took v4.9's cpudl_set()/cpudl_clear() split but not v3.19's
+ * helpers; their cpudl_init() marks every CPU free). */
+#define KCHECK_GLUE_FREE_MASK                                                   \
+	(KCHECK_API == KCHECK_API_V3_14 ||                                      \
+	 ((KCHECK_API == KCHECK_API_V4_8 || KCHECK_API == KCHECK_API_V4_9) && !KCHECK_HAS_FREECPU))
 #ifndef KCHECK_FIND_RETURNS_CPU
 #define KCHECK_FIND_RETURNS_CPU 0
 #endif
@@ -82,7 +107,7 @@ static int glue_init(void)
 	 * just fails), so forget the struct: what it still points to is leaked. */
 	if (!initialised)
 		memset(&cp, 0, sizeof(cp));
-#if KCHECK_API == KCHECK_API_V3_14
+#if KCHECK_GLUE_FREE_MASK
 	else
 		/* The tool's initial state (see above), every bit: that era used
 		 * alloc_cpumask_var(), which leaves the bits past nr_cpu_ids as
@@ -116,7 +141,7 @@ static void glue_clear_freecpu(int cpu)
 	if (cp.elements[cpu].idx == IDX_INVALID)
 		cpudl_clear(&cp, cpu, false);
 }
-#elif KCHECK_API == KCHECK_API_V3_14
+#elif KCHECK_GLUE_FREE_MASK
 static void glue_set_freecpu(int cpu) { cpumask_set_cpu(cpu, cp.free_cpus); }
 static void glue_clear_freecpu(int cpu) { cpumask_clear_cpu(cpu, cp.free_cpus); }
 static void glue_clear_online(int cpu, int online)
@@ -142,6 +167,25 @@ static void glue_clear_online(int cpu, int online)
 #define glue_set_freecpu NULL
 #define glue_clear_freecpu NULL
 #define glue_clear_online NULL
+#endif
+
+#if KCHECK_API == KCHECK_API_V6_19 || KCHECK_GLUE_FREE_MASK || KCHECK_HAS_FREECPU
+static void glue_cpu_down(int cpu)
+{
+	set_cpu_active(cpu, false);
+	glue_clear_online(cpu, 0); /* rq_offline_dl() */
+	set_cpu_online(cpu, false);
+}
+
+static void glue_cpu_up(int cpu)
+{
+	set_cpu_online(cpu, true);
+	set_cpu_active(cpu, true);
+	glue_set_freecpu(cpu); /* rq_online_dl(), no -dl task queued yet */
+}
+#else
+#define glue_cpu_down NULL
+#define glue_cpu_up NULL
 #endif
 
 static struct kcheck_view glue_view(void);
@@ -200,6 +244,13 @@ static int glue_find(unsigned long long dl, const unsigned long *affinity, unsig
 	memcpy(task.cpus_mask.bits, affinity, sizeof(task.cpus_mask.bits));
 	task.cpus_ptr = &task.cpus_mask;
 	task.nr_cpus_allowed = (int)cpumask_weight(&task.cpus_mask);
+	/* later_mask as the caller leaves it: find_later_rq() of v3.16 .. v4.x
+	 * filled it with the root domain's span & cpu_active_mask & the task's
+	 * affinity, and the cpudl_find() of those kernels (and of the Android
+	 * trees that kept it) ANDs free_cpus into it; every later form
+	 * overwrites it first, so all forms get that input. */
+	if (later_mask)
+		cpumask_and((struct cpumask *)later_mask, cpu_active_mask, &task.cpus_mask);
 	ret = cpudl_find(&cp, &task, (struct cpumask *)later_mask);
 #if KCHECK_FIND_RETURNS_CPU
 	return find_cpu_meaning(ret, affinity, later_mask);
@@ -257,6 +308,8 @@ const struct kcheck_candidate kcheck_candidate = {
 	.clear_online = glue_clear_online,
 	.set_freecpu = glue_set_freecpu,
 	.clear_freecpu = glue_clear_freecpu,
+	.cpu_down = glue_cpu_down,
+	.cpu_up = glue_cpu_up,
 	.find = glue_find,
 	.view = glue_view,
 	.pick = NULL,

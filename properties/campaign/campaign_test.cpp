@@ -52,6 +52,47 @@ TEST(CampaignAccepted, BadLinesAreNamedWithTheirLineNumber) {
   EXPECT_NE(error.find("cannot read"), std::string::npos) << error;
 }
 
+io::AnyProgram tie_program() {
+  io::Program<cpudl::Subject> p;
+  p.config = {2};
+  p.ops = {cpudl::Set{1, 0}, cpudl::Set{0, 0}};
+  return p;
+}
+
+UniqueFinding new_finding(std::string target, std::string signature) {
+  UniqueFinding u;
+  u.target = std::move(target);
+  u.signature = std::move(signature);
+  return u;
+}
+
+TEST(CampaignAccepted, ApplyMatchesTargetAndGlob) {
+  const std::vector<AcceptedEntry> accepted = {{"cpudl_exact", "cpudl:divergence:exact:*", false,
+                                                "ties", 1}};
+  UniqueFinding u = new_finding("cpudl_exact", "cpudl:divergence:exact:slot.cpu:set");
+  apply_accepted(accepted, std::nullopt, &u);
+  EXPECT_EQ(u.status, FindingStatus::kAccepted);
+  EXPECT_EQ(u.accepted_reason, "ties");
+  UniqueFinding other_target = new_finding("cpudl", "cpudl:divergence:exact:slot.cpu:set");
+  apply_accepted(accepted, std::nullopt, &other_target);
+  EXPECT_EQ(other_target.status, FindingStatus::kNew);
+  UniqueFinding other_sig = new_finding("cpudl_exact", "cpudl:invariant:heap-order:dl:set");
+  apply_accepted(accepted, std::nullopt, &other_sig);
+  EXPECT_EQ(other_sig.status, FindingStatus::kNew);
+  apply_accepted({}, std::nullopt, &other_sig);
+  EXPECT_EQ(other_sig.status, FindingStatus::kNew);
+}
+
+TEST(CampaignAccepted, IfDeadlineLevelPassesNeedsAReproducerThatPasses) {
+  const std::vector<AcceptedEntry> accepted = {{"cpudl_exact", "*", true, "ties only", 1}};
+  UniqueFinding tie = new_finding("cpudl_exact", "cpudl:divergence:exact:slot.cpu:set");
+  apply_accepted(accepted, tie_program(), &tie);  // a tie: passes at the deadline level
+  EXPECT_EQ(tie.status, FindingStatus::kAccepted);
+  UniqueFinding unknown = new_finding("cpudl_exact", "cpudl:divergence:exact:slot.cpu:set");
+  apply_accepted(accepted, std::nullopt, &unknown);  // no reproducer: cannot tell, not accepted
+  EXPECT_EQ(unknown.status, FindingStatus::kNew);
+}
+
 TEST(CampaignFinding, NamesTheSourceLineOfTheFailingCheck) {
   // Equal deadlines at the exact level: the slot comparison in lockstep.cpp.
   std::vector<cpudl::Op> ops = {cpudl::Set{1, 0}, cpudl::Set{0, 0}};

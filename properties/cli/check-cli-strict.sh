@@ -152,7 +152,7 @@ bad-values)
   expect_status 2 'nr-cpus' kernel-check cpudl --candidate x.c --nr-cpus 0
   expect_status 2 'nr-cpus' kernel-check pick --candidate x.c --nr-cpus 9000
   expect_status 2 'api' kernel-check cpudl --candidate x.c --api v5
-  for v in 0 1025 -1; do
+  for v in 1025 -1 x; do
     expect_status 2 'task-util' kernel-check cpudl --candidate x.c --capacity 1024,512 --task-util "$v"
   done
   expect_status 2 'task-util requires --capacity' kernel-check cpudl --candidate x.c --task-util 600

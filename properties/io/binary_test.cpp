@@ -81,10 +81,68 @@ TEST(BinaryFormat, BadHeadersAreRefusedWithAReason) {
   EXPECT_EQ(error, "truncated header: 5 bytes, the header needs 7");
   const std::vector<std::uint8_t> version{'D', 'S', 'C', 'H', 9, 0, 0};
   EXPECT_FALSE(decode_file(version, &error));
-  EXPECT_EQ(error, "format version 9 (this diffsched reads version 1)");
+  EXPECT_EQ(error, "format version 9 (this diffsched reads versions 1 and 2)");
   const std::vector<std::uint8_t> subject{'D', 'S', 'C', 'H', 1, 7, 0};
   EXPECT_FALSE(decode_file(subject, &error));
   EXPECT_EQ(error, "unknown subject number 7");
+}
+
+// Op codes are part of the format: an existing op's code never changes (add a
+// new op with a reserved code instead).
+TEST(BinaryFormat, OpCodesArePinned) {
+  static_assert(cpudl::Set::kCode == 0 && cpudl::Clear::kCode == 1 &&
+                cpudl::ClearOnline::kCode == 2 && cpudl::SetFreecpu::kCode == 3 &&
+                cpudl::ClearFreecpu::kCode == 4 && cpudl::Find::kCode == 5 &&
+                cpudl::FindNomask::kCode == 6);
+  static_assert(pick::Pick::kCode == 0);
+  static_assert(cpumask::Load::kCode == 0 && cpumask::ForEachAnd::kCode == 11);
+}
+
+// v2: the op byte's low 5 bits are the op code; a reserved code is skipped.
+TEST(BinaryFormat, OpBytesAreStableCodes) {
+  // nr 2, window base 0; then `clear 1` as code 1, as 1 + 32 and as 1 + 224.
+  for (std::uint8_t b : {1, 33, 225}) {
+    const std::vector<std::uint8_t> body{1, 0, b, 1};
+    auto p = std::get<Program<cpudl::Subject>>(decode_body_for("cpudl", body).value());
+    ASSERT_EQ(p.ops.size(), 1u) << int(b);
+    EXPECT_TRUE(std::holds_alternative<cpudl::Clear>(p.ops[0]));
+  }
+  // Code 31 is reserved: it decodes to nothing and the next byte starts an op.
+  const std::vector<std::uint8_t> body{1, 0, 31, 31, 1, 1};
+  auto p = std::get<Program<cpudl::Subject>>(decode_body_for("cpudl", body).value());
+  ASSERT_EQ(p.ops.size(), 1u);
+  EXPECT_TRUE(std::holds_alternative<cpudl::Clear>(p.ops[0]));
+  // Pick has an op byte in v2 too (code 0).
+  const std::vector<std::uint8_t> pick_body{1, 32, 1, 1, 1};
+  auto q = std::get<Program<pick::Subject>>(decode_body_for("pick", pick_body).value());
+  ASSERT_EQ(q.ops.size(), 1u);
+}
+
+// v1 files still decode with v1's rules: op byte b % kinds, pick without one.
+TEST(BinaryFormat, VersionOneFilesDecodeAsVersionOne) {
+  std::string error;
+  // cpudl, nr 2, base 0, op byte 16: v1 16 % 7 = 2 (clear_online 1 1).
+  const std::vector<std::uint8_t> v1{'D', 'S', 'C', 'H', 1, 0, 0, 1, 0, 16, 1, 1};
+  auto a = decode_file(v1, &error);
+  ASSERT_TRUE(a) << error;
+  const auto& pa = std::get<Program<cpudl::Subject>>(*a);
+  ASSERT_EQ(pa.ops.size(), 1u);
+  EXPECT_TRUE(std::holds_alternative<cpudl::ClearOnline>(pa.ops[0]));
+  // The same body as v2: 16 is a reserved code, then `clear 1` (code 1).
+  auto v2 = v1;
+  v2[4] = 2;
+  auto b = decode_file(v2, &error);
+  ASSERT_TRUE(b) << error;
+  const auto& pb = std::get<Program<cpudl::Subject>>(*b);
+  ASSERT_EQ(pb.ops.size(), 1u);
+  EXPECT_TRUE(std::holds_alternative<cpudl::Clear>(pb.ops[0]));
+  // pick v1: no op byte; nr 1, then three one-byte masks (mode 1: all).
+  const std::vector<std::uint8_t> pick_v1{'D', 'S', 'C', 'H', 1, 1, 0, 0, 1, 1, 1};
+  auto c = decode_file(pick_v1, &error);
+  ASSERT_TRUE(c) << error;
+  EXPECT_EQ(std::get<Program<pick::Subject>>(*c).ops.size(), 1u);
+  // Encoding writes version 2.
+  EXPECT_EQ(encode_file(*a)[4], 2);
 }
 
 TEST(BinaryFormat, TheTieDivergenceIsAFewBytes) {

@@ -56,7 +56,7 @@ TEST(OpsText, BadInputIsRefusedWithLineAndReason) {
   EXPECT_FALSE(parse_program("subject cpudl\nfrob 1\n", &error));
   EXPECT_EQ(error,
             "line 2: unknown op 'frob' (known: set, clear, clear_online, set_freecpu, "
-            "clear_freecpu, find, find_nomask)");
+            "clear_freecpu, find, find_nomask, find_cap, cpu_down, cpu_up)");
   EXPECT_FALSE(parse_program("# nothing\n", &error));
   EXPECT_EQ(error, "no ops and no 'subject' line");
   EXPECT_FALSE(parse_program("cpus 0\n", &error));

@@ -2,6 +2,7 @@
 // lockstep runner as every other front end.
 #include <gtest/gtest.h>
 
+#include "cpudl/kernel_side.h"
 #include "cpudl/lockstep.h"
 #include "engine/runner.h"
 #include "io/program.h"
@@ -97,6 +98,71 @@ TEST(Cpudl, ClearOnlineFollowsTheOnlineFlag) {
     clear_online 2 1
     find 5 2)");
   EXPECT_TRUE(v.ok()) << v.finding->describe();
+}
+
+// CPU hotplug (cpu_down / cpu_up): the down set is state; the kernel never
+// names a down CPU except to bring it up, so such ops are skipped.
+TEST(Cpudl, CpuDownTakesTheCpuOutOfTheHeapAndTheFreeSet) {
+  const Verdict v = run(R"(cpus 3
+    set_freecpu 0
+    set 1 10
+    set 2 20
+    cpu_down 1
+    find 5 1       # CPU 1 is neither free nor in the heap: nothing
+    find 5 0-2     # CPU 0 is free
+    cpu_down 0
+    find 5 0-2     # the maximum, CPU 2
+    cpu_up 1
+    find 5 1       # free again
+    cpu_up 0
+    find_nomask 30 0-2)",
+                        Level::kExact);
+  EXPECT_TRUE(v.ok()) << v.finding->describe();
+  EXPECT_EQ(v.notes(NoteKind::kContractSkip), 0u);
+}
+
+TEST(Cpudl, OpsOnADownCpuAreSkippedAsAContractBreak) {
+  const Verdict v = run(R"(cpus 2
+    cpu_up 1          # not down
+    cpu_down 1
+    set 1 10          # no task is queued on an offline CPU
+    clear 1
+    clear_online 1 1
+    set_freecpu 1
+    clear_freecpu 1
+    cpu_down 1        # twice
+    cpu_up 1
+    set 1 10)");
+  EXPECT_TRUE(v.ok()) << v.finding->describe();
+  EXPECT_EQ(v.notes(NoteKind::kContractSkip), 7u);
+}
+
+TEST(Cpudl, AHeapThatKeepsADownCpuIsCaught) {
+  // A side whose rq_offline_dl() forgets cpudl_clear() (e.g. a cpudl_clear()
+  // guarded by cpu_active(), which hotplug clears first) keeps CPU 1 in the
+  // heap: the model, which knows CPU 1 is down, disagrees.
+  struct KeepsDownCpu : cpudl::KernelModelSide<kernel::HoleHeapify> {
+    using KernelModelSide::KernelModelSide;
+    void apply(const cpudl::Op& op, cpudl::FindResult* r) override {
+      if (const auto* d = std::get_if<cpudl::CpuDown>(&op)) {
+        kernel::cpudl_clear_freecpu(&cp_, d->cpu);
+        return;
+      }
+      KernelModelSide::apply(op, r);
+    }
+  };
+  std::vector<std::unique_ptr<cpudl::Side>> sides;
+  sides.push_back(cpudl::make_reference_side());
+  sides.push_back(std::make_unique<KeepsDownCpu>("keeps-down-cpu"));
+  cpudl::Lockstep ls(std::move(sides));
+  std::string error;
+  auto program = io::parse_program("cpus 2\nset 1 5\ncpu_down 1\n", &error);
+  ASSERT_TRUE(program) << error;
+  auto& p = std::get<io::Program<cpudl::Subject>>(*program);
+  const Verdict v =
+      run_lockstep<cpudl::Subject>(ls, p.config, std::span<const cpudl::Op>(p.ops), Level::kDeadline);
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.finding->op_kind, "cpu_down");
 }
 
 TEST(Cpudl, TieAtTheRootIsAcceptedAtDeadlineLevelOnly) {

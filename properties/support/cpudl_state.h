@@ -27,6 +27,8 @@ struct CpudlCheck {
   // Full checks by default here: RapidCheck has no end-of-sequence hook for
   // the closing check of the incremental mode (compared separately).
   cpudl::CheckMode mode = cpudl::CheckMode::kFull;
+  // CPU capacities for find_cap (Config::capacity); empty: drawn per run.
+  std::vector<std::uint16_t> capacity;
   // Builds the sides; default: reference + optimized.
   std::function<std::unique_ptr<cpudl::Lockstep>()> make_lockstep;
 };
@@ -41,7 +43,7 @@ struct CpudlRcModel {
 
 struct CpudlRcSut {
   CpudlRcSut(const CpudlCheck& c, cpudl::Lockstep& ls)
-      : check(c), run(ls, cpudl::Config{c.nr_cpu_ids}, c.level) {}
+      : check(c), run(ls, cpudl::Config{c.nr_cpu_ids, c.capacity}, c.level) {}
   const CpudlCheck& check;
   LockstepRun<cpudl::Subject> run;
   std::vector<cpudl::Op> ops;  // what ran so far, for the failure record
@@ -99,8 +101,7 @@ struct CpudlCommand final : rc::state::Command<CpudlRcModel, CpudlRcSut> {
     std::string why;
     bool cpus_ok = true;
     for_each_field(op, [&](std::string_view, const auto& v) {
-      if constexpr (std::is_same_v<std::decay_t<decltype(v)>, int>)
-        cpus_ok = cpus_ok && v >= 0 && static_cast<unsigned>(v) < m.nr_cpu_ids;
+      cpus_ok = cpus_ok && io::FieldTraits<std::decay_t<decltype(v)>>::in_range(v, m.nr_cpu_ids);
     });
     RC_PRE(cpus_ok);
     RC_PRE(m.oracle.permits(cpudl::Op(op), &why));
@@ -143,13 +144,18 @@ struct CpudlCommands<std::variant<Ops...>> {
 
 // The body of a stateful property: a fresh lockstep, a domain, and a random
 // command sequence; fails (RC_FAIL) with the finding's description.
-inline void run_cpudl_state_check(const CpudlCheck& check, const Domain& domain) {
+inline void run_cpudl_state_check(const CpudlCheck& given, const Domain& domain) {
+  CpudlCheck check = given;
+  if (check.capacity.empty())  // symmetric, big.LITTLE, three sizes
+    check.capacity = *rc::gen::elementOf(std::vector<std::vector<std::uint16_t>>{
+        {1024}, {1024, 512}, {1024, 446, 446, 160}, {160, 1024, 446}});
   auto ls = check.make_lockstep ? check.make_lockstep() : std::make_unique<cpudl::Lockstep>();
   ls->set_check_mode(check.mode);
   CpudlRcModel m0;
   m0.nr_cpu_ids = check.nr_cpu_ids;
   m0.domain = domain;
   m0.oracle.reset(check.nr_cpu_ids);
+  m0.oracle.set_capacity(check.capacity);
   CpudlRcSut sut(check, *ls);
   rc::state::check(m0, sut, CpudlCommands<cpudl::Op>::gen());
   const Verdict& v = sut.run.verdict();

@@ -104,23 +104,40 @@ inline rc::Gen<Cpumask> gen_mask(unsigned nr) {
   });
 }
 
-// Fills every field of an op with the generator for its type; `gen_int`
-// and `gen_u64` are the subject's CPU and deadline generators.
+// The generators of each field type, for FieldTraits<T>::generator(gens)
+// (io/fields.h says which one a type takes). `gen_cpu` and `gen_dl` are the
+// subject's CPU and deadline generators.
+template <class GenCpu, class GenDl>
+struct FieldGens {
+  unsigned nr;
+  GenCpu gen_cpu;
+  GenDl gen_dl;
+  auto cpu() const { return gen_cpu(); }
+  auto heap_deadline() const { return gen_dl(); }
+  auto task_deadline() const { return gen_dl(); }
+  // Relative times: multiples of 64 up to 2048 ns (ratios near the
+  // capacities), or any value below Duration::kLimit.
+  rc::Gen<u64> duration() const {
+    return rc::gen::weightedOneOf<u64>({
+        {4, rc::gen::map(rc::gen::inRange<u64>(0, 33), [](u64 k) { return k * 64; })},
+        {1, rc::gen::inRange<u64>(0, Duration::kLimit)},
+    });
+  }
+  rc::Gen<bool> flag() const { return rc::gen::arbitrary<bool>(); }
+  rc::Gen<Cpumask> mask() const { return gen_mask(nr); }
+  rc::Gen<cpumask::Reg> reg() const {
+    return rc::gen::map(rc::gen::inRange(0u, cpumask::kRegisters),
+                        [](unsigned r) { return cpumask::Reg{r}; });
+  }
+};
+
+// Fills every field of an op with the generator its type's traits name.
 template <class OpT, class GenCpu, class GenDl>
 OpT gen_op_fields(unsigned nr, GenCpu&& gen_cpu, GenDl&& gen_dl) {
+  const FieldGens<GenCpu, GenDl> gens{nr, gen_cpu, gen_dl};
   OpT op{};
   for_each_field(op, [&](std::string_view, auto& v) {
-    using T = std::decay_t<decltype(v)>;
-    if constexpr (std::is_same_v<T, int>)
-      v = *gen_cpu();
-    else if constexpr (std::is_same_v<T, u64>)
-      v = *gen_dl();
-    else if constexpr (std::is_same_v<T, bool>)
-      v = *rc::gen::arbitrary<bool>();
-    else if constexpr (std::is_same_v<T, Cpumask>)
-      v = *gen_mask(nr);
-    else
-      static_assert(sizeof(T) == 0, "no generator for this field type");
+    v = *io::FieldTraits<std::decay_t<decltype(v)>>::generator(gens);
   });
   return op;
 }

@@ -62,7 +62,10 @@ TEST(KernelCheckApi, RefusesAFileWithNoneOfTheFunctions) {
   EXPECT_NE(error.find("none of the expected functions"), std::string::npos) << error;
 }
 
-TEST(KernelCheckApi, RefusesAV49FileWithoutTheFreeCpuHelpers) {
+// The v4.9 split without v3.19's free-CPU helpers (Android 3.18 backports):
+// supported, the glue keeps free_cpus. One helper without the other is not a
+// form any kernel had.
+TEST(KernelCheckApi, AcceptsAV49FileWithoutTheFreeCpuHelpers) {
   const std::string text =
       "void cpudl_set(struct cpudl *cp, int cpu, u64 dl) { }\n"
       "void cpudl_clear(struct cpudl *cp, int cpu) { }\n"
@@ -70,8 +73,45 @@ TEST(KernelCheckApi, RefusesAV49FileWithoutTheFreeCpuHelpers) {
       "int cpudl_init(struct cpudl *cp) { return 0; }\n"
       "void cpudl_cleanup(struct cpudl *cp) { }\n";
   std::string error;
+  EXPECT_EQ(detect_cpudl_api(text, &error), KernelApi::kV4_9) << error;
+  std::string v48 = text;
+  v48.replace(0, v48.find('\n'), "void cpudl_set(struct cpudl *cp, int cpu, u64 dl, int is_valid) { }");
+  v48.erase(v48.find("void cpudl_clear"), v48.find("int cpudl_find") - v48.find("void cpudl_clear"));
+  EXPECT_EQ(detect_cpudl_api(v48, &error), KernelApi::kV4_8) << error;
+}
+
+TEST(KernelCheckApi, RefusesAV49FileWithOnlyOneFreeCpuHelper) {
+  for (const char* helper : {"cpudl_set_freecpu", "cpudl_clear_freecpu"}) {
+    const std::string text =
+        std::string("void cpudl_set(struct cpudl *cp, int cpu, u64 dl) { }\n"
+                    "void cpudl_clear(struct cpudl *cp, int cpu) { }\n"
+                    "int cpudl_find(struct cpudl *cp, struct task_struct *p, struct cpumask *m) { return 0; }\n"
+                    "int cpudl_init(struct cpudl *cp) { return 0; }\n"
+                    "void cpudl_cleanup(struct cpudl *cp) { }\n"
+                    "void ") + helper + "(struct cpudl *cp, int cpu) { }\n";
+    std::string error;
+    EXPECT_FALSE(detect_cpudl_api(text, &error)) << helper;
+    const std::string other = std::string(helper) == "cpudl_set_freecpu" ? "cpudl_clear_freecpu()"
+                                                                         : "cpudl_set_freecpu()";
+    EXPECT_NE(error.find(other), std::string::npos) << error;
+  }
+}
+
+// A parameter with parentheses of its own (a function pointer) is one
+// parameter, and the definition is still found: an out-of-tree cpudl_init()
+// taking a comparison function is an unsupported signature, named as such.
+TEST(KernelCheckApi, AFunctionPointerParameterIsOneParameter) {
+  const std::string text =
+      "void cpudl_set(struct cpudl *cp, int cpu, u64 dl, int is_valid) { }\n"
+      "int cpudl_find(struct cpudl *cp, struct task_struct *p, struct cpumask *m) { return -1; }\n"
+      "int cpudl_init(struct cpudl *cp, bool (*cmp_dl)(u64 a, u64 b))\n{\n\treturn 0;\n}\n"
+      "void cpudl_cleanup(struct cpudl *cp) { }\n";
+  std::string error;
   EXPECT_FALSE(detect_cpudl_api(text, &error));
-  EXPECT_NE(error.find("cpudl_set_freecpu()"), std::string::npos) << error;
+  EXPECT_NE(error.find("`cpudl_init` has an unsupported signature: cpudl_init(struct cpudl *cp, "
+                       "bool (*cmp_dl)(u64 a, u64 b)) (2 parameters)"),
+            std::string::npos)
+      << error;
 }
 
 TEST(KernelCheckApi, FindsAPickFunctionDefinitionNotADeclaration) {

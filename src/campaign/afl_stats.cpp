@@ -5,15 +5,11 @@
 #include <map>
 #include <sstream>
 
+#include "campaign/util.h"
+
 namespace diffsched::campaign {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 template <class T>
 bool to_number(std::string_view s, T* out) {
@@ -31,7 +27,7 @@ std::optional<AflStats> parse_afl_stats(std::string_view text, std::string* erro
     text.remove_prefix(nl == std::string_view::npos ? text.size() : nl + 1);
     const std::size_t colon = line.find(':');
     if (colon == std::string_view::npos) continue;
-    kv.emplace(std::string(trim(line.substr(0, colon))), std::string(trim(line.substr(colon + 1))));
+    kv.emplace(trim(line.substr(0, colon)), trim(line.substr(colon + 1)));
   }
   AflStats s;
   auto get = [&](std::initializer_list<std::string_view> keys, auto* out, bool required) {

@@ -23,6 +23,11 @@
 // reported but do not fail the campaign. Reports: OUT/summary.md,
 // OUT/junit.xml, OUT/results.sarif (campaign/report.h).
 //
+// The steps live in their own units: arguments.h (options and paths),
+// layout.h (every path of --out and the corpus), engine.h (libFuzzer and
+// AFL++ behind one interface), supervise.h (process groups, slots, signals),
+// merge.h, classify.h, accepted.h, findings.h and report.h.
+//
 // An engine that cannot start, exits abnormally or runs no input makes its
 // target engine-failed (TargetStatus), and the campaign exits 2.
 //
@@ -39,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "campaign/accepted.h"  // load_accepted, glob_match
 #include "campaign/report.h"
 
 namespace diffsched::campaign {
@@ -61,23 +67,6 @@ struct CampaignOptions {
   std::string self = "diffsched";      // how reproduce commands invoke diffsched
   double progress_every = 30;          // seconds between progress lines when not a TTY
 };
-
-// One line of the accepted file:
-//   TARGET  SIGNATURE-GLOB  [if-deadline-level-passes]  -- REASON
-// A finding of TARGET whose signature matches the glob (* and ?) is accepted;
-// with if-deadline-level-passes, only if its minimised reproducer passes at
-// the deadline level (i.e. the divergence is a tie, not a broken heap).
-struct AcceptedEntry {
-  std::string target;
-  std::string pattern;
-  bool if_deadline_level_passes = false;
-  std::string reason;
-  unsigned line = 0;
-};
-
-std::optional<std::vector<AcceptedEntry>> load_accepted(const fs::path& file,
-                                                        std::string* error);
-bool glob_match(std::string_view pattern, std::string_view text);
 
 int run_campaign(const CampaignOptions& options, CampaignReport* report, std::string* error);
 

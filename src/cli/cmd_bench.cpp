@@ -30,6 +30,7 @@
 #include "cli/commands.h"
 #include "tools/bench_report.h"
 #include "tools/process.h"
+#include "util/text.h"
 
 namespace diffsched::cli {
 
@@ -61,7 +62,7 @@ struct Error {
 };
 
 using tools::find_program;
-std::string read_file(const fs::path& p) { return tools::read_text(p); }
+using util::read_text;
 
 class BenchRun {
  public:
@@ -80,7 +81,7 @@ class BenchRun {
       const auto parts = callgrind(valgrind, b);
       in.icount.insert(in.icount.end(), parts.begin(), parts.end());
     }
-    in.stack = tools::parse_stack_usage(read_file(dir_ / "pick.su"));
+    in.stack = tools::parse_stack_usage(read_text(dir_ / "pick.su"));
     return in;
   }
 
@@ -131,7 +132,7 @@ class BenchRun {
     argv.insert(argv.end(), args.begin(), args.end());
     step(binary + suffix, argv, what);
     std::string error;
-    auto runs = tools::parse_gbench_json(read_file(out), &error);
+    auto runs = tools::parse_gbench_json(read_text(out), &error);
     if (!runs) throw Error{fmt::format("{}: {}", out.string(), error)};
     return *runs;
   }
@@ -146,7 +147,7 @@ class BenchRun {
     std::vector<tools::CallgrindPart> parts;
     for (const auto& entry : fs::directory_iterator(tmp_)) {
       if (!entry.path().filename().string().starts_with(prefix)) continue;
-      if (auto p = tools::parse_callgrind_part(read_file(entry.path()))) parts.push_back(*p);
+      if (auto p = tools::parse_callgrind_part(read_text(entry.path()))) parts.push_back(*p);
     }
     if (parts.empty())
       throw Error{fmt::format("callgrind wrote no regions for {} (see {})", binary,
@@ -165,7 +166,7 @@ class BenchRun {
     const int status = tools::run(argv, {.log = log});
     const double s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (status != 0)
+    if (status != kExitOk)
       throw Error{fmt::format("{} failed (exit {}) after {:.1f} s; last lines of {}:\n{}", name,
                               status, s, log.string(), tools::tail_file(log, 5))};
     fmt::print(stderr, "diffsched bench: {} done in {:.1f} s\n", name, s);

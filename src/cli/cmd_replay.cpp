@@ -12,6 +12,7 @@
 #include "io/json.h"
 #include "io/load.h"
 #include "io/trace.h"
+#include "subjects.h"
 
 namespace diffsched::cli {
 
@@ -41,8 +42,7 @@ int check_expectations(io::Input& in) {
                in.name());
     return kExitBadInput;
   }
-  typename S::Config config;
-  config.nr_cpu_ids = in.header().nr_cpu_ids;
+  const typename S::Config config = io::config_of<S>(in.header());
   std::vector<Level> levels;
   for (const auto& e : expectations)
     if (std::find(levels.begin(), levels.end(), e.level) == levels.end())
@@ -122,8 +122,7 @@ bool feed_all(io::Input& in, LockstepRun<S>& run) {
 template <class S>
 int replay_input(io::Input& in, const ReplayOptions& o, std::optional<Level> forced) {
   const Level level = forced.value_or(in.header().level.value_or(S::kDefaultLevel));
-  typename S::Config config;
-  config.nr_cpu_ids = in.header().nr_cpu_ids;
+  const typename S::Config config = io::config_of<S>(in.header());
   auto lockstep = std::make_unique<typename S::Lockstep>();
   std::optional<io::Program<S>> held;  // --stats runs the program again and again
   if (o.stats) {
@@ -236,9 +235,14 @@ Runner add_replay(CLI::App& app) {
   sub->add_option("files", opts->files,
                   ".ops files, binary files, or raw fuzzer inputs ('-': standard input)")
       ->required();
+  std::string defaults;
+  for_each_subject([&]<class S>(std::type_identity<S>) {
+    defaults += fmt::format("{}{} for {}", defaults.empty() ? "" : ", ", level_name(S::kDefaultLevel),
+                            S::kName);
+  });
   sub->add_option("--level", opts->level,
-                  "exact or deadline (default: the file's level, else the subject's: "
-                  "deadline for cpudl, exact for pick and cpumask)")
+                  "exact or deadline (default: the file's level, else the subject's: " +
+                      defaults + ")")
       ->check(level_names());
   sub->add_option("--target", opts->target,
                   "read files that are neither DSCH nor .ops text as this fuzz target's raw "

@@ -63,6 +63,7 @@ std::string version_string();
 
 Runner add_replay(CLI::App& app);
 Runner add_ops(CLI::App& app);
+Runner add_targets(CLI::App& app);
 Runner add_encode(CLI::App& app);
 Runner add_decode(CLI::App& app);
 Runner add_minimize(CLI::App& app);

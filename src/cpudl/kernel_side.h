@@ -38,6 +38,12 @@ class KernelModelSide : public Side {
             [&](const ClearOnline& o) { kernel::cpudl_clear(&cp_, o.cpu, o.online); },
             [&](const SetFreecpu& o) { kernel::cpudl_set_freecpu(&cp_, o.cpu); },
             [&](const ClearFreecpu& o) { kernel::cpudl_clear_freecpu(&cp_, o.cpu); },
+            // The heap code reads no CPU mask: rq_offline_dl() / rq_online_dl().
+            [&](const CpuDown& o) {
+              kernel::cpudl_clear(&cp_, o.cpu);
+              kernel::cpudl_clear_freecpu(&cp_, o.cpu);
+            },
+            [&](const CpuUp& o) { kernel::cpudl_set_freecpu(&cp_, o.cpu); },
             [&](const Find& o) {
               result->with_mask = true;
               result->later_mask = Cpumask{};
@@ -47,6 +53,13 @@ class KernelModelSide : public Side {
               result->with_mask = false;
               result->later_mask = Cpumask{};
               result->ret = kernel::cpudl_find(&cp_, o.dl, &o.affinity, nullptr);
+            },
+            [&](const FindCap& o) {
+              result->with_mask = true;
+              result->later_mask = Cpumask{};
+              result->ret = kernel::cpudl_find_cap(
+                  &cp_, o.dl, &o.affinity, &result->later_mask,
+                  [this](int cpu) { return capacity_of(cpu); }, o.cpu, o.runtime, o.deadline);
             },
         },
         op);

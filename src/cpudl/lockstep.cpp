@@ -4,21 +4,12 @@
 
 #include <fmt/format.h>
 
+#include "engine/finding.h"
 #include "io/text.h"
 
 namespace diffsched::cpudl {
 
 namespace {
-
-bool is_find(const Op& op) {
-  return std::holds_alternative<Find>(op) || std::holds_alternative<FindNomask>(op);
-}
-
-std::pair<u64, const Cpumask*> find_args(const Op& op) {
-  if (const auto* f = std::get_if<Find>(&op)) return {f->dl, &f->affinity};
-  const auto& f = std::get<FindNomask>(op);
-  return {f.dl, &f.affinity};
-}
 
 std::string format_member(const HeapView& h, int cpu) {
   return h.contains(cpu) ? fmt::format("in heap, dl {}", io::format_value(h.dl_of(cpu)))
@@ -28,26 +19,6 @@ std::string format_member(const HeapView& h, int cpu) {
 std::string format_find(const FindResult& r) {
   if (!r.with_mask) return fmt::format("return {}", r.ret);
   return fmt::format("return {}, later_mask {}", r.ret, io::format_value(r.later_mask));
-}
-
-// Fills the parts of a finding every check shares.
-Finding base_finding(FindingKind kind, const Op& op, std::size_t index,
-                     std::string_view side, std::string_view against, std::string_view check,
-                     std::string_view field, const char* file = __builtin_FILE(),
-                     unsigned line = __builtin_LINE()) {
-  Finding f;
-  f.check_file = file;
-  f.check_line = line;
-  f.kind = kind;
-  f.subject = Subject::kName;
-  f.op_index = index;
-  f.op_kind = std::string(op_name(op));
-  f.op_text = io::format_op(op);
-  f.side = std::string(side);
-  f.against = std::string(against);
-  f.check = std::string(check);
-  f.field = std::string(field);
-  return f;
 }
 
 }  // namespace
@@ -96,8 +67,12 @@ void Lockstep::take_snapshots() {
 }
 
 void Lockstep::reset(const Config& config) {
-  for (auto& s : sides_) s->reset(config.nr_cpu_ids);
+  for (auto& s : sides_) {
+    s->set_capacity(config.capacity);
+    s->reset(config.nr_cpu_ids);
+  }
   model_.reset(config.nr_cpu_ids);
+  model_.set_capacity(config.capacity);
   skipped_ = false;
   take_snapshots();
 }
@@ -114,8 +89,29 @@ void Lockstep::restore(std::span<const HeapView> states) {
   take_snapshots();
 }
 
+namespace {
+
+// find_cap runs only where every side has the capacity branch: the built-in
+// sides do; a kernel file's side (kernel-check, can_warn()) only with its
+// capacity branch on (--capacity: capacity_aware()), since a file from
+// before v5.9 has none.
+bool sides_run_find_cap(const std::vector<std::unique_ptr<Side>>& sides, std::string* why) {
+  for (const auto& s : sides)
+    if (s->can_warn() && !s->capacity_aware()) {
+      *why = fmt::format("find_cap on side {}, whose capacity branch is off (kernel-check "
+                         "runs find_cap only with --capacity)",
+                         s->name());
+      return false;
+    }
+  return true;
+}
+
+}  // namespace
+
 void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
-  skipped_ = !model_.permits(op, &skip_reason_);
+  skipped_ = !model_.permits(op, &skip_reason_) ||
+             (any_side_warns_ && find_args(op).value_or(FindArgs{}).cap &&
+              !sides_run_find_cap(sides_, &skip_reason_));
   if (skipped_) {
     v.note(NoteKind::kContractSkip, index);
     return;
@@ -126,12 +122,7 @@ void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
   for (std::size_t i = 0; any_side_warns_ && i < sides_.size(); ++i) {
     std::string warning = sides_[i]->take_warning();
     if (warning.empty()) continue;
-    Finding f = base_finding(FindingKind::kInvariant, op, index, sides_[i]->name(), "",
-                             "WARN_ON", "warning");
-    f.actual = std::move(warning);
-    f.detail = "the side's kernel code warned during this op (WARN_ON/WARN/BUG_ON, a "
-               "cpumask_check() of a CPU beyond nr_cpu_ids, or unbalanced locking)";
-    v.finding = std::move(f);
+    v.finding = warning_finding<Subject>(op, index, sides_[i]->name(), std::move(warning));
     return;
   }
   // A cheap pass says whether every state check passes (what changed, or one
@@ -320,8 +311,8 @@ bool Lockstep::fast_state_ok(Level level) const {
 bool Lockstep::check_side_invariants(const Op& op, std::size_t index, Verdict& v) {
   for (const auto& s : sides_) {
     if (auto viol = check_invariants(s->view())) {
-      Finding f = base_finding(FindingKind::kInvariant, op, index, s->name(), "",
-                               viol->invariant, viol->field);
+      Finding f = make_finding<Subject>(FindingKind::kInvariant, op, index,
+                                        {s->name(), "", viol->invariant, viol->field});
       f.where = std::move(viol->where);
       f.check_file = viol->file;
       f.check_line = viol->line;
@@ -342,8 +333,8 @@ bool Lockstep::compare_with_reference(const Op& op, std::size_t index, Level lev
     const HeapView b = sides_[i]->view();
     auto fail = [&](std::string_view field, std::string where, std::string expected,
                     std::string actual, unsigned line = __builtin_LINE()) {
-      Finding f = base_finding(FindingKind::kDivergence, op, index, sides_[i]->name(), ref,
-                               check, field, __FILE__, line);
+      Finding f = make_finding<Subject>(FindingKind::kDivergence, op, index,
+                                        {sides_[i]->name(), ref, check, field}, __FILE__, line);
       f.where = std::move(where);
       f.expected = std::move(expected);
       f.actual = std::move(actual);
@@ -405,8 +396,8 @@ bool Lockstep::compare_with_reference(const Op& op, std::size_t index, Level lev
     // Level deadline: the free branch is deterministic; in the max branch the
     // answer depends on which CPU sits at the root, and sides may differ
     // there only between CPUs of equal (maximum) deadline.
-    const auto [task_dl, affinity] = find_args(op);
-    if (model_.find_takes_free_branch(*affinity, ra.with_mask))
+    const FindArgs args = *find_args(op);
+    if (model_.find_takes_free_branch(*args.affinity, ra.with_mask))
       return fail("find.later_mask", "", format_find(ra), format_find(rb));
     const bool same_root_dl = a.elements[0].dl == b.elements[0].dl;
     if (ra.ret == rb.ret && same_root_dl) continue;  // other CPU, same deadline
@@ -431,8 +422,9 @@ bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v,
     const HeapView h = sides_[i]->view();
     auto fail = [&](std::string_view field, std::string where, std::string expected,
                     std::string actual, unsigned line = __builtin_LINE()) {
-      Finding f = base_finding(FindingKind::kModelMismatch, op, index, sides_[i]->name(),
-                               "model", "model", field, __FILE__, line);
+      Finding f = make_finding<Subject>(FindingKind::kModelMismatch, op, index,
+                                        {sides_[i]->name(), "model", "model", field}, __FILE__,
+                                        line);
       f.where = std::move(where);
       f.expected = std::move(expected);
       f.actual = std::move(actual);
@@ -461,9 +453,12 @@ bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v,
         return fail("free_cpus", "", io::format_value(model_.free_cpus()),
                     io::format_value(*h.free_cpus));
     }
-    if (!is_find(op)) continue;
-    const auto [task_dl, affinity] = find_args(op);
-    if (sides_[i]->capacity_aware() &&
+    const auto args = find_args(op);
+    if (!args) continue;
+    const Cpumask* affinity = args->affinity;
+    // A plain find on a side whose capacity branch is on (kernel-check
+    // --capacity): the model knows neither its capacities nor its task.
+    if (!args->cap && sides_[i]->capacity_aware() &&
         model_.find_takes_free_branch(*affinity, results_[i].with_mask)) {
       const FindResult& r = results_[i];
       Cpumask allowed{};
@@ -480,7 +475,7 @@ bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v,
     }
     std::string why;
     bool stale = false;
-    if (!model_.find_permits(task_dl, *affinity, results_[i], &why, &stale))
+    if (!model_.find_permits(*args, results_[i], &why, &stale))
       return fail("find", "", why, format_find(results_[i]));
     if (stale && !stale_noted) {
       v.note(NoteKind::kStaleSlotFind, index);

@@ -23,9 +23,32 @@ void Model::reset(unsigned nr_cpu_ids) {
   max_valid_ = true;
   always_in_domain_ = true;
   free_ = Cpumask{};
+  down_ = Cpumask{};
 }
 
 bool Model::permits(const Op& op, std::string* why) const {
+  // CPU hotplug: what the kernel never does to a CPU that is down (or up).
+  int op_cpu = -1;
+  std::visit([&](const auto& o) {
+    if constexpr (requires { o.cpu; }) op_cpu = o.cpu;
+  }, op);
+  if (op_cpu >= 0 && op_cpu < static_cast<int>(nr_cpu_ids_)) {
+    const bool down = is_down(op_cpu);
+    if (std::holds_alternative<CpuUp>(op)) {
+      if (!down) {
+        *why = fmt::format("cpu_up {}: CPU {} is not down", op_cpu, op_cpu);
+        return false;
+      }
+      return true;
+    }
+    if (down) {
+      *why = fmt::format("{} names CPU {}, which is down (cpu_down): no task runs or is queued "
+                         "on an offline CPU, and hotplug takes a CPU down once",
+                         std::visit([](const auto& o) { return std::string(o.kName); }, op),
+                         op_cpu);
+      return false;
+    }
+  }
   if (const auto* o = std::get_if<SetFreecpu>(&op); o && contains(o->cpu)) {
     *why = fmt::format(
         "cpudl_set_freecpu({}) while CPU {} is in the heap: rq_online_dl() only "
@@ -52,7 +75,7 @@ void Model::apply(const Op& op) {
           Entry& e = cpus_[static_cast<std::size_t>(o.cpu)];
           // The CPU's old deadline: the op compares it with the new one
           // (v4.8's cpudl_change_key() picks up or down that way).
-          const u64 old_dl = e.present ? e.dl : o.dl;
+          const u64 old_dl = e.present ? e.dl : o.dl.value;
           if (!e.present) {
             kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
             ++size_;
@@ -91,8 +114,20 @@ void Model::apply(const Op& op) {
           kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
         } else if constexpr (std::is_same_v<T, ClearFreecpu>) {
           kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
+        } else if constexpr (std::is_same_v<T, CpuDown>) {
+          // rq_offline_dl(): out of the heap, not free.
+          erase(o.cpu);
+          kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
+          kernel::cpumask_set_cpu(cpu_of(o.cpu), &down_);
+        } else if constexpr (std::is_same_v<T, CpuUp>) {
+          // rq_online_dl() of a runqueue without -dl tasks: free.
+          kernel::cpumask_clear_cpu(cpu_of(o.cpu), &down_);
+          kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
+        } else if constexpr (FindOp<T>) {
+          // A find does not change the state.
+        } else {
+          static_assert(kUnhandled<T>, "Model::apply: a new cpudl op needs a case here");
         }
-        // Find and FindNomask do not change the state.
       },
       op);
 }
@@ -119,15 +154,47 @@ bool Model::find_takes_free_branch(const Cpumask& affinity, bool with_mask) cons
   return with_mask && kernel::cpumask_and(&both, &free_, &affinity);
 }
 
-bool Model::find_permits(u64 task_dl, const Cpumask& aff, const FindResult& r,
-                         std::string* why, bool* stale) const {
+Cpumask Model::capacity_pick(const Cpumask& candidates, const CapTask& task) const {
+  // Written from the meaning, bit by bit: the CPUs with enough capacity for
+  // the task's bandwidth (floor(d * c / 1024) >= r  <=>  d * c >= r * 1024).
+  auto cap = [&](unsigned c) -> unsigned long {
+    return capacity_.empty() ? 1024 : capacity_[c % capacity_.size()];
+  };
+  auto has = [](const Cpumask& m, unsigned c) { return ((m.bits[c / 64] >> (c % 64)) & 1UL) != 0; };
+  Cpumask fit{};
+  unsigned long largest = 0;
+  for (unsigned c = 0; c < nr_cpu_ids_; ++c) {
+    if (!has(candidates, c)) continue;
+    const auto need = static_cast<unsigned __int128>(task.dl_runtime) * 1024;
+    if (static_cast<unsigned __int128>(task.dl_deadline) * cap(c) >= need)
+      fit.bits[c / 64] |= 1UL << (c % 64);
+    largest = std::max(largest, cap(c));
+  }
+  if (!kernel::cpumask_empty(&fit)) return fit;
+  // None fits: the largest capacity; the task's CPU among those, else the lowest.
+  const auto own = static_cast<unsigned>(task.cpu);
+  unsigned pick = own < nr_cpu_ids_ && has(candidates, own) && cap(own) == largest ? own : nr_cpu_ids_;
+  for (unsigned c = 0; pick == nr_cpu_ids_ && c < nr_cpu_ids_; ++c)
+    if (has(candidates, c) && cap(c) == largest) pick = c;
+  Cpumask out{};
+  out.bits[pick / 64] |= 1UL << (pick % 64);
+  return out;
+}
+
+bool Model::find_permits(const FindArgs& a, const FindResult& r, std::string* why,
+                         bool* stale) const {
   *stale = false;
+  const u64 task_dl = a.dl;
+  const Cpumask& aff = *a.affinity;
   if (find_takes_free_branch(aff, r.with_mask)) {
     Cpumask want;
     kernel::cpumask_and(&want, &free_, &aff);
+    if (a.cap) want = capacity_pick(want, *a.cap);
     if (r.ret != 1 || !kernel::cpumask_equal(&r.later_mask, &want)) {
-      *why = fmt::format("a free CPU is in the affinity: expected 1 with later_mask {}",
-                         io::format_value(want));
+      *why = fmt::format("a free CPU is in the affinity: expected 1 with later_mask {}{}",
+                         io::format_value(want),
+                         a.cap ? " (the free CPUs the task fits by capacity, else the largest)"
+                               : "");
       return false;
     }
     return true;

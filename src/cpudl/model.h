@@ -13,10 +13,17 @@
 // The kernel's callers only call cpudl_set_freecpu() for a CPU that is not in
 // the heap (rq_online_dl runs after rq_offline_dl cleared it); with that
 // contract, "in the heap => not free" always holds.
+// CPU hotplug (cpu_down / cpu_up): the set of CPUs that are down is state.
+// cpu_down is rq_offline_dl() (the CPU leaves the heap and the free set),
+// cpu_up is rq_online_dl() of an empty runqueue (the CPU becomes free). The
+// callers' contract: no op names a CPU that is down, except cpu_up; cpu_down
+// needs an up CPU, cpu_up a down one. So a down CPU is never in the heap and
+// never free, and cpudl_find() can never answer it.
 #pragma once
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <boost/container/static_vector.hpp>
 
@@ -47,6 +54,7 @@ class Model {
   // The maximum deadline under dl_time_before (latest), if not empty.
   // Cached; a rescan (O(nr_cpu_ids)) only after the maximum left or dropped.
   std::optional<u64> max_dl() const;
+  bool is_down(int cpu) const { return (down_.bits[cpu / 64] >> (cpu % 64)) & 1UL; }
   bool is_free(int cpu) const {
     return (free_.bits[cpu / 64] >> (cpu % 64)) & 1UL;
   }
@@ -73,8 +81,17 @@ class Model {
   //    M & affinity is allowed iff task_dl is before the maximum and that set
   //    is not empty; 0 is allowed iff task_dl is not before the maximum or
   //    some CPU of M is outside the affinity (it may be the one at the root).
-  bool find_permits(u64 task_dl, const Cpumask& affinity, const FindResult& result,
-                    std::string* why, bool* stale) const;
+  //  - find_cap (a.cap), free branch: 1 with later_mask = the CPUs of
+  //    free & affinity whose capacity runs dl_runtime within dl_deadline
+  //    (dl_deadline * capacity >= dl_runtime * 1024); if there are none, the
+  //    one of largest capacity, preferring the task's CPU, then the lowest.
+  bool find_permits(const FindArgs& a, const FindResult& result, std::string* why,
+                    bool* stale) const;
+  // CPU capacities for find_cap (Config::capacity: repeated; empty = all 1024).
+  void set_capacity(const std::vector<std::uint16_t>& capacity) { capacity_ = capacity; }
+  // What later_mask a find_cap on the free branch must leave: from the free
+  // CPUs of the affinity (not empty).
+  Cpumask capacity_pick(const Cpumask& candidates, const CapTask& task) const;
   // Whether the free branch decides this find (later_mask given and a free
   // CPU in the affinity).
   bool find_takes_free_branch(const Cpumask& affinity, bool with_mask) const;
@@ -93,6 +110,8 @@ class Model {
   mutable bool max_valid_ = true;
   bool always_in_domain_ = true;
   Cpumask free_{};  // only the cpumask API touches it, like cp->free_cpus
+  std::vector<std::uint16_t> capacity_;
+  Cpumask down_{};  // CPUs taken down by cpu_down (not active, not online)
 };
 
 }  // namespace diffsched::cpudl

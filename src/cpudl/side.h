@@ -63,6 +63,14 @@ class Side {
   // model knows no capacities: for such a side it only checks that a find the
   // free CPUs decide answers 1 with a non-empty later_mask inside free & affinity.
   virtual bool capacity_aware() const { return false; }
+  // The run's CPU capacities (Config::capacity) for find_cap; Lockstep::reset()
+  // sets them before reset().
+  void set_capacity(const std::vector<std::uint16_t>& capacity) { config_.capacity = capacity; }
+
+ protected:
+  // arch_scale_cpu_capacity(cpu) of the run.
+  unsigned long capacity_of(int cpu) const { return config_.capacity_of(cpu); }
+  Config config_;
 };
 
 std::unique_ptr<Side> make_reference_side();  // SwapHeapify

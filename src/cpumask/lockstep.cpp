@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/finding.h"
 #include "io/text.h"
 
 namespace diffsched::cpumask {
@@ -90,25 +91,17 @@ void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
           for_each_cpu_and(cpu, &regs_[o.a.r], &regs_[o.b.r]) cpumask_set_cpu(cpu, &visited);
           answer_ = io::format_value(visited);
           model_answer_ = format_bits(model_[o.a.r] & model_[o.b.r], nr);
+        } else {
+          static_assert(kUnhandled<T>, "cpumask Lockstep: a new op needs a case here");
         }
       },
       op);
 
   auto finding = [&](FindingKind kind, std::string_view check, std::string_view field,
                      unsigned line = __builtin_LINE()) {
-    Finding f;
-    f.check_file = __FILE__;
-    f.check_line = line;
-    f.kind = kind;
-    f.subject = Subject::kName;
-    f.op_index = index;
-    f.op_kind = std::string(op_name(op));
-    f.op_text = io::format_op(op);
-    f.side = "kernel";
-    f.against = kind == FindingKind::kInvariant ? "" : "model";
-    f.check = std::string(check);
-    f.field = std::string(field);
-    return f;
+    return make_finding<Subject>(
+        kind, op, index, {"kernel", kind == FindingKind::kInvariant ? "" : "model", check, field},
+        __FILE__, line);
   };
   for (unsigned r = 0; r < kRegisters; ++r) {
     for (unsigned w = nr / 64; w < BITS_TO_LONGS(NR_CPUS); ++w) {

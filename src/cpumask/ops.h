@@ -16,8 +16,10 @@
 #pragma once
 
 #include <string_view>
+#include <cstdint>
 #include <variant>
 
+#include "engine/fields.h"
 #include "kernel/cpumask.h"
 
 namespace diffsched::cpumask {
@@ -32,75 +34,77 @@ struct Reg {
   friend bool operator==(Reg, Reg) = default;
 };
 
-#define DIFFSCHED_CPUMASK_OP(Name, text, kernel_call)                \
+// code: the op's stable binary op code (engine/op.h); never reuse one.
+#define DIFFSCHED_CPUMASK_OP(Name, code, text, kernel_call)          \
   struct Name {                                                      \
+    static constexpr std::uint8_t kCode = code;                      \
     static constexpr std::string_view kName = text;                  \
     static constexpr std::string_view kKernel = kernel_call;
 
-DIFFSCHED_CPUMASK_OP(Load, "load", "*dst = mask (cpumask_copy)")
+DIFFSCHED_CPUMASK_OP(Load, 0, "load", "*dst = mask (cpumask_copy)")
   Reg dst;
   Cpumask mask{};
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("dst", op.dst); f("mask", op.mask); }
+  static constexpr void fields(Self& op, F&& f) { f("dst", op.dst); f("mask", op.mask); }
 };
-DIFFSCHED_CPUMASK_OP(SetCpu, "set_cpu", "cpumask_set_cpu(cpu, dst)")
+DIFFSCHED_CPUMASK_OP(SetCpu, 1, "set_cpu", "cpumask_set_cpu(cpu, dst)")
   Reg dst;
-  int cpu = 0;
+  Cpu cpu = 0;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("dst", op.dst); f("cpu", op.cpu); }
+  static constexpr void fields(Self& op, F&& f) { f("dst", op.dst); f("cpu", op.cpu); }
 };
-DIFFSCHED_CPUMASK_OP(ClearCpu, "clear_cpu", "cpumask_clear_cpu(cpu, dst)")
+DIFFSCHED_CPUMASK_OP(ClearCpu, 2, "clear_cpu", "cpumask_clear_cpu(cpu, dst)")
   Reg dst;
-  int cpu = 0;
+  Cpu cpu = 0;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("dst", op.dst); f("cpu", op.cpu); }
+  static constexpr void fields(Self& op, F&& f) { f("dst", op.dst); f("cpu", op.cpu); }
 };
-DIFFSCHED_CPUMASK_OP(TestCpu, "test_cpu", "cpumask_test_cpu(cpu, src)")
+DIFFSCHED_CPUMASK_OP(TestCpu, 3, "test_cpu", "cpumask_test_cpu(cpu, src)")
   Reg src;
-  int cpu = 0;
+  Cpu cpu = 0;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("src", op.src); f("cpu", op.cpu); }
+  static constexpr void fields(Self& op, F&& f) { f("src", op.src); f("cpu", op.cpu); }
 };
-DIFFSCHED_CPUMASK_OP(And, "and", "cpumask_and(dst, a, b)")
+DIFFSCHED_CPUMASK_OP(And, 4, "and", "cpumask_and(dst, a, b)")
   Reg dst, a, b;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("dst", op.dst); f("a", op.a); f("b", op.b); }
+  static constexpr void fields(Self& op, F&& f) { f("dst", op.dst); f("a", op.a); f("b", op.b); }
 };
-DIFFSCHED_CPUMASK_OP(First, "first", "cpumask_first(src)")
+DIFFSCHED_CPUMASK_OP(First, 5, "first", "cpumask_first(src)")
   Reg src;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("src", op.src); }
+  static constexpr void fields(Self& op, F&& f) { f("src", op.src); }
 };
-DIFFSCHED_CPUMASK_OP(Next, "next", "cpumask_next(cpu, src)")
+DIFFSCHED_CPUMASK_OP(Next, 6, "next", "cpumask_next(cpu, src)")
   Reg src;
-  int cpu = 0;
+  Cpu cpu = 0;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("src", op.src); f("cpu", op.cpu); }
+  static constexpr void fields(Self& op, F&& f) { f("src", op.src); f("cpu", op.cpu); }
 };
-DIFFSCHED_CPUMASK_OP(FirstAnd, "first_and", "cpumask_first_and(a, b)")
+DIFFSCHED_CPUMASK_OP(FirstAnd, 7, "first_and", "cpumask_first_and(a, b)")
   Reg a, b;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("a", op.a); f("b", op.b); }
+  static constexpr void fields(Self& op, F&& f) { f("a", op.a); f("b", op.b); }
 };
-DIFFSCHED_CPUMASK_OP(FirstAndAnd, "first_and_and", "cpumask_first_and_and(a, b, c)")
+DIFFSCHED_CPUMASK_OP(FirstAndAnd, 8, "first_and_and", "cpumask_first_and_and(a, b, c)")
   Reg a, b, c;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("a", op.a); f("b", op.b); f("c", op.c); }
+  static constexpr void fields(Self& op, F&& f) { f("a", op.a); f("b", op.b); f("c", op.c); }
 };
-DIFFSCHED_CPUMASK_OP(Weight, "weight", "cpumask_weight(src)")
+DIFFSCHED_CPUMASK_OP(Weight, 9, "weight", "cpumask_weight(src)")
   Reg src;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("src", op.src); }
+  static constexpr void fields(Self& op, F&& f) { f("src", op.src); }
 };
-DIFFSCHED_CPUMASK_OP(Empty, "empty", "cpumask_empty(src)")
+DIFFSCHED_CPUMASK_OP(Empty, 10, "empty", "cpumask_empty(src)")
   Reg src;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("src", op.src); }
+  static constexpr void fields(Self& op, F&& f) { f("src", op.src); }
 };
-DIFFSCHED_CPUMASK_OP(ForEachAnd, "for_each_and", "for_each_cpu_and(cpu, a, b)")
+DIFFSCHED_CPUMASK_OP(ForEachAnd, 11, "for_each_and", "for_each_cpu_and(cpu, a, b)")
   Reg a, b;
   template <class Self, class F>
-  static void fields(Self& op, F&& f) { f("a", op.a); f("b", op.b); }
+  static constexpr void fields(Self& op, F&& f) { f("a", op.a); f("b", op.b); }
 };
 
 #undef DIFFSCHED_CPUMASK_OP

@@ -10,14 +10,15 @@
 // live deadlines do not fit in a 2^63 window (dl_time_before is then not an
 // order) is re-labelled out-of-domain. The observer sees every op, for traces.
 //
-// A subject S provides: kName, Op (a std::variant), Config (with nr_cpu_ids),
-// and Lockstep with reset(const Config&), step(op, index, level, Verdict&),
-// in_domain(). The runner never allocates; findings do (they are rare).
+// A subject S is anything that satisfies the concept Subject (engine/subject.h:
+// the whole contract, checked by the compiler). The runner never allocates;
+// findings do (they are rare).
 #pragma once
 
 #include <cstddef>
 #include <span>
 
+#include "engine/subject.h"
 #include "engine/verdict.h"
 #include <fmt/format.h>
 
@@ -35,7 +36,7 @@ class Observer {
 
 // One run in progress, fed op by op (RapidCheck commands use this directly;
 // run_lockstep() feeds a whole sequence). Holds nr_cpu_ids for its lifetime.
-template <class S>
+template <Subject S>
 class LockstepRun {
  public:
   LockstepRun(typename S::Lockstep& lockstep, const typename S::Config& config, Level level,
@@ -82,7 +83,7 @@ class LockstepRun {
   Verdict verdict_;
 };
 
-template <class S>
+template <Subject S>
 Verdict run_lockstep(typename S::Lockstep& lockstep, const typename S::Config& config,
                      std::span<const typename S::Op> ops, Level level,
                      Observer<S>* observer = nullptr) {

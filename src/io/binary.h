@@ -12,7 +12,14 @@
 // op table. Decoding is total: every byte value means something, an op whose
 // bytes run out is dropped, and nothing is rejected. A *file* is a body behind
 // "DSCH", a version byte, the subject and the level (0 = not fixed); `replay`
-// checks those and refuses a wrong version.
+// checks those and refuses an unknown version.
+//
+// Versions. v2 (written now): the op byte's low 5 bits are the op's stable
+// code (each op struct's kCode); a code no op has is reserved and decodes to
+// nothing (the byte is skipped), so adding an op, which takes a reserved code,
+// never changes what bytes that decoded to an op mean. v1 (read for old files):
+// the op byte was `b % kinds` over the op list of the time (op i had code i),
+// and pick had no op byte. Raw bodies carry no version: they are v2.
 //
 // Deadlines are coded so that mutations reach the interesting values in one
 // byte: base + small offset (ties), previous +- small delta (neighbours), one
@@ -31,6 +38,8 @@
 #include <vector>
 
 #include "engine/op.h"
+#include "io/bytes.h"
+#include "io/fields.h"
 #include "io/program.h"
 #include "kernel/cpumask.h"
 
@@ -40,99 +49,88 @@ using kernel::Cpumask;
 using kernel::u64;
 
 inline constexpr std::array<std::uint8_t, 4> kMagic{'D', 'S', 'C', 'H'};
-inline constexpr std::uint8_t kFormatVersion = 1;
+inline constexpr std::uint8_t kFormatVersion = 2;  // written; 1 and 2 are read
 inline constexpr std::size_t kFileHeaderSize = 7;  // magic, version, subject, level
 
 // nr_cpu_ids chosen by one header byte below 0xf0 (value % 16).
 inline constexpr std::array<unsigned, 16> kNrCpusTable{1,  2,  3,   4,   5,   6,   8,   16,
                                                        31, 63, 64,  65,  127, 128, 256, 8192};
 
-// Deadline domain of a cpudl body.
-struct DeadlineDomain {
-  bool unconstrained = false;
-  u64 base = 0;
-};
-
-// Special deadlines (mode 3): relative ones are offsets from base.
-u64 special_deadline(unsigned index, u64 base);
-inline constexpr unsigned kSpecialDeadlines = 16;
-
-// Folds v into [base - 2^61, base + 2^61) (window domain).
-inline u64 fold_deadline(u64 v, u64 base) {
-  constexpr u64 kHalf = u64{1} << 61;
-  return base + (((v - base) + kHalf) & ((u64{1} << 62) - 1)) - kHalf;
-}
-
-class ByteReader {
- public:
-  explicit ByteReader(std::span<const std::uint8_t> bytes) : bytes_(bytes) {}
-  bool get(std::uint8_t* b) {
-    if (pos_ >= bytes_.size()) return false;
-    *b = bytes_[pos_++];
-    return true;
-  }
-  // Little-endian; false if the bytes run out.
-  bool get_le(unsigned n, u64* v) {
-    *v = 0;
-    for (unsigned i = 0; i < n; ++i) {
-      std::uint8_t b;
-      if (!get(&b)) return false;
-      *v |= u64{b} << (8 * i);
-    }
-    return true;
-  }
-  bool done() const { return pos_ >= bytes_.size(); }
-
- private:
-  std::span<const std::uint8_t> bytes_;
-  std::size_t pos_ = 0;
-};
-
-// Decoding state shared by the field decoders of one body.
-struct DecodeContext {
-  unsigned nr_cpu_ids = 1;
-  DeadlineDomain domain;
-  u64 prev = 0;                    // last deadline decoded
-  std::array<u64, 16> recent{};    // ring of the last 16 deadlines
-  unsigned recent_count = 0;
-
-  void remember(u64 dl) {
-    recent[recent_count % recent.size()] = dl;
-    ++recent_count;
-    prev = dl;
-  }
-};
-
-// Field decoders: false when the bytes run out (the op is then dropped).
-bool decode_field(ByteReader& r, DecodeContext& c, int* cpu);
-bool decode_field(ByteReader& r, DecodeContext& c, u64* dl);
-bool decode_field(ByteReader& r, DecodeContext& c, bool* flag);
-bool decode_field(ByteReader& r, DecodeContext& c, Cpumask* mask);
-bool decode_field(ByteReader& r, DecodeContext& c, cpumask::Reg* reg);
-
 // Header of a body: nr_cpu_ids and, for cpudl, the domain.
 unsigned decode_nr_cpus(ByteReader& r);
 DeadlineDomain decode_domain(ByteReader& r);
 
+// Whether an op has a deadline field (Deadline, TaskDeadline).
+template <class Op>
+constexpr bool has_deadline_field() {
+  Op op{};
+  bool found = false;
+  Op::fields(op, [&](std::string_view, const auto& f) {
+    if constexpr (OnDeadlineCircle<std::decay_t<decltype(f)>>) found = true;
+  });
+  return found;
+}
+
+// A subject whose ops carry deadlines has a deadline domain (and, for the
+// capacity list, is cpudl) in its body header.
 template <class S>
-inline constexpr bool kHasDeadlines = std::is_same_v<S, cpudl::Subject>;
+inline constexpr bool kHasDeadlines = []<class... Ops>(std::type_identity<std::variant<Ops...>>) {
+  return (has_deadline_field<Ops>() || ...);
+}(std::type_identity<typename S::Op>{});
+
+// Format v1, frozen: the number of op kinds each subject had (the op byte was
+// b % that; op i had code i). 0: the subject did not exist in v1.
+template <class S>
+constexpr unsigned v1_op_kinds() {
+  if constexpr (std::is_same_v<S, cpudl::Subject>)
+    return 7;
+  else if constexpr (std::is_same_v<S, pick::Subject>)
+    return 1;
+  else if constexpr (std::is_same_v<S, cpumask::Subject>)
+    return 12;
+  else
+    return 0;
+}
+
+// code -> index of the op alternative with that kCode, or -1 (reserved).
+template <class Variant>
+struct OpCodeTable;
+template <class... Ops>
+struct OpCodeTable<std::variant<Ops...>> {
+  static constexpr std::array<int, kOpCodes> make() {
+    std::array<int, kOpCodes> t{};
+    t.fill(-1);
+    int i = 0;
+    ((t[Ops::kCode] = i++), ...);
+    return t;
+  }
+  static constexpr std::array<int, kOpCodes> kIndex = make();
+};
 
 template <class S>
 class Decoder {
  public:
   using Op = typename S::Op;
 
-  explicit Decoder(std::span<const std::uint8_t> body) : reader_(body) {
+  explicit Decoder(std::span<const std::uint8_t> body, unsigned version = kFormatVersion)
+      : reader_(body), version_(version) {
     context_.nr_cpu_ids = decode_nr_cpus(reader_);
     if constexpr (kHasDeadlines<S>) {
       context_.domain = decode_domain(reader_);
       context_.prev = context_.domain.base;
+      // v2: CPU capacities, 2 bytes LE each: v % 1024 + 1 (v1 had none).
+      for (unsigned i = 0; version_ >= 2 && i < context_.domain.capacities; ++i) {
+        u64 v = 0;
+        reader_.get_le(2, &v);
+        capacity_.push_back(static_cast<std::uint16_t>(v % 1024 + 1));
+      }
     }
   }
 
   typename S::Config config() const {
     typename S::Config c;
     c.nr_cpu_ids = context_.nr_cpu_ids;
+    if constexpr (requires { c.capacity; }) c.capacity = capacity_;
     return c;
   }
   const DeadlineDomain& domain() const { return context_.domain; }
@@ -141,13 +139,24 @@ class Decoder {
   // Needs kernel::nr_cpu_ids == config().nr_cpu_ids for masks.
   bool next(Op* out) {
     constexpr std::size_t kKinds = std::variant_size_v<Op>;
-    std::size_t kind = 0;
-    if constexpr (kKinds > 1) {
-      std::uint8_t b;
-      if (!reader_.get(&b)) return false;
-      kind = b % kKinds;
+    for (;;) {
+      unsigned code = 0;
+      if (version_ == 1) {
+        if (reader_.done()) return false;
+        if constexpr (v1_op_kinds<S>() > 1) {
+          std::uint8_t b;
+          reader_.get(&b);
+          code = b % v1_op_kinds<S>();
+        }
+      } else {
+        std::uint8_t b;
+        if (!reader_.get(&b)) return false;
+        code = b % kOpCodes;
+      }
+      const int kind = OpCodeTable<Op>::kIndex[code];
+      if (kind < 0) continue;  // reserved code: nothing
+      return decode_kind(static_cast<std::size_t>(kind), out, std::make_index_sequence<kKinds>{});
     }
-    return decode_kind(kind, out, std::make_index_sequence<kKinds>{});
   }
 
  private:
@@ -164,20 +173,22 @@ class Decoder {
     T op{};
     bool ok = true;
     for_each_field(op, [&](std::string_view, auto& v) {
-      if (ok) ok = decode_field(reader_, context_, &v);
+      if (ok) ok = FieldTraits<std::decay_t<decltype(v)>>::decode(reader_, context_, &v);
     });
     if (ok) out->template emplace<T>(op);
     return ok;
   }
 
   ByteReader reader_;
+  unsigned version_;
   DecodeContext context_;
+  std::vector<std::uint16_t> capacity_;  // cpudl: Config::capacity
 };
 
 // Decodes a whole body into a program (level unset).
 template <class S>
-Program<S> decode_body(std::span<const std::uint8_t> body) {
-  Decoder<S> d(body);
+Program<S> decode_body(std::span<const std::uint8_t> body, unsigned version = kFormatVersion) {
+  Decoder<S> d(body, version);
   Program<S> p;
   p.config = d.config();
   kernel::NrCpuIdsScope scope(p.config.nr_cpu_ids);
@@ -197,6 +208,7 @@ bool has_magic(std::span<const std::uint8_t> bytes);
 // The 7-byte header of a file: checked (magic, version, subject, a level
 // that means something for the subject); false with a one-line reason.
 struct FileHeader {
+  unsigned version = kFormatVersion;
   std::size_t subject = 0;  // index in Subjects
   std::optional<Level> level;
 };

@@ -24,7 +24,7 @@ nlohmann::json step_json(std::size_t index, const cpudl::Op& op, const cpudl::Lo
   nlohmann::json sides = nlohmann::json::object();
   for (std::size_t i = 0; i < ls.side_count(); ++i) {
     nlohmann::json s = heap_json(ls.side(i).view());
-    if (std::holds_alternative<cpudl::Find>(op) || std::holds_alternative<cpudl::FindNomask>(op)) {
+    if (cpudl::is_find(op)) {
       const auto& r = ls.find_result(i);
       s["find"] = {{"ret", r.ret}};
       if (r.with_mask) s["find"]["later_mask"] = format_value(r.later_mask);

@@ -139,9 +139,9 @@ bool Input::start(std::string head, bool complete, const LoadOptions& options,
     }
     const auto body = all_.subspan(kFileHeaderSize);
     with_subject_index(fh.subject, [&]<class S>(std::type_identity<S>) {
-      auto& d = decoder_.template emplace<Decoder<S>>(body);
+      auto& d = decoder_.template emplace<Decoder<S>>(body, fh.version);
       header_.subject = S::kName;
-      header_.nr_cpu_ids = d.config().nr_cpu_ids;
+      put_config<S>(d.config(), &header_);
       header_.level = fh.level;
     });
     if (target) {
@@ -186,7 +186,7 @@ bool Input::start(std::string head, bool complete, const LoadOptions& options,
   with_subject_named(target->subject, [&]<class S>(std::type_identity<S>) {
     auto& d = decoder_.template emplace<Decoder<S>>(all_);
     header_.subject = S::kName;
-    header_.nr_cpu_ids = d.config().nr_cpu_ids;
+    put_config<S>(d.config(), &header_);
     header_.level = target->level;
   });
   return true;
@@ -196,7 +196,7 @@ std::optional<AnyProgram> read_program(Input& in, std::size_t max_bytes, std::st
   std::optional<AnyProgram> result;
   with_subject_named(in.header().subject, [&]<class S>(std::type_identity<S>) {
     Program<S> p;
-    p.config.nr_cpu_ids = in.header().nr_cpu_ids;
+    p.config = config_of<S>(in.header());
     p.level = in.header().level;
     p.expectations = in.header().expectations;
     const std::size_t max_ops = std::max<std::size_t>(1, max_bytes / sizeof(typename S::Op));

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "io/text.h"
 
@@ -232,10 +233,30 @@ void TextReader::split_into(std::string_view line) {
   }
 }
 
+bool parse_capacity(std::string_view text, std::vector<std::uint16_t>* out, std::string* error) {
+  out->clear();
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view item = text.substr(start, comma - start);
+    unsigned v = 0;
+    auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (item.empty() || ec != std::errc{} || p != item.data() + item.size() || v == 0 ||
+        v > cpudl::kCapacityScale || out->size() == cpudl::kMaxCapacities) {
+      *error = fmt::format("capacity '{}' is not a list of 1..{} values in 1..{} (e.g. 1024,512)",
+                           excerpt(text), cpudl::kMaxCapacities, cpudl::kCapacityScale);
+      return false;
+    }
+    out->push_back(static_cast<std::uint16_t>(v));
+    start = comma + 1;
+  }
+  return true;
+}
+
 bool TextReader::read_header(std::string* error) {
   std::optional<std::string_view> subject;
   std::optional<unsigned> cpus;
-  std::size_t subject_line = 0, cpus_line = 0, level_line = 0;
+  std::size_t subject_line = 0, cpus_line = 0, level_line = 0, capacity_line = 0;
   std::vector<std::size_t> expect_lines;
   std::string_view line;
   auto fail = [&](std::string_view why) {
@@ -260,7 +281,8 @@ bool TextReader::read_header(std::string* error) {
     split_into(line);
     if (words_.empty()) continue;
     const std::string_view key = words_[0];
-    const bool directive = key == "subject" || key == "cpus" || key == "level";
+    const bool directive =
+        key == "subject" || key == "cpus" || key == "level" || key == "capacity";
     if (!directive) {
       if (!subject) {
         subject = subject_with_op(key);
@@ -272,7 +294,10 @@ bool TextReader::read_header(std::string* error) {
       break;
     }
     if (words_.size() != 2) return fail(fmt::format("'{}' takes one value", key));
-    std::size_t* seen = key == "subject" ? &subject_line : key == "cpus" ? &cpus_line : &level_line;
+    std::size_t* seen = key == "subject"    ? &subject_line
+                        : key == "cpus"     ? &cpus_line
+                        : key == "capacity" ? &capacity_line
+                                            : &level_line;
     if (*seen)
       return fail(fmt::format("a second '{}' line (the first is line {})", key, *seen));
     *seen = lineno_;
@@ -290,6 +315,9 @@ bool TextReader::read_header(std::string* error) {
         return fail(fmt::format("cpus '{}' is not a number in 1..{}", excerpt(value),
                                 kernel::NR_CPUS));
       cpus = n;
+    } else if (key == "capacity") {
+      std::string why;
+      if (!parse_capacity(value, &header_.capacity, &why)) return fail(why);
     } else {
       header_.level = parse_level(value);
       if (!header_.level)
@@ -308,6 +336,11 @@ bool TextReader::read_header(std::string* error) {
   with_subject_named(*subject, [&]<class S>(std::type_identity<S>) {
     header_.nr_cpu_ids = cpus.value_or(S::kDefaultCpus);
   });
+  if (capacity_line && *subject != cpudl::Subject::kName) {
+    *error = fmt::format("line {}: 'capacity' means nothing for subject {} (cpudl only)",
+                         capacity_line, *subject);
+    return false;
+  }
   // Levels and signatures can be checked only once the subject is known.
   auto level_error = [&](std::size_t at, Level l) {
     *error = fmt::format("line {}: level {} means nothing for subject {} (its levels: {})", at,
@@ -344,7 +377,8 @@ bool TextReader::next_op_line(std::string_view* line, std::string* error) {
     }
     split_into(*line);
     if (words_.empty()) continue;
-    if (words_[0] == "subject" || words_[0] == "cpus" || words_[0] == "level") {
+    if (words_[0] == "subject" || words_[0] == "cpus" || words_[0] == "level" ||
+        words_[0] == "capacity") {
       *error = line_error(fmt::format("'{}' must come before the first op", words_[0]));
       return false;
     }
@@ -363,7 +397,7 @@ std::optional<AnyProgram> parse_program(std::string_view text, std::string* erro
   std::optional<AnyProgram> result;
   with_subject_named(reader.header().subject, [&]<class S>(std::type_identity<S>) {
     Program<S> p;
-    p.config.nr_cpu_ids = reader.header().nr_cpu_ids;
+    p.config = config_of<S>(reader.header());
     p.level = reader.header().level;
     p.expectations = reader.header().expectations;
     typename S::Op op{};
@@ -376,6 +410,7 @@ std::optional<AnyProgram> parse_program(std::string_view text, std::string* erro
 
 std::string format_header(const ProgramHeader& h) {
   std::string out = fmt::format("subject {}\ncpus {}\n", h.subject, h.nr_cpu_ids);
+  if (!h.capacity.empty()) out += fmt::format("capacity {}\n", fmt::join(h.capacity, ","));
   if (h.level) out += fmt::format("level {}\n", level_name(*h.level));
   for (const auto& e : h.expectations)
     out += fmt::format("# expect: {} {}\n", level_name(e.level), e.verdict);
@@ -386,7 +421,9 @@ std::string format_program(const AnyProgram& any) {
   return std::visit(
       [](const auto& p) {
         using S = typename std::decay_t<decltype(p)>::Subject;
-        std::string out = format_header({S::kName, p.config.nr_cpu_ids, p.level, p.expectations});
+        ProgramHeader h{S::kName, 0, p.level, p.expectations, {}};
+        put_config<S>(p.config, &h);
+        std::string out = format_header(h);
         kernel::NrCpuIdsScope scope(p.config.nr_cpu_ids);
         for (const auto& op : p.ops) out += format_op(op) + "\n";
         return out;

@@ -3,6 +3,7 @@
 //   # comment
 //   subject cpudl        # cpudl, pick or cpumask; inferred from the first op if absent
 //   cpus 4               # nr_cpu_ids (default: the subject's kDefaultCpus)
+//   capacity 1024,512    # cpudl: CPU capacities for find_cap, repeated over the CPUs
 //   level exact          # optional: the level this input is meant for
 //   # expect: exact cpudl:divergence:exact:slot.cpu:set   (regressions, see below)
 //   set 0 5
@@ -29,6 +30,7 @@
 // kExcerptBytes of it.
 #pragma once
 
+#include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -91,7 +93,25 @@ struct ProgramHeader {
   unsigned nr_cpu_ids = 0;
   std::optional<Level> level;
   std::vector<Expectation> expectations;
+  std::vector<std::uint16_t> capacity;  // `capacity 1024,512` (cpudl only)
 };
+
+// "1024,512": 1..31 capacities in 1..1024 (cpudl::Config::capacity).
+bool parse_capacity(std::string_view text, std::vector<std::uint16_t>* out, std::string* error);
+
+// The Config a header describes, and the header parts of a Config.
+template <class S>
+typename S::Config config_of(const ProgramHeader& h) {
+  typename S::Config c;
+  c.nr_cpu_ids = h.nr_cpu_ids;
+  if constexpr (requires { c.capacity; }) c.capacity = h.capacity;
+  return c;
+}
+template <class S>
+void put_config(const typename S::Config& c, ProgramHeader* h) {
+  h->nr_cpu_ids = c.nr_cpu_ids;
+  if constexpr (requires { c.capacity; }) h->capacity = c.capacity;
+}
 
 // Lines of .ops text, from memory or read from a FILE* in blocks. Memory:
 // one line (at most kMaxLineBytes) plus one block.

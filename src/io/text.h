@@ -18,22 +18,27 @@
 
 #include "cpumask/ops.h"
 #include "engine/op.h"
+#include "io/fields.h"
 #include "kernel/cpumask.h"
 #include "kernel/types.h"
 
 namespace diffsched::io {
 
+// Values print and parse through their field traits (io/fields.h); plain
+// ints, u64 deadlines and masks (state in traces) print like Cpu, Deadline
+// and Mask fields.
 std::string format_value(int v);
 std::string format_value(kernel::u64 v);
 std::string format_value(bool v);
 std::string format_value(const kernel::Cpumask& v);
-std::string format_value(cpumask::Reg v);
-
-bool parse_value(std::string_view s, int* out, std::string* error);
-bool parse_value(std::string_view s, kernel::u64* out, std::string* error);
-bool parse_value(std::string_view s, bool* out, std::string* error);
-bool parse_value(std::string_view s, kernel::Cpumask* out, std::string* error);
-bool parse_value(std::string_view s, cpumask::Reg* out, std::string* error);
+template <FieldType T>
+std::string format_value(const T& v) {
+  return FieldTraits<T>::print(v);
+}
+template <FieldType T>
+bool parse_value(std::string_view s, T* out, std::string* error) {
+  return FieldTraits<T>::parse(s, out, error);
+}
 
 // At most `n` bytes of `s`, then "..." if cut: how errors quote input, so
 // that a bad 1 MB line is never printed whole.

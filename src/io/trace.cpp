@@ -31,7 +31,7 @@ void print_step(std::FILE* out_, std::size_t index, const cpudl::Op& op,
   for (unsigned c = 0; c < ls.model().nr_cpu_ids(); ++c)
     if (ls.model().is_free(static_cast<int>(c))) kernel::cpumask_set_cpu(c, &free);
   fmt::print(out_, "      {:<10} {} free {}\n", "model", model, format_value(free));
-  if (std::holds_alternative<cpudl::Find>(op) || std::holds_alternative<cpudl::FindNomask>(op)) {
+  if (cpudl::is_find(op)) {
     for (std::size_t i = 0; i < ls.side_count(); ++i) {
       const auto& r = ls.find_result(i);
       fmt::print(out_, "      {:<10} find -> {}{}\n", ls.side(i).name(), r.ret,

@@ -104,6 +104,36 @@ int cpudl_find(CP* cp, u64 task_dl, const Cpumask* task_affinity,
   return 0;
 }
 
+// cpudl_find() with asymmetric CPU capacity on (sched_asym_cpucap_active(),
+// v5.9+). capacity_of(cpu) is arch_scale_cpu_capacity(cpu); the fit test is
+// v5.9..v5.19's dl_task_fits_capacity(): (dl_deadline * cap) >> 10 >= dl_runtime.
+// On the free branch the CPUs the task does not fit leave later_mask; if
+// none is left, the one of them with the largest capacity goes back in (on
+// equal capacities the first in CPU order, unless the task's own CPU has it).
+// Otherwise as cpudl_find(). Shared by both heap sides.
+template <class CP, class CapacityOf>
+int cpudl_find_cap(CP* cp, u64 task_dl, const Cpumask* task_affinity, Cpumask* later_mask,
+                   CapacityOf&& capacity_of, int task_cpu, u64 dl_runtime, u64 dl_deadline) {
+  if (!later_mask || !cpumask_and(later_mask, &cp->free_cpus, task_affinity))
+    return cpudl_find(cp, task_dl, task_affinity, later_mask);
+  unsigned long best_cap = 0;
+  int best_cpu = -1;
+  for (unsigned cpu = cpumask_first(later_mask); cpu < nr_cpu_ids;
+       cpu = cpumask_next(static_cast<int>(cpu), later_mask)) {
+    const unsigned long cap = capacity_of(static_cast<int>(cpu));
+    if (((dl_deadline * cap) >> 10) >= dl_runtime) continue;  // fits
+    cpumask_clear_cpu(cpu, later_mask);
+    const bool own = static_cast<int>(cpu) == task_cpu;
+    if (cap > best_cap || (own && cap == best_cap)) {
+      best_cap = cap;
+      best_cpu = static_cast<int>(cpu);
+    }
+  }
+  if (cpumask_empty(later_mask) && best_cpu >= 0)
+    cpumask_set_cpu(static_cast<unsigned>(best_cpu), later_mask);
+  return 1;
+}
+
 namespace detail {
 
 // The removal shared by cpudl_clear() forms: fill the hole with the last

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "util/text.h"
+
 namespace diffsched::kernel {
 
 thread_local unsigned nr_cpu_ids = NR_CPUS;
@@ -51,11 +53,7 @@ std::string cpumask_to_cpulist(const Cpumask& m) {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
+using util::trim;
 
 bool parse_cpu(std::string_view s, unsigned* cpu, std::string* error) {
   s = trim(s);

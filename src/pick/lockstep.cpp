@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "engine/finding.h"
 #include "io/text.h"
 #include "kernel/pick.h"
 
@@ -56,19 +57,8 @@ void Lockstep::step(const Op& op_variant, std::size_t index, Level level, Verdic
 
   auto finding = [&](FindingKind kind, std::size_t side, std::string_view against,
                      std::string_view check, unsigned line = __builtin_LINE()) {
-    Finding f;
-    f.check_file = __FILE__;
-    f.check_line = line;
-    f.kind = kind;
-    f.subject = Subject::kName;
-    f.op_index = index;
-    f.op_kind = std::string(Pick::kName);
-    f.op_text = io::format_op(op_variant);
-    f.side = std::string(sides_[side].name);
-    f.against = std::string(against);
-    f.check = std::string(check);
-    f.field = "cpu";
-    return f;
+    return make_finding<Subject>(kind, op_variant, index,
+                                 {sides_[side].name, against, check, "cpu"}, __FILE__, line);
   };
 
   // A WARN_ON() the op fired in a side (kernel-check candidates).
@@ -76,12 +66,7 @@ void Lockstep::step(const Op& op_variant, std::size_t index, Level level, Verdic
     if (!sides_[i].take_warning) continue;
     std::string warning = sides_[i].take_warning();
     if (warning.empty()) continue;
-    Finding f = finding(FindingKind::kInvariant, i, "", "WARN_ON");
-    f.field = "warning";
-    f.actual = std::move(warning);
-    f.detail = "the side's kernel code warned during this op (WARN_ON/WARN/BUG_ON, a "
-               "cpumask_check() of a CPU beyond nr_cpu_ids, or unbalanced locking)";
-    v.finding = std::move(f);
+    v.finding = warning_finding<Subject>(op_variant, index, sides_[i].name, std::move(warning));
     return;
   }
   // Invariant of each answer, from the masks alone.

@@ -4,6 +4,7 @@
 //       new_dst_cpu for env->dst_grpmask, env->cpus, p->cpus_ptr
 #pragma once
 
+#include <cstdint>
 #include <string_view>
 #include <variant>
 
@@ -14,6 +15,7 @@ namespace diffsched::pick {
 using kernel::Cpumask;
 
 struct Pick {
+  static constexpr std::uint8_t kCode = 0;  // stable binary op code
   static constexpr std::string_view kName = "pick";
   static constexpr std::string_view kKernel =
       "can_migrate_task(): new_dst_cpu from dst_grpmask & cpus & p->cpus_ptr";
@@ -22,7 +24,7 @@ struct Pick {
   Cpumask cpus{};
   Cpumask allowed{};
   template <class Self, class F>
-  static void fields(Self& op, F&& f) {
+  static constexpr void fields(Self& op, F&& f) {
     f("dst", op.dst);
     f("cpus", op.cpus);
     f("allowed", op.allowed);

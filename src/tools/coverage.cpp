@@ -212,15 +212,33 @@ std::string demangle(std::string_view name) {
   return status == 0 && out ? std::string(out.get()) : mangled;
 }
 
+namespace {
+
+// The gated code of every subject, from the registry (src/registry.def).
+struct GatedCode {
+  std::string_view subject;
+  CodeGroup group;
+  std::string_view pattern;  // "Class::" (a scope) or "ns::function"
+};
+constexpr CodeGroup reference = CodeGroup::kReference;
+constexpr CodeGroup optimized = CodeGroup::kOptimized;
+constexpr GatedCode kGatedCode[] = {
+#define DIFFSCHED_CODE(subject, group, pattern) {subject, group, pattern},
+#include "registry.def"
+#undef DIFFSCHED_CODE
+};
+
+bool matches(std::string_view demangled, std::string_view name, std::string_view pattern) {
+  return pattern.ends_with("::") ? name.find(pattern) != std::string::npos
+                                 : has_function(demangled, pattern);
+}
+
+}  // namespace
+
 std::optional<CodeGroup> classify_function(std::string_view demangled, std::string_view file) {
   const std::string name = short_name(demangled);
-  if (name.find("SwapHeapify::") != std::string::npos ||
-      has_function(demangled, "kernel::pick_reference"))
-    return CodeGroup::kReference;
-  if (name.find("HoleHeapify::") != std::string::npos ||
-      has_function(demangled, "kernel::pick_optimized") ||
-      has_function(demangled, "kernel::pick_fused"))
-    return CodeGroup::kOptimized;
+  for (const GatedCode& code : kGatedCode)
+    if (matches(demangled, name, code.pattern)) return code.group;
   if (file.starts_with("src/kernel/") && !file.starts_with("src/kernel/counters."))
     return CodeGroup::kShared;
   return std::nullopt;
@@ -339,11 +357,7 @@ std::optional<CoverageReport> parse_llvm_cov_export(const nlohmann::json& doc,
 
 namespace {
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using util::shell_quote;
 
 std::vector<std::string> files_in(const std::filesystem::path& dir, std::string_view ext) {
   std::vector<std::string> files;
@@ -447,7 +461,7 @@ std::optional<CoverageRun> run_coverage(const CoverageOptions& o, std::string* e
              " (is build-coverage built with -fprofile-instr-generate?)";
     return std::nullopt;
   }
-  if (run(merge, {.log = o.work / "merge.log"}) != 0) {
+  if (run(merge, {.log = o.work / "merge.log"}) != kExitOk) {
     *error = "llvm-profdata merge failed; see " + (o.work / "merge.log").string();
     return std::nullopt;
   }
@@ -460,7 +474,7 @@ std::optional<CoverageRun> run_coverage(const CoverageOptions& o, std::string* e
       shell_quote((o.work / "merged.profdata").string()), shell_quote(binary.string()),
       shell_quote(src.string()), shell_quote(json_file.string()),
       shell_quote((o.work / "export.log").string()));
-  if (run({"/bin/sh", "-c", export_cmd}) != 0) {
+  if (run({"/bin/sh", "-c", export_cmd}) != kExitOk) {
     *error = "llvm-cov export failed; see " + (o.work / "export.log").string();
     return std::nullopt;
   }
@@ -482,7 +496,7 @@ std::optional<CoverageRun> run_coverage(const CoverageOptions& o, std::string* e
              "-instr-profile=" + (o.work / "merged.profdata").string(), "-show-branches=count",
              "-show-line-counts-or-regions", "-project-title=diffsched", binary.string(),
              src.string()},
-            {.log = o.work / "html.log"}) != 0) {
+            {.log = o.work / "html.log"}) != kExitOk) {
       *error = "llvm-cov show -format=html failed; see " + (o.work / "html.log").string();
       return std::nullopt;
     }

@@ -1,21 +1,17 @@
 #include "tools/kernel_check.h"
 
 #include <algorithm>
-#include <chrono>
-#include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 
-#include "tools/process.h"
+#include "util/text.h"
 
 namespace diffsched::tools {
 
 namespace {
-
-using tools::read_text;
 
 // Comments and string literals blanked, so that regexes see only code.
 std::string strip_comments(const std::string& s) {
@@ -35,13 +31,43 @@ std::string strip_comments(const std::string& s) {
 }
 
 // Parameter count of the definition of `name` (-1 if not defined here).
+// The definition of `name`: its parameter text (parentheses balanced, so a
+// function-pointer parameter is one parameter) and where its body's '{' is.
+struct Definition {
+  std::string params;
+  std::size_t body_open = 0;  // index of the '{'
+};
+std::optional<Definition> find_definition(const std::string& code, const std::string& name) {
+  const std::regex call("\\b" + name + "\\s*\\(");
+  for (auto it = std::sregex_iterator(code.begin(), code.end(), call); it != std::sregex_iterator();
+       ++it) {
+    const std::size_t open = static_cast<std::size_t>(it->position(0) + it->length(0));
+    int depth = 1;
+    std::size_t i = open;
+    for (; i < code.size() && depth > 0; ++i) {
+      if (code[i] == '(') ++depth;
+      if (code[i] == ')') --depth;
+      if (code[i] == ';' || code[i] == '{' || code[i] == '}') break;
+    }
+    if (depth != 0) continue;
+    const std::size_t after = code.find_first_not_of(" \t\n\r", i);
+    if (after == std::string::npos || code[after] != '{') continue;
+    return Definition{code.substr(open, i - 1 - open), after};
+  }
+  return std::nullopt;
+}
+
 int defined_params(const std::string& code, const std::string& name) {
-  const std::regex def("\\b" + name + "\\s*\\(([^;{)]*)\\)\\s*\\{");
-  std::smatch m;
-  if (!std::regex_search(code, m, def)) return -1;
-  const std::string params = m[1].str();
+  const auto def = find_definition(code, name);
+  if (!def) return -1;
+  const std::string& params = def->params;
   if (params.find_first_not_of(" \t\n") == std::string::npos) return 0;
-  return static_cast<int>(std::count(params.begin(), params.end(), ',')) + 1;
+  int count = 1, depth = 0;
+  for (char c : params) {
+    depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+    count += c == ',' && depth == 0;
+  }
+  return count;
 }
 
 
@@ -145,10 +171,9 @@ namespace {
 
 // The parameter list of the definition of `name`, or nullopt.
 std::optional<std::string> defined_param_text(const std::string& code, const std::string& name) {
-  const std::regex def("\\b" + name + "\\s*\\(([^;{)]*)\\)\\s*\\{");
-  std::smatch m;
-  if (!std::regex_search(code, m, def)) return std::nullopt;
-  std::string p = m[1].str();
+  const auto def = find_definition(code, name);
+  if (!def) return std::nullopt;
+  std::string p = def->params;
   std::replace_if(p.begin(), p.end(), [](char c) { return c == '\n' || c == '\t'; }, ' ');
   p = std::regex_replace(p, std::regex(" +"), " ");
   const auto b = p.find_first_not_of(' '), e = p.find_last_not_of(' ');
@@ -157,10 +182,9 @@ std::optional<std::string> defined_param_text(const std::string& code, const std
 
 // The body (between the braces) of the definition of `name`, or "".
 std::string function_body(const std::string& code, const std::string& name) {
-  const std::regex def("\\b" + name + "\\s*\\([^;{)]*\\)\\s*\\{");
-  std::smatch m;
-  if (!std::regex_search(code, m, def)) return {};
-  const std::size_t open = static_cast<std::size_t>(m.position(0) + m.length(0));
+  const auto def = find_definition(code, name);
+  if (!def) return {};
+  const std::size_t open = def->body_open + 1;
   int depth = 1;
   for (std::size_t i = open; i < code.size(); ++i) {
     if (code[i] == '{') ++depth;
@@ -169,11 +193,11 @@ std::string function_body(const std::string& code, const std::string& name) {
   return code.substr(open);
 }
 
+// An expression without blanks around it and its outer parentheses.
 std::string trim_expr(std::string e) {
   for (;;) {
-    const auto b = e.find_first_not_of(" \t\n"), x = e.find_last_not_of(" \t\n");
-    if (b == std::string::npos) return {};
-    e = e.substr(b, x - b + 1);
+    e = std::string(util::trim(e));
+    if (e.empty()) return {};
     if (e.size() >= 2 && e.front() == '(' && e.back() == ')') {
       e = e.substr(1, e.size() - 2);
       continue;
@@ -294,7 +318,12 @@ std::optional<KernelApi> detect_cpudl_api(const std::string& source, std::string
                                      : KernelApi::kV4_9;
   std::vector<std::string> needed = {"cpudl_set", "cpudl_find", "cpudl_init", "cpudl_cleanup"};
   if (api != KernelApi::kV4_8 && api != KernelApi::kV3_14) needed.push_back("cpudl_clear");
-  if (api == KernelApi::kV4_8 || api == KernelApi::kV4_9) {
+  // The free-CPU helpers come as a pair, or not at all (v3.16 .. v3.18 and the
+  // Android 3.18 trees that backported the v4.9 split without them: the glue
+  // keeps free_cpus as rq_online_dl()/rq_offline_dl() did from v3.19).
+  if ((api == KernelApi::kV4_8 || api == KernelApi::kV4_9) &&
+      (defined_params(code, "cpudl_set_freecpu") >= 0 ||
+       defined_params(code, "cpudl_clear_freecpu") >= 0)) {
     needed.push_back("cpudl_set_freecpu");
     needed.push_back("cpudl_clear_freecpu");
   }
@@ -381,100 +410,6 @@ std::string summarize_link_errors(const std::string& output, const std::string& 
                        out.empty() ? "" : "; ", list(shim), shim.size() == 1 ? "it" : "them",
                        shim.size() == 1 ? "it" : "them");
   return out;
-}
-
-BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir) {
-  BuildResult r;
-  const auto start = std::chrono::steady_clock::now();
-  const fs::path src = source_dir();
-  const fs::path shim = src / "kshim";
-  const fs::path stage = work_dir / spec.role;
-  std::error_code ec;
-  fs::remove_all(stage, ec);
-  fs::create_directories(stage, ec);
-  if (ec) {
-    r.summary = fmt::format("cannot create {}: {}", stage.string(), ec.message());
-    return r;
-  }
-  const fs::path file = fs::absolute(spec.file);
-  const fs::path staged = stage / file.filename();
-  fs::copy_file(file, staged, fs::copy_options::overwrite_existing, ec);
-  // A pick candidate gets one too: a function cut from fair.c includes
-  // "sched.h", and the kernel's (like the shim's) includes "cpudeadline.h".
-  const KernelApi header_api = spec.api == KernelApi::kPick ? KernelApi::kV4_9 : spec.api;
-  const fs::path header =
-      spec.header.empty()
-          ? shim / "cpudeadline" / fmt::format("cpudeadline-{}.h", kernel_api_name(header_api))
-          : fs::absolute(spec.header);
-  fs::copy_file(header, stage / "cpudeadline.h", fs::copy_options::overwrite_existing, ec);
-  if (ec) {
-    r.summary = fmt::format("cannot stage {}: {}", file.string(), ec.message());
-    return r;
-  }
-  fs::path clang = find_program("clang-14");
-  if (clang.empty()) clang = find_program("clang");
-  if (clang.empty()) {
-    r.summary = "clang-14 not found on PATH (run scripts/install-deps.sh)";
-    return r;
-  }
-  r.shared_object = stage / (spec.role + ".so");
-  std::vector<std::string> argv = {
-      clang.string(), "-std=gnu11", "-g", "-O1", "-fPIC", "-shared", "-nostdinc",
-      "-fsanitize=address,undefined,fuzzer-no-link", "-fno-sanitize-recover=all",
-      "-fno-omit-frame-pointer", "-fno-strict-aliasing", "-fno-common",
-      "-Wall", "-Wno-unused-function", "-Werror=implicit-function-declaration",
-      "-Werror=incompatible-pointer-types", "-Werror=int-conversion",
-      "-Werror=return-type", "-fdiagnostics-color=never",
-      // Messages and WARN_ON() records name the user's file, not the stage.
-      fmt::format("-ffile-prefix-map={}/={}/", stage.string(), file.parent_path().string()),
-      "-iquote", stage.string(), "-iquote", (shim / "sched").string(),
-      "-I", (shim / "include").string(), "-I", (shim / "abi").string(),
-      fmt::format("-DKCHECK_SOURCE=\"{}\"", file.string())};
-  if (spec.api == KernelApi::kPick) {
-    argv.insert(argv.end(), {"-include", (shim / "include" / "kshim" / "kshim.h").string(),
-                             fmt::format("-DKCHECK_FUNCTION={}", spec.function),
-                             staged.string(), (shim / "runtime" / "glue_pick.c").string()});
-  } else {
-    const int api = spec.api == KernelApi::kV3_14  ? 314
-                    : spec.api == KernelApi::kV4_8 ? 48
-                    : spec.api == KernelApi::kV4_9 ? 49
-                                                   : 619;
-    argv.insert(argv.end(), {"-include", (shim / "sched" / "sched.h").string(),
-                             fmt::format("-DKCHECK_API={}", api),
-                             fmt::format("-DKCHECK_FIND_RETURNS_CPU={}",
-                                         spec.find_return == FindReturn::kCpu ? 1 : 0),
-                             staged.string(),
-                             (shim / "runtime" / "glue_cpudl.c").string()});
-  }
-  argv.insert(argv.begin() + 1, spec.extra_flags.begin(), spec.extra_flags.end());
-  argv.insert(argv.end(), {(shim / "runtime" / "runtime.c").string(), "-Wl,-Bsymbolic", "-o",
-                           r.shared_object.string()});
-  // The file's own definitions win over the shim's (the shim defines only
-  // what "sched.h" or <linux/...> would, and only where the file does not).
-  for (const auto& name : shim_helpers_defined_by(read_text(file) + "\n" + read_text(header)))
-    argv.insert(argv.begin() + 1, "-DKSHIM_OWN_" + name);
-  for (const auto& a : argv) r.command += (r.command.empty() ? "" : " ") + a;
-  const fs::path log = stage / "compile.log";
-  const int rc = run(argv, RunOptions{.log = log});
-  r.compiler_output = read_text(log);
-  // Messages name the user's files, not the staged copies.
-  auto replace_all = [&](const std::string& from, const std::string& to) {
-    for (std::size_t at = 0; (at = r.compiler_output.find(from, at)) != std::string::npos;
-         at += to.size())
-      r.compiler_output.replace(at, from.size(), to);
-  };
-  replace_all(staged.string(), file.string());
-  replace_all((stage / "cpudeadline.h").string(), header.string());
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (rc != 0) {
-    r.summary = summarize_form_errors(r.compiler_output, file.string());
-    if (r.summary.empty()) r.summary = summarize_missing_api(without_glue_errors(r.compiler_output));
-    if (r.summary.empty())
-      r.summary = summarize_link_errors(r.compiler_output, read_text(file), file.string());
-    return r;
-  }
-  r.ok = true;
-  return r;
 }
 
 }  // namespace diffsched::tools

@@ -8,6 +8,7 @@
 
 #include "engine/runner.h"
 #include "io/binary.h"
+#include "util/ddmin.h"
 
 namespace diffsched::tools {
 
@@ -90,21 +91,13 @@ class Minimizer {
   }
 
  private:
-  // Every CPU and mask bit of `op` is below nr.
+  // Every field of `op` is in range for nr (CPUs and mask bits below it).
   static bool valid_for(const Op& op, unsigned nr) {
     bool ok = true;
     std::visit(
         [&](const auto& o) {
           for_each_field(o, [&](std::string_view, const auto& f) {
-            using T = std::decay_t<decltype(f)>;
-            if constexpr (std::is_same_v<T, int>) {
-              ok = ok && f >= 0 && static_cast<unsigned>(f) < nr;
-            } else if constexpr (std::is_same_v<T, Cpumask>) {
-              for (unsigned w = nr / 64; w < kernel::BITS_TO_LONGS(kernel::NR_CPUS); ++w) {
-                const unsigned long beyond = w * 64 >= nr ? ~0UL : ~0UL << (nr - w * 64);
-                ok = ok && !(f.bits[w] & beyond);
-              }
-            }
+            ok = ok && io::FieldTraits<std::decay_t<decltype(f)>>::in_range(f, nr);
           });
         },
         op);
@@ -119,41 +112,16 @@ class Minimizer {
     return true;
   }
 
-  // Zeller's ddmin on the op list, then a 1-minimality pass.
+  // ddmin on the op list (util/ddmin.h, the project's one ddmin).
   bool ddmin(Program& p) {
-    bool changed = false;
-    std::size_t n = 2;
-    while (p.ops.size() >= 2 && !budget_.exhausted()) {
-      const std::size_t chunk = (p.ops.size() + n - 1) / n;
-      bool reduced = false;
-      for (std::size_t start = 0; start < p.ops.size() && !budget_.exhausted(); start += chunk) {
-        Program candidate = p;
-        candidate.ops.erase(candidate.ops.begin() + static_cast<std::ptrdiff_t>(start),
-                            candidate.ops.begin() +
-                                static_cast<std::ptrdiff_t>(std::min(start + chunk, p.ops.size())));
-        if (!candidate.ops.empty() && fails(candidate)) {
-          p = std::move(candidate);
-          n = std::max<std::size_t>(n - 1, 2);
-          reduced = changed = true;
-          break;
-        }
-      }
-      if (!reduced) {
-        if (n >= p.ops.size()) break;
-        n = std::min(n * 2, p.ops.size());
-      }
-    }
-    for (std::size_t i = 0; i < p.ops.size() && p.ops.size() > 1 && !budget_.exhausted();) {
-      Program candidate = p;
-      candidate.ops.erase(candidate.ops.begin() + static_cast<std::ptrdiff_t>(i));
-      if (fails(candidate)) {
-        p = std::move(candidate);
-        changed = true;
-      } else {
-        ++i;
-      }
-    }
-    return changed;
+    Program candidate = p;
+    return util::ddmin(
+        p.ops,
+        [&](const std::vector<Op>& ops) {
+          candidate.ops = ops;
+          return fails(candidate);
+        },
+        [&] { return budget_.exhausted(); });
   }
 
   // The smallest nr_cpu_ids that still fails: the small ones and the
@@ -189,7 +157,7 @@ class Minimizer {
     for (auto& op : p.ops)
       std::visit([&](auto& o) {
         for_each_field(o, [&](std::string_view, auto& f) {
-          if constexpr (std::is_same_v<std::decay_t<decltype(f)>, u64>) fields.push_back(&f);
+          if constexpr (io::OnDeadlineCircle<std::decay_t<decltype(f)>>) fields.push_back(&f.value);
         });
       }, op);
     if (fields.empty()) return false;
@@ -205,9 +173,8 @@ class Minimizer {
       for (auto& op : candidate.ops)
         std::visit([&](auto& o) {
           for_each_field(o, [&](std::string_view, auto& f) {
-            if constexpr (std::is_same_v<std::decay_t<decltype(f)>, u64>) {
+            if constexpr (io::OnDeadlineCircle<std::decay_t<decltype(f)>>)
               f = *fields[k++] - lowest + target;
-            }
           });
         }, op);
       if (fails(candidate)) {
@@ -274,47 +241,22 @@ class Minimizer {
     return bisect<T>(p, anchors.back(), v, make);
   }
 
-  // The u64 values anchors of a deadline: 0..7 and the program's other
-  // deadlines, below v, ascending.
-  std::vector<u64> deadline_anchors(const Program& p, u64 v) const {
-    std::set<u64> seen;
+  // The values of type T in the program (shrink anchors for T's traits);
+  // only integer-shrunk (StrongValue) types ask.
+  template <class T>
+  static std::set<T> program_values(const Program& p) {
+    // Deadlines of any kind share one circle: each anchors the others.
+    std::set<T> seen;
     for (const auto& op : p.ops)
       std::visit([&](const auto& o) {
         for_each_field(o, [&](std::string_view, const auto& f) {
-          if constexpr (std::is_same_v<std::decay_t<decltype(f)>, u64>) seen.insert(f);
+          using F = std::decay_t<decltype(f)>;
+          if constexpr (std::is_same_v<F, T> ||
+                        (io::OnDeadlineCircle<F> && io::OnDeadlineCircle<T>))
+            seen.insert(T(f.value));
         });
       }, op);
-    for (u64 c = 0; c < 8; ++c) seen.insert(c);
-    std::vector<u64> out;
-    for (u64 c : seen)
-      if (c < v) out.push_back(c);
-    return out;
-  }
-
-  // Candidates of the small, non-integer fields (each an improvement).
-  template <class T>
-  std::vector<T> candidates_for(const T& v, const Program& p) {
-    std::vector<T> out;
-    if constexpr (std::is_same_v<T, bool>) {
-      if (v) out.push_back(false);
-    } else if constexpr (std::is_same_v<T, cpumask::Reg>) {
-      for (unsigned r = 0; r < v.r; ++r) out.push_back(cpumask::Reg{r});
-    } else if constexpr (std::is_same_v<T, Cpumask>) {
-      const unsigned nr = p.config.nr_cpu_ids;
-      kernel::NrCpuIdsScope scope(nr);
-      if (!kernel::cpumask_empty(&v)) out.push_back(Cpumask{});
-      unsigned count = 0;
-      for (unsigned c = kernel::cpumask_first(&v); c < nr && count < 64;
-           c = kernel::cpumask_next(static_cast<int>(c), &v), ++count) {
-        Cpumask one{};
-        kernel::cpumask_set_cpu(c, &one);
-        if (kernel::cpumask_weight(&v) > 1) out.push_back(one);
-        Cpumask without = v;
-        kernel::cpumask_clear_cpu(c, &without);
-        out.push_back(without);
-      }
-    }
-    return out;
+    return seen;
   }
 
   // Simplifies field k of op i once; returns whether it changed.
@@ -325,21 +267,19 @@ class Minimizer {
       for_each_field(o, [&](std::string_view, const auto& f) {
         if (j++ != k) return;
         using T = std::decay_t<decltype(f)>;
+        using Traits = io::FieldTraits<T>;
         const T current = f;  // p changes below; f may dangle after that
-        if constexpr (std::is_same_v<T, int>) {
-          if (current <= 0) return;
-          std::vector<int> anchors = {0};
-          changed = shrink_integer<int>(p, i, k, current, anchors);
-        } else if constexpr (std::is_same_v<T, u64>) {
-          if (current == 0) return;
-          changed = shrink_integer<u64>(p, i, k, current, deadline_anchors(p, current));
+        if constexpr (Traits::kShrink == io::Shrink::kInteger) {
+          if (current == T{}) return;
+          changed = shrink_integer<T>(p, i, k, current,
+                                      Traits::anchors(current, program_values<T>(p)));
         } else {
           // Small domains: each accepted candidate is strictly simpler; try
           // again from the new value until none fails.
           T value = current;
           for (bool improved = true; improved && !budget_.exhausted();) {
             improved = false;
-            for (const T& c : candidates_for(value, p)) {
+            for (const T& c : Traits::candidates(value, p.config.nr_cpu_ids)) {
               if (budget_.exhausted()) break;
               Program candidate = with_field(p, i, k, c);
               if (fails(candidate)) {

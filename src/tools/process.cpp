@@ -1,5 +1,7 @@
 #include "tools/process.h"
 
+#include "engine/exit_status.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -56,10 +58,10 @@ pid_t spawn(const std::vector<std::string>& argv, const RunOptions& o) {
       ::dup2(fd, STDERR_FILENO);
     }
   }
-  if (!o.cwd.empty() && ::chdir(o.cwd.c_str()) != 0) ::_exit(127);
+  if (!o.cwd.empty() && ::chdir(o.cwd.c_str()) != 0) ::_exit(kExitNotExecuted);
   for (const auto& [k, v] : o.env) ::setenv(k.c_str(), v.c_str(), 1);
   if (!exe.empty()) ::execv(exe.c_str(), args.data());
-  ::_exit(127);
+  ::_exit(kExitNotExecuted);
 }
 
 int wait_exit(pid_t pid) {
@@ -68,7 +70,7 @@ int wait_exit(pid_t pid) {
   while (::waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return -1;
   if (WIFEXITED(status)) return WEXITSTATUS(status);
-  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  if (WIFSIGNALED(status)) return kExitSignalBase + WTERMSIG(status);
   return -1;
 }
 
@@ -89,7 +91,7 @@ bool build_preset(const std::string& preset, const fs::path& log, std::string* e
   }
   RunOptions o{.log = log, .cwd = source_dir()};
   if (!fs::exists(preset_dir(preset) / "CMakeCache.txt") &&
-      run({cmake, "--preset", preset}, o) != 0) {
+      run({cmake, "--preset", preset}, o) != kExitOk) {
     *error = "cmake --preset " + preset + " failed; see " + log.string();
     return false;
   }
@@ -101,18 +103,11 @@ bool build_preset(const std::string& preset, const fs::path& log, std::string* e
   }
   RunOptions b = o;
   b.log = log.string() + ".build";
-  if (run(argv, b) != 0) {
+  if (run(argv, b) != kExitOk) {
     *error = "cmake --build --preset " + preset + " failed; see " + b.log.string();
     return false;
   }
   return true;
-}
-
-std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
 }
 
 std::string tail_file(const fs::path& file, std::size_t lines) {

@@ -14,6 +14,8 @@
 
 #include <sys/types.h>
 
+#include "util/text.h"
+
 namespace diffsched::tools {
 
 namespace fs = std::filesystem;
@@ -36,8 +38,11 @@ struct RunOptions {
 // or -1 if it could not fork.
 pid_t spawn(const std::vector<std::string>& argv, const RunOptions& options = {});
 
-// Waits for pid: its exit status; 128+signal if it died of a signal; -1 on
-// error; 127 if it could not be executed.
+// The status of a child that could not be executed (as sh's 127).
+inline constexpr int kExitNotExecuted = 127;
+
+// Waits for pid: its exit status; 128+signal (kExitSignalBase) if it died of
+// a signal; -1 on error; kExitNotExecuted if it could not be executed.
 int wait_exit(pid_t pid);
 
 // spawn + wait_exit.
@@ -51,8 +56,8 @@ bool build_preset(const std::string& preset, const fs::path& log, std::string* e
 // The preset's binary directory: source_dir()/build-<preset> ("build" for default).
 fs::path preset_dir(const std::string& preset);
 
-// A whole file as text ("" if unreadable).
-std::string read_text(const fs::path& file);
+// A whole file as text ("" if unreadable): util::read_text (util/text.h).
+using util::read_text;
 
 // The last `lines` lines of a text file.
 std::string tail_file(const fs::path& file, std::size_t lines);

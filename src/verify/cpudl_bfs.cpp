@@ -1,5 +1,7 @@
 #include "verify/cpudl_bfs.h"
 
+#include "io/fields.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -59,6 +61,8 @@ std::vector<u64> heap_deadlines(const CpudlBounds& b) {
   return out;
 }
 
+std::vector<u64> bfs_durations() { return {512, 1024}; }
+
 std::vector<u64> task_deadlines(const CpudlBounds& b) {
   std::vector<u64> out;
   for (unsigned i = 0; i < b.deadlines + 2; ++i) out.push_back(domain_first(b) - 1 + i);
@@ -69,53 +73,36 @@ namespace {
 
 // ---- the successor function's op list, from the op structs' fields ---------
 
-// Find ops carry the task's deadline; every other u64 field is a heap deadline.
-template <class OpT>
-constexpr bool kTaskDeadline =
-    std::is_same_v<OpT, cpudl::Find> || std::is_same_v<OpT, cpudl::FindNomask>;
-
-struct FieldValues {
-  unsigned cpus;
-  std::vector<u64> heap_dl, task_dl;
-
-  template <class OpT, class T>
-  std::size_t count(const T&) const {
-    if constexpr (std::is_same_v<T, int>)
-      return cpus;
-    else if constexpr (std::is_same_v<T, u64>)
-      return kTaskDeadline<OpT> ? task_dl.size() : heap_dl.size();
-    else if constexpr (std::is_same_v<T, bool>)
-      return 2;
-    else if constexpr (std::is_same_v<T, kernel::Cpumask>)
-      return std::size_t{1} << cpus;
-    else
-      static_assert(sizeof(T) == 0, "a new op field type needs its values here");
-  }
-
-  template <class OpT, class T>
-  void assign(T& field, std::size_t i) const {
-    if constexpr (std::is_same_v<T, int>)
-      field = static_cast<int>(i);
-    else if constexpr (std::is_same_v<T, u64>)
-      field = kTaskDeadline<OpT> ? task_dl[i] : heap_dl[i];
-    else if constexpr (std::is_same_v<T, bool>)
-      field = i != 0;
-    else if constexpr (std::is_same_v<T, kernel::Cpumask>)
-      field.bits[0] = i;  // cpus <= 12: one word; the rest stays zero
-  }
-};
+// The BFS values of one field: its type's (io/fields.h), except find_cap's
+// task CPU, which only matters as big, little or tied with another big CPU
+// (capacities 1024,512 repeated): CPUs 0..2 cover every case, and keep
+// find_cap at 12 times the ops of find rather than 4 * nr_cpu_ids times.
+template <class OpT, class T>
+std::size_t field_domain_size(const io::BfsDomain& d, std::string_view name) {
+  if constexpr (std::is_same_v<OpT, cpudl::FindCap> && std::is_same_v<T, Cpu>)
+    if (name == "cpu") return std::min(3u, d.cpus);
+  return io::FieldTraits<T>::domain_size(d);
+}
 
 template <class OpT>
-void append_ops(const FieldValues& values, std::vector<cpudl::Op>& out) {
+std::array<std::size_t, 8> radix_of(const io::BfsDomain& domain, std::size_t* fields,
+                                    std::size_t* total) {
   std::array<std::size_t, 8> radix{};
+  *fields = 0;
+  *total = 1;
+  OpT proto{};
+  for_each_field(proto, [&](std::string_view name, const auto& f) {
+    radix[*fields] = field_domain_size<OpT, std::decay_t<decltype(f)>>(domain, name);
+    *total *= radix[(*fields)++];
+  });
+  return radix;
+}
+
+// Every op with every combination of its fields' values.
+template <class OpT>
+void append_ops(const io::BfsDomain& domain, std::vector<cpudl::Op>& out) {
   std::size_t fields = 0, total = 1;
-  {
-    OpT proto{};
-    for_each_field(proto, [&](std::string_view, const auto& f) {
-      radix[fields] = values.count<OpT>(f);
-      total *= radix[fields++];
-    });
-  }
+  const auto radix = radix_of<OpT>(domain, &fields, &total);
   for (std::size_t t = 0; t < total; ++t) {
     std::array<std::size_t, 8> digit{};
     std::size_t rest = t;
@@ -125,18 +112,49 @@ void append_ops(const FieldValues& values, std::vector<cpudl::Op>& out) {
     }
     OpT op{};
     std::size_t i = 0;
-    for_each_field(op, [&](std::string_view, auto& f) { values.assign<OpT>(f, digit[i++]); });
+    for_each_field(op, [&](std::string_view, auto& f) {
+      f = io::FieldTraits<std::decay_t<decltype(f)>>::domain_at(domain, digit[i++]);
+    });
     out.emplace_back(op);
   }
+}
+
+io::BfsDomain bfs_domain(const CpudlBounds& b) {
+  io::BfsDomain domain;
+  domain.cpus = b.cpus;
+  domain.heap_dl = heap_deadlines(b);
+  domain.task_dl = task_deadlines(b);
+  domain.duration = bfs_durations();
+  return domain;
+}
+
+// How many ops cpudl_ops() gives, without building them (the estimate).
+std::size_t cpudl_op_count(const CpudlBounds& b) {
+  const io::BfsDomain domain = bfs_domain(b);
+  std::size_t count = 0;
+  [&]<class... Ops>(std::type_identity<std::variant<Ops...>>) {
+    std::size_t fields = 0, total = 0;
+    ((std::is_same_v<Ops, cpudl::CpuDown> || std::is_same_v<Ops, cpudl::CpuUp>
+          ? void()
+          : (radix_of<Ops>(domain, &fields, &total), void(count += total))),
+     ...);
+  }(std::type_identity<cpudl::Op>{});
+  return count;
 }
 
 }  // namespace
 
 std::vector<cpudl::Op> cpudl_ops(const CpudlBounds& b) {
-  const FieldValues values{b.cpus, heap_deadlines(b), task_deadlines(b)};
+  const io::BfsDomain domain = bfs_domain(b);
   std::vector<cpudl::Op> out;
+  // Not the hotplug ops: the state encoding has no set of down CPUs, and they
+  // reach no new heap state (cpu_down c is clear_online c 0 on the heap and
+  // the free set, cpu_up c is set_freecpu c), so the search stays exact.
   [&]<class... Ops>(std::type_identity<std::variant<Ops...>>) {
-    (append_ops<Ops>(values, out), ...);
+    ((std::is_same_v<Ops, cpudl::CpuDown> || std::is_same_v<Ops, cpudl::CpuUp>
+          ? void()
+          : append_ops<Ops>(domain, out)),
+     ...);
   }(std::type_identity<cpudl::Op>{});
   return out;
 }
@@ -343,7 +361,7 @@ CpudlEstimate estimate_cpudl(const CpudlBounds& b) {
   CpudlEstimate e;
   {
     kernel::NrCpuIdsScope scope(b.cpus);
-    e.ops_per_state = cpudl_ops(b).size();
+    e.ops_per_state = cpudl_op_count(b);
   }
   // g(N): measured states / (K+2)^N for N = 1..5 (any K), rounded up.
   constexpr double kLayouts[] = {1, 2.5, 2.5, 4.5, 14, 100};
@@ -383,7 +401,7 @@ CpudlResult verify_cpudl(const CpudlBounds& b, cpudl::Lockstep& ls, const Progre
   const CpudlEstimate estimate = estimate_cpudl(b);
   Stopwatch clock;
   kernel::NrCpuIdsScope scope(b.cpus);
-  const cpudl::Config config{b.cpus};
+  const cpudl::Config config{b.cpus, b.capacity};
   ls.reset(config);
   const std::vector<cpudl::Op> ops = cpudl_ops(b);
   r.ops_per_state = ops.size();

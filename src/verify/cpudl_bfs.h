@@ -61,6 +61,10 @@ struct CpudlBounds {
   Domain domain = Domain::kWindow;
   Level level = Level::kDeadline;
   unsigned max_depth = 0;  // expand states up to this depth; 0: no limit
+  // CPU capacities of find_cap (repeated): two sizes, so that with the
+  // durations below a task fits all, some or none of the free CPUs, and
+  // CPUs of equal largest capacity tie.
+  std::vector<std::uint16_t> capacity = {1024, 512};
 
   static constexpr unsigned kMaxCpus = 12;
   static constexpr unsigned kMaxDeadlines = 15;
@@ -71,6 +75,9 @@ struct CpudlBounds {
 // deadline to a live deadline occurs).
 std::vector<kernel::u64> heap_deadlines(const CpudlBounds& bounds);
 std::vector<kernel::u64> task_deadlines(const CpudlBounds& bounds);
+// The relative times find_cap is tried with (dl_runtime, dl_deadline): 512
+// and 1024, so runtime/deadline is 1/2, 1 or 2.
+std::vector<kernel::u64> bfs_durations();
 
 // Every op tried from every state, in the order tried (op-list order, then
 // field values in order, first field slowest). Needs nr_cpu_ids == cpus.

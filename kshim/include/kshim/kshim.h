@@ -11,7 +11,9 @@
  * pointer, small_cpumask_bits == nr_cpumask_bits == nr_cpu_ids, and
  * "not found" is nr_cpu_ids (find_*_bit return their size argument).
  * nr_cpu_ids, cpu_possible_mask and cpu_present_mask are set by the harness
- * before every run (kshim_reset()). Locking is single-threaded bookkeeping;
+ * before every run (kshim_reset()); cpu_online_mask and cpu_active_mask start
+ * equal to them and are state of the run: the ops cpu_down/cpu_up change them
+ * as CPU hotplug does (set_cpu_active(), set_cpu_online()). Locking is single-threaded bookkeeping;
  * WARN_ON()/WARN_ON_ONCE()/WARN()/BUG_ON() record a warning that the harness
  * reports as a finding naming the op; allocation only fails on request.
  *
@@ -311,6 +313,21 @@ static inline unsigned int cpumask_next_and(int n, const struct cpumask *a, cons
 #define cpu_present(cpu) cpumask_test_cpu((cpu), cpu_present_mask)
 #define cpu_online(cpu) cpumask_test_cpu((cpu), cpu_online_mask)
 #define cpu_active(cpu) cpumask_test_cpu((cpu), cpu_active_mask)
+/* include/linux/cpumask.h: what CPU hotplug calls (kernel/cpu.c, sched/core.c). */
+static inline void set_cpu_online(unsigned int cpu, bool online)
+{
+	if (online)
+		cpumask_set_cpu(cpu, &__cpu_online_mask);
+	else
+		cpumask_clear_cpu(cpu, &__cpu_online_mask);
+}
+static inline void set_cpu_active(unsigned int cpu, bool active)
+{
+	if (active)
+		cpumask_set_cpu(cpu, &__cpu_active_mask);
+	else
+		cpumask_clear_cpu(cpu, &__cpu_active_mask);
+}
 #define num_possible_cpus() cpumask_weight(cpu_possible_mask)
 #define num_present_cpus() cpumask_weight(cpu_present_mask)
 #define num_active_cpus() cpumask_weight(cpu_active_mask)
@@ -391,7 +408,18 @@ static inline unsigned int task_cpu(const struct task_struct *p) { return p->cpu
 #define SCHED_CAPACITY_SCALE (1L << SCHED_CAPACITY_SHIFT)
 #define cap_scale(v, s) ((v) * (s) >> SCHED_CAPACITY_SHIFT)
 extern unsigned long kshim_cpu_capacity[NR_CPUS];
-static inline unsigned long arch_scale_cpu_capacity(int cpu) { return kshim_cpu_capacity[cpu]; }
+static inline unsigned long kshim_arch_scale_cpu_capacity(int cpu) { return kshim_cpu_capacity[cpu]; }
+/* arch_scale_cpu_capacity(cpu) (v5.4+) and arch_scale_cpu_capacity(sd, cpu)
+ * (v4.10 .. v5.3, which Android backports of the capacity branch call as
+ * arch_scale_cpu_capacity(NULL, cpu)): the last argument is the CPU. */
+#define KSHIM_LAST_OF_1_OR_2(a, ...) KSHIM_LAST_ARG(a, ##__VA_ARGS__, a)
+#define KSHIM_LAST_ARG(a, b, ...) b
+#define arch_scale_cpu_capacity(...) kshim_arch_scale_cpu_capacity(KSHIM_LAST_OF_1_OR_2(__VA_ARGS__))
+/* No frequency scaling is modelled: every CPU runs at its full capacity. */
+#define arch_scale_freq_capacity(...) SCHED_CAPACITY_SCALE
+/* The CPU that runs cpudl_find(): the task's caller runs on CPU 0. */
+#define smp_processor_id() 0
+#define raw_smp_processor_id() 0
 struct static_key_false { int enabled; };
 #define static_branch_unlikely(k) unlikely((k)->enabled)
 #define static_branch_likely(k) likely((k)->enabled)

@@ -1,0 +1,158 @@
+// kernel-check's options, defined once (src/tools/kcheck_options.h): the
+// harness's checked parsing of its arguments (a misspelt or malformed one is
+// an error, never a default), and the round trips harness_args ->
+// parse_harness_args and replay_command -> the CLI (CLI11) for every option.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "cli/kernel_check/kernel_check.h"
+#include "tools/kcheck_options.h"
+
+namespace diffsched::tools {
+namespace {
+
+// Every option's text form, by name, for those with any of `uses`.
+std::map<std::string, std::string> texts(const KernelCheckOptions& o, unsigned uses) {
+  std::map<std::string, std::string> out;
+  for_each_option(o, [&](const OptionSpec& spec, const auto& field) {
+    if ((spec.uses & uses) && applies_to(spec, o.subject))
+      out[std::string(spec.name)] = option_text(field);
+  });
+  return out;
+}
+
+// A value for each field that differs from its default and passes its checks.
+void set_non_default(const OptionSpec& spec, std::string& f) {
+  if (!spec.choices.empty()) {
+    for (auto c : spec.choices)
+      if (c != f && !c.empty()) f = std::string(c);
+  } else if (spec.name == "capacity") {
+    f = "1024,512,256";
+  } else {
+    f = std::string("/tmp/kcheck-test-") + std::string(spec.name);
+  }
+}
+void set_non_default(const OptionSpec&, bool& f) { f = !f; }
+void set_non_default(const OptionSpec& spec, unsigned& f) {
+  f = std::isinf(spec.max) ? f + 7 : static_cast<unsigned>(spec.max) - 1;
+}
+void set_non_default(const OptionSpec&, std::size_t& f) { f += 11; }
+void set_non_default(const OptionSpec&, double& f) { f += 2.5; }
+void set_non_default(const OptionSpec&, std::vector<unsigned>& f) { f = {3, 5, 130}; }
+
+KernelCheckOptions all_set(const std::string& subject, unsigned uses) {
+  KernelCheckOptions o;
+  o.subject = subject;
+  for_each_option(o, [&](const OptionSpec& spec, auto& field) {
+    if ((spec.uses & uses) && spec.name != "subject") set_non_default(spec, field);
+  });
+  return o;
+}
+
+std::string parse_error(std::vector<std::string> args) {
+  KernelCheckOptions o;
+  std::vector<std::string> rest;
+  std::string error;
+  EXPECT_FALSE(parse_harness_args(args, &o, &rest, &error)) << args.front();
+  return error;
+}
+
+TEST(KcheckHarnessArgs, MisspeltOrMalformedArgumentsAreErrorsNotDefaults) {
+  EXPECT_EQ(parse_error({"--candiate=x.so"}), "unknown argument '--candiate=x.so'");
+  EXPECT_EQ(parse_error({"--runs=12x"}), "--runs '12x': not a whole number >= 0");
+  EXPECT_EQ(parse_error({"--runs=-1"}), "--runs '-1': not a whole number >= 0");
+  EXPECT_EQ(parse_error({"--runs="}), "--runs '': not a whole number >= 0");
+  EXPECT_EQ(parse_error({"--runs"}), "--runs needs a value (--runs=VALUE)");
+  EXPECT_EQ(parse_error({"--runs= 5"}), "--runs ' 5': not a whole number >= 0");
+  EXPECT_EQ(parse_error({"--runs=99999999999"}), "--runs '99999999999': not a whole number >= 0");
+  EXPECT_EQ(parse_error({"--hang-seconds=0"}), "--hang-seconds '0': not in 1..3600");
+  EXPECT_EQ(parse_error({"--task-util=1025"}), "--task-util '1025': not in 0..1024");
+  EXPECT_EQ(parse_error({"--minimize-seconds=nan"}), "--minimize-seconds 'nan': not a number");
+  EXPECT_EQ(parse_error({"--minimize-seconds=-1"}), "--minimize-seconds '-1': must be at least 0");
+  EXPECT_EQ(parse_error({"--level=exactly"}), "--level 'exactly': one of exact, deadline");
+  EXPECT_EQ(parse_error({"--mode=fuzzz"}),
+            "--mode 'fuzzz': one of fuzz, load, replay, minimize, check, alloc");
+  EXPECT_EQ(parse_error({"--subject=cpumask"}), "--subject 'cpumask': one of cpudl, pick");
+  EXPECT_NE(parse_error({"--capacity=1024,0"}).find("'0' is not a capacity"), std::string::npos);
+  EXPECT_NE(parse_error({"--capacity=1024,,512"}).find("'' is not a capacity"), std::string::npos);
+  EXPECT_EQ(parse_error({"--nr-cpus=3,,5"}), "--nr-cpus '': not a whole number >= 0");
+  EXPECT_EQ(parse_error({"--nr-cpus=0"}), "--nr-cpus '0': not in 1..8192");
+  EXPECT_EQ(parse_error({"--raw=yes"}), "--raw 'yes': a flag: 1 or 0");
+  // Options of the CLI alone are not the harness's.
+  EXPECT_EQ(parse_error({"--work-dir=/tmp"}), "unknown argument '--work-dir=/tmp'");
+  EXPECT_EQ(parse_error({"--time=5"}), "unknown argument '--time=5'");
+  // An error after good arguments is still an error.
+  EXPECT_EQ(parse_error({"--runs=5", "--sed=3"}), "unknown argument '--sed=3'");
+}
+
+TEST(KcheckHarnessArgs, LibFuzzerFlagsAndCorpusDirectoriesPassThrough) {
+  KernelCheckOptions o;
+  std::vector<std::string> rest;
+  std::string error;
+  ASSERT_TRUE(parse_harness_args({"--candidate=c.so", "-max_total_time=5", "corpus", "--raw"}, &o,
+                                 &rest, &error))
+      << error;
+  EXPECT_EQ(o.candidate, "c.so");
+  EXPECT_TRUE(o.raw);
+  EXPECT_EQ(rest, (std::vector<std::string>{"-max_total_time=5", "corpus"}));
+}
+
+TEST(KcheckHarnessArgs, EveryHarnessOptionRoundTrips) {
+  for (const char* subject : {"cpudl", "pick"}) {
+    const KernelCheckOptions o = all_set(subject, kHarness);
+    const std::vector<std::string> args = harness_args(o);
+    KernelCheckOptions back;
+    std::vector<std::string> rest;
+    std::string error;
+    ASSERT_TRUE(parse_harness_args(args, &back, &rest, &error)) << error;
+    EXPECT_TRUE(rest.empty());
+    EXPECT_EQ(texts(back, kHarness), texts(o, kHarness)) << subject;
+  }
+  // Defaults are left out, and still arrive.
+  EXPECT_TRUE(harness_args(KernelCheckOptions{}).empty());
+}
+
+// Parses the replay command's words with the CLI's own options.
+KernelCheckOptions parse_replay(const std::vector<std::string>& words) {
+  CLI::App app;
+  auto* kc = app.add_subcommand("kernel-check");
+  KernelCheckOptions back;
+  back.subject = words.at(1);
+  cli::kernel_check::add_options(kc->add_subcommand(back.subject), back);
+  std::vector<std::string> reversed(words.rbegin(), words.rend());
+  app.parse(reversed);  // CLI11 takes the arguments last first
+  return back;
+}
+
+TEST(KcheckReplayCommand, EveryReplayedOptionRoundTripsThroughTheCli) {
+  for (const char* subject : {"cpudl", "pick"}) {
+    for (bool raw : {false, true}) {
+      KernelCheckOptions o = all_set(subject, kReplay | kReplayRawOnly);
+      o.candidate = "/tmp/kcheck-test-candidate.c";
+      const std::vector<std::string> words = replay_args(o, "/tmp/min 1.ops", raw);
+      ASSERT_EQ(words.front(), "kernel-check");
+      const KernelCheckOptions back = parse_replay(words);
+      const unsigned uses = kReplay | (raw ? kReplayRawOnly : 0u);
+      EXPECT_EQ(texts(back, uses), texts(o, uses)) << subject << " raw " << raw;
+      EXPECT_EQ(back.replay, "/tmp/min 1.ops");
+      EXPECT_EQ(back.raw, raw);
+      // Every replayed option was set away from its default, so each is in
+      // the command (a new kReplay option is covered without a new test).
+      for (const auto& [name, text] : texts(o, uses))
+        EXPECT_NE(std::find(words.begin(), words.end(), "--" + name), words.end()) << name;
+    }
+  }
+}
+
+TEST(KcheckReplayCommand, QuotesWordsTheShellWouldSplit) {
+  KernelCheckOptions o;
+  o.candidate = "/tmp/my file's.c";
+  const std::string cmd = cli::kernel_check::replay_command(o, "/tmp/min.ops");
+  EXPECT_NE(cmd.find(" kernel-check cpudl --candidate '/tmp/my file'\\''s.c' --replay /tmp/min.ops"),
+            std::string::npos)
+      << cmd;
+}
+
+}  // namespace
+}  // namespace diffsched::tools

@@ -1,0 +1,82 @@
+// Every path of a campaign's output directory (--out) and of its corpus
+// (--corpus), named in one place:
+//
+//   OUT/.diffsched-campaign        marker: a later campaign may replace what follows
+//   OUT/summary.md, junit.xml, results.sarif     the reports (campaign/report.h)
+//   OUT/build-fuzz.log, build-afl.log            building the engines' binaries
+//   OUT/findings/<target>-<n>.ops, .bin          reproducers
+//   OUT/work/classify.log, rerun.log             fuzz binary runs on crash files
+//   OUT/work/<target>/                           one target's run (TargetLayout):
+//     engine.log, engine-<k>.log                 the engine's processes' output
+//     found/        libFuzzer's new inputs       afl/<instance>/   afl-fuzz's -o
+//     crashes/      crash files (AFL's copied)   afl-queue/        AFL's queues, to merge
+//     merge.log     libFuzzer -merge=1
+//   CORPUS/<target>/                             the corpus, grows by merges
+//   CORPUS/.<target>.merge-<pid>/                a merge's staging directory
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace diffsched::campaign {
+
+namespace fs = std::filesystem;
+
+// One target's paths.
+struct TargetLayout {
+  std::string target;  // FuzzTarget::name
+  fs::path dir;        // OUT/work/<target>
+  fs::path found;      // libFuzzer's scratch corpus: new inputs land here
+  fs::path crashes;    // crash files (libFuzzer -artifact_prefix; AFL's copied here)
+  fs::path log;        // the first engine process's output
+  fs::path afl_out;    // afl-fuzz -o
+  fs::path afl_queue;  // AFL's queue entries, copied for the merge
+  fs::path merge_log;
+  fs::path corpus;     // CORPUS/<target>
+
+  fs::path engine_log(std::size_t k) const;   // process k's output (0: log)
+  fs::path staging(long pid) const;           // CORPUS/.<target>.merge-<pid>
+  std::string staging_prefix() const;         // ".<target>.merge-"
+};
+
+// The campaign's paths.
+struct Layout {
+  fs::path out;
+  fs::path corpus;
+
+  static constexpr std::string_view kMarker = ".diffsched-campaign";
+  // What a campaign writes in --out (and a later campaign replaces).
+  static constexpr std::string_view kOwned[] = {"summary.md", "junit.xml", "results.sarif",
+                                                "findings",   "work",      "build-fuzz.log",
+                                                "build-afl.log"};
+
+  fs::path marker() const { return out / kMarker; }
+  fs::path summary_md() const { return out / "summary.md"; }
+  fs::path junit_xml() const { return out / "junit.xml"; }
+  fs::path results_sarif() const { return out / "results.sarif"; }
+  fs::path findings() const { return out / "findings"; }
+  fs::path work() const { return out / "work"; }
+  fs::path build_log(std::string_view preset) const;  // OUT/build-<preset>.log
+  fs::path classify_log() const { return work() / "classify.log"; }
+  fs::path rerun_log() const { return work() / "rerun.log"; }
+  fs::path reproducer(std::string_view target, unsigned serial, std::string_view ext) const;
+  TargetLayout target(std::string_view name) const;
+
+  static bool owned(std::string_view entry);  // kMarker or one of kOwned
+};
+
+// Makes --out ready: created if missing; if it is a campaign's output
+// directory (marker, or nothing but a campaign's files), or with `force`,
+// the files a campaign writes are removed first, so that no finding or
+// report of an earlier run is mixed with this one's; anything else is
+// refused (*error). Creates --corpus if missing.
+bool prepare_out(const Layout& layout, bool force, std::string* error);
+
+// Makes a target's work directory afresh (found/, crashes/), seeds its
+// corpus from `seeds` if it does not exist yet, and removes merge staging
+// directories a killed campaign left.
+void prepare_target(const TargetLayout& t, const fs::path& seeds);
+
+}  // namespace diffsched::campaign

@@ -1,0 +1,113 @@
+// `diffsched kernel-check`, in parts (the subcommand's entry is
+// src/cli/cmd_kernel_check.cpp):
+//   options.cpp  the CLI11 options, from the one definition (tools/kcheck_options.h)
+//   prepare.cpp  checks and classifies the files, the work directory, the
+//                harness, builds and loads the candidate (and a baseline file)
+//   harness.cpp  runs the harness under a watchdog; finds libFuzzer's artifacts
+//   crash.cpp    minimises a sanitizer finding outside the harness (util::ddmin)
+//   run.cpp      the steps: replay, allocation failure, properties, fuzzing,
+//                and how each verdict is reported
+//   in_kernel.cpp  --in-kernel: what it refuses, then tools/in_kernel
+// docs/kernel-check.md describes the whole.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "tools/kcheck_options.h"
+#include "tools/kcheck_status.h"
+#include "tools/kernel_check.h"
+
+namespace diffsched::cli::kernel_check {
+
+namespace fs = std::filesystem;
+using tools::KernelCheckOptions;
+
+// Registers every kCli option of `o`'s subject on `sub` (CLI11), with the
+// checks of its spec; o.subject must be set.
+void add_options(CLI::App* sub, KernelCheckOptions& o);
+
+// The printed replay command: this binary, then tools::replay_args, quoted.
+std::string replay_command(const KernelCheckOptions& o, const fs::path& input, bool raw = false);
+
+// "diffsched: error: MESSAGE" on stderr; returns kExitBadInput.
+int error(const std::string& message);
+double since(std::chrono::steady_clock::time_point t);
+
+// The kcheck harness of one kernel-check run.
+struct Harness {
+  fs::path binary;
+  KernelCheckOptions base;  // the harness's options common to every run
+  std::vector<std::pair<std::string, std::string>> env;  // the sanitizers' options
+
+  // Runs the harness with `run` (base plus that run's mode, input, ...) and
+  // `fuzzer_args` (libFuzzer's); after `limit` seconds (> 0) it is killed
+  // and kcheck::kHarnessTimedOut returned, so that no harness run (a hang in
+  // the candidate, a slow minimisation) can keep the verdict from coming.
+  int run(const KernelCheckOptions& run, const std::vector<std::string>& fuzzer_args = {},
+          const fs::path& log = {}, double limit = 0,
+          const std::vector<std::pair<std::string, std::string>>& extra_env = {}) const;
+  // base with the mode set, for the caller to add that run's options.
+  KernelCheckOptions with_mode(const std::string& mode) const;
+};
+
+// A libFuzzer artifact (crash-, leak-, timeout-, oom-) in dir, or "".
+fs::path find_crash(const fs::path& dir);
+
+// One kernel-check run: the user's options and what was set up for them.
+struct Session {
+  KernelCheckOptions o;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  fs::path work;
+  std::string level;   // resolved: exact | deadline
+  std::string target;  // the fuzz target: cpudl, cpudl_exact, pick
+  bool builtin_base = true;
+  tools::CandidateSpec cand, base;
+  fs::path cand_so, base_so;
+  fs::path min_ops;  // where the minimised reproducer goes
+  Harness h;
+  std::string forms;  // the detected form of each file (cpudl), named in the verdict
+  std::vector<std::string> find_return_errors;  // files whose cpudl_find() form is unknown
+
+  void print_forms() const;
+};
+
+// prepare.cpp: everything up to a loaded harness; kExitOk or the status to
+// exit with (the reason printed).
+int prepare(Session& s);
+// Its first part: the files checked and classified, the work directory.
+int prepare_files(Session& s);
+
+// in_kernel.cpp: --in-kernel (tools/in_kernel.h) after prepare_files().
+int run_in_kernel_check(Session& s);
+
+// crash.cpp: minimises `input` (raw bytes if `raw`), on which a sanitizer
+// stops the harness, into `out`; the op counts before and after, or nullopt
+// if it could not (the caller then reports the input itself).
+std::optional<std::pair<std::size_t, std::size_t>> minimize_crash(const Session& s,
+                                                                  const fs::path& input, bool raw,
+                                                                  const fs::path& out);
+
+// run.cpp
+int run_kernel_check(KernelCheckOptions o);
+
+// The first line of a reproducer whose minimisation ran out of budget (the
+// harness writes it too).
+inline constexpr std::string_view kNotMinimal = "# not minimal:";
+
+// Watchdogs: a harness run is killed this many seconds after its own bound
+// (the fuzzer's --time, the minimisation's budget, the property run's size)
+// ran out; with --minimize-seconds 0 (no time budget) the minimisation's
+// watchdog allows kUnboundedMinimize.
+inline constexpr double kWatchdogSlack = 30;
+inline constexpr double kUnboundedMinimize = 3600;
+// A replay (one program) is a hang after --hang-seconds plus this for the start.
+inline constexpr double kReplayStartSlack = 10;
+
+}  // namespace diffsched::cli::kernel_check

@@ -1,0 +1,237 @@
+// Up to a loaded harness: the files checked and classified (API form, the
+// return convention of cpudl_find()), the work directory, the harness built
+// by the fuzz preset, the candidate (and a baseline file) built through the
+// kshim and loaded by the harness (link errors reported like compile errors).
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "cli/kernel_check/kernel_check.h"
+#include "tools/process.h"
+#include "util/text.h"
+
+namespace diffsched::cli::kernel_check {
+
+namespace {
+
+using tools::KernelApi;
+
+// The cpudl form of a file: its API (detected, or --api) and what its
+// cpudl_find() returns; kExitOk or prints the reason.
+int classify_cpudl(Session& s, const std::string& file, const std::string& text,
+                   tools::CandidateSpec* spec) {
+  const KernelCheckOptions& o = s.o;
+  if (o.api != "auto") {
+    auto forced = tools::parse_kernel_api(o.api);
+    if (!forced) return error(fmt::format("--api '{}': auto, v3.14, v4.8, v4.9 or v6.19", o.api));
+    spec->api = *forced;
+  } else {
+    std::string why;
+    auto api = tools::detect_cpudl_api(text, &why);
+    if (!api) return error(fmt::format("{}: {}", file, why));
+    spec->api = *api;
+  }
+  std::string why, evidence;
+  std::optional<tools::FindReturn> ret;
+  if (o.find_returns == "auto") {
+    ret = tools::detect_find_return(text, &why, &evidence);
+  } else {
+    ret = o.find_returns == "cpu" ? tools::FindReturn::kCpu : tools::FindReturn::kBool;
+    evidence = "--find-returns " + o.find_returns;
+  }
+  if (!ret) {
+    // Refused once the file is known to build and link (so that what the
+    // shim lacks, or a syntax error, is said first).
+    s.find_return_errors.push_back(fmt::format("{}: {}", file, why));
+    return kExitOk;
+  }
+  spec->find_return = *ret;
+  s.forms += fmt::format("{}form of {}: {} ({})", s.forms.empty() ? "" : "\n", file,
+                         tools::describe_cpudl_form(spec->api, *ret), evidence);
+  std::error_code ec;
+  if (!o.header.empty()) {
+    spec->header = o.header;
+  } else if (const fs::path near = fs::path(file).parent_path() / "cpudeadline.h";
+             fs::is_regular_file(near, ec)) {
+    spec->header = near;  // the tree's own header, as the kernel build uses it
+  }
+  return kExitOk;
+}
+
+// A file argument, checked and classified: its API form (cpudl) or that it
+// defines the function (pick). Returns kExitOk or prints the reason.
+int classify(Session& s, const std::string& file, tools::CandidateSpec* spec) {
+  std::error_code ec;
+  if (fs::is_directory(file, ec))
+    return error(fmt::format("{} is a directory (expected a kernel C file)", file));
+  if (!fs::exists(file, ec)) return error(fmt::format("{}: no such file", file));
+  if (!fs::is_regular_file(file, ec))
+    return error(fmt::format("{} is not a regular file (expected a kernel C file)", file));
+  const std::string text = util::read_text(file);
+  spec->file = file;
+  if (s.o.subject != "pick") return classify_cpudl(s, file, text, spec);
+  spec->api = KernelApi::kPick;
+  spec->function = s.o.function;
+  if (!tools::defines_function(text, s.o.function))
+    return error(fmt::format("{} defines no function {}(dst_grpmask, cpus, allowed) "
+                             "(name another with --function)", file, s.o.function));
+  return kExitOk;
+}
+
+int build(const tools::CandidateSpec& spec, const fs::path& work, bool forced_api, fs::path* so) {
+  auto b = tools::build_candidate(spec, work);
+  if (!b.ok) {
+    if (!b.compiler_output.empty()) fmt::print(stderr, "{}", b.compiler_output);
+    std::string why = b.summary.empty() ? "see the compiler's messages above" : b.summary;
+    if (forced_api)
+      why += fmt::format(" (is --api {} the file's form?)", tools::kernel_api_name(spec.api));
+    return error(fmt::format("{} does not build against the kernel shim: {}",
+                             spec.file.string(), why));
+  }
+  fmt::print("  built {} ({} API{}{}) in {:.1f} s\n", spec.file.string(),
+             tools::kernel_api_name(spec.api),
+             spec.api == KernelApi::kPick
+                 ? ""
+                 : fmt::format(", cpudl_find() returns {}", tools::find_return_name(spec.find_return)),
+             spec.header.empty() ? "" : fmt::format(", header {}", spec.header.string()),
+             b.seconds);
+  *so = b.shared_object;
+  return kExitOk;
+}
+
+// The checks between options and the files: kExitOk or the reason printed.
+int check_arguments(Session& s) {
+  const KernelCheckOptions& o = s.o;
+  if (int rc = classify(s, o.candidate, &s.cand); rc != kExitOk) return rc;
+  s.cand.role = "candidate";
+  s.builtin_base = o.baseline.starts_with("builtin-");
+  if (!s.builtin_base) {
+    if (int rc = classify(s, o.baseline, &s.base); rc != kExitOk) return rc;
+    s.base.role = "baseline";
+  } else {
+    const bool ok = o.baseline == "builtin-reference" || o.baseline == "builtin-optimized" ||
+                    (o.subject == "pick" && o.baseline == "builtin-fused");
+    if (!ok)
+      return error(fmt::format("--baseline '{}': builtin-reference, builtin-optimized{} or a file",
+                               o.baseline, o.subject == "pick" ? ", builtin-fused" : ""));
+  }
+  if (!o.capacity.empty() && (o.subject != "cpudl" || s.builtin_base))
+    return error("--capacity needs a cpudl baseline FILE: the built-in heaps and the model do "
+                 "not model CPU capacities");
+  return kExitOk;
+}
+
+// The work directory: one per run, so concurrent runs never share files.
+int make_work_dir(Session& s) {
+  std::error_code ec;
+  s.work = s.o.work_dir;
+  if (s.work.empty()) {
+    const fs::path root = tools::preset_dir("fuzz") / "kcheck";
+    fs::create_directories(root, ec);
+    std::string tmpl =
+        (root / fmt::format("{}-XXXXXX", fs::path(s.o.candidate).stem().string())).string();
+    if (!mkdtemp(tmpl.data()))
+      return error(fmt::format("cannot create a directory under {}", root.string()));
+    s.work = tmpl;
+  } else {
+    fs::create_directories(s.work, ec);
+    if (ec) return error(fmt::format("--work-dir {}: {}", s.work.string(), ec.message()));
+  }
+  return kExitOk;
+}
+
+// The harness, built once by the fuzz preset (unless --harness/--no-build).
+int find_harness(Session& s) {
+  const KernelCheckOptions& o = s.o;
+  s.h.binary = o.harness.empty() ? tools::preset_dir("fuzz") / "kshim" / "kcheck_harness"
+                                 : fs::path(o.harness);
+  if (!o.no_build && o.harness.empty()) {
+    const auto t = std::chrono::steady_clock::now();
+    if (!fs::exists(s.h.binary))
+      fmt::print("  building the harness (fuzz preset, first use: a few minutes)...\n");
+    std::string why;
+    std::fflush(stdout);
+    if (!tools::build_preset("fuzz", s.work / "harness-build.log", &why, {"kcheck_harness"}))
+      return error(fmt::format("could not build the kcheck harness: {}", why));
+    if (o.replay.empty())
+      fmt::print("  harness {} ready ({:.1f} s)\n", s.h.binary.string(), since(t));
+  }
+  if (!fs::exists(s.h.binary))
+    return error(fmt::format("no harness at {} (build it: cmake --preset fuzz && cmake --build "
+                             "build-fuzz --target kcheck_harness)", s.h.binary.string()));
+  return kExitOk;
+}
+
+// The harness's options common to all its runs: the user's, with the shared
+// objects in place of the C files and the level resolved.
+void set_harness_options(Session& s) {
+  KernelCheckOptions& b = s.h.base;
+  b = s.o;
+  b.candidate = fs::absolute(s.cand_so).string();
+  b.baseline = s.builtin_base ? s.o.baseline : fs::absolute(s.base_so).string();
+  b.level = s.level;
+  b.output.clear();  // each run names its own
+  b.raw = false;
+  s.h.env = {{"ASAN_OPTIONS", fmt::format("detect_leaks=0:allocator_may_return_null=1:exitcode={}",
+                                          kcheck::kHarnessSanitizer)},
+             {"UBSAN_OPTIONS",
+              fmt::format("print_stacktrace=1:exitcode={}", kcheck::kHarnessSanitizer)}};
+}
+
+// Loading them: an undefined symbol is a link error, reported like a compile
+// error (what the shim lacks, or the file's own mistake).
+int load(Session& s) {
+  const fs::path load_log = s.work / "load.log";
+  const int rc = s.h.run(s.h.with_mode("load"), {}, load_log, kWatchdogSlack);
+  if (rc == kcheck::kHarnessOk) return kExitOk;
+  const std::string text = util::read_text(load_log);
+  if (rc == kcheck::kHarnessBadUsage) {
+    fmt::print(stderr, "{}", text);
+    return error(fmt::format("the harness {} refused its arguments (a kernel-check bug, or a "
+                             "--harness of another version)", s.h.binary.string()));
+  }
+  const bool in_base = !s.builtin_base && text.find(s.base_so.string()) != std::string::npos &&
+                       text.find(s.cand_so.string()) == std::string::npos;
+  const tools::CandidateSpec& spec = in_base ? s.base : s.cand;
+  const std::string why =
+      tools::summarize_link_errors(text, util::read_text(spec.file), spec.file.string());
+  if (!why.empty())
+    return error(fmt::format("{} does not link against the kernel shim: {}", spec.file.string(),
+                             why));
+  fmt::print(stderr, "{}", text);
+  return error(fmt::format("the harness could not load {} (status {}; see above)",
+                           spec.file.string(), rc));
+}
+
+}  // namespace
+
+void Session::print_forms() const {
+  if (!forms.empty()) fmt::print("{}\n", forms);
+}
+
+int prepare_files(Session& s) {
+  if (int rc = check_arguments(s); rc != kExitOk) return rc;
+  return make_work_dir(s);
+}
+
+int prepare(Session& s) {
+  const KernelCheckOptions& o = s.o;
+  if (int rc = prepare_files(s); rc != kExitOk) return rc;
+  s.level = o.level.empty() ? (o.subject == "pick" ? "exact" : "deadline") : o.level;
+  s.target = o.subject == "pick" ? "pick" : s.level == "exact" ? "cpudl_exact" : "cpudl";
+  s.min_ops = o.output.empty() ? s.work / "minimized.ops" : fs::path(o.output);
+  if (o.replay.empty())
+    fmt::print("kernel-check {}: candidate {}, baseline {}, level {}\n  work directory {}\n",
+               o.subject, o.candidate, o.baseline, s.level, s.work.string());
+  if (int rc = find_harness(s); rc != kExitOk) return rc;
+  const bool forced = o.subject == "cpudl" && o.api != "auto";
+  if (int rc = build(s.cand, s.work, forced, &s.cand_so); rc != kExitOk) return rc;
+  if (!s.builtin_base)
+    if (int rc = build(s.base, s.work, forced, &s.base_so); rc != kExitOk) return rc;
+  set_harness_options(s);
+  if (int rc = load(s); rc != kExitOk) return rc;
+  if (!s.find_return_errors.empty()) return error(s.find_return_errors.front());
+  return kExitOk;
+}
+
+}  // namespace diffsched::cli::kernel_check

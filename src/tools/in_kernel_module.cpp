@@ -1,0 +1,167 @@
+// kernel-check --in-kernel: the builds. The candidate, unmodified, staged
+// with the module's sources (kshim/kmod/) and built by kbuild against the
+// kernel's headers; the same candidate built against the shim (as
+// kernel-check builds it) and the twin that drives it; export --kmod's
+// standalone module directory.
+#include "tools/in_kernel_internal.h"
+#include "tools/process.h"
+
+namespace diffsched::tools::in_kernel_detail {
+
+bool stage_module(const CandidateSpec& spec, const fs::path& dir, std::string* error) {
+  const fs::path src = source_dir();
+  const fs::path kmod = src / "kshim" / "kmod";
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+  fs::create_directories(dir / "kshim", ec);
+  fs::create_directories(dir / "kc_inc" / "linux" / "sched", ec);
+  for (const char* f : {"kc_driver.c", "kc_driver.h", "kc_ops.h", "kc_port.h", "kc_module.c", "sched.h",
+                        "kc_pick.h", "kc_rename.h", "init.sh"})
+    fs::copy_file(kmod / f, dir / f, fs::copy_options::overwrite_existing, ec);
+  fs::copy_file(kmod / "kshim" / "kshim.h", dir / "kshim" / "kshim.h",
+                fs::copy_options::overwrite_existing, ec);
+  fs::copy_file(kmod / "kc_inc" / "linux" / "sched" / "deadline.h",
+                dir / "kc_inc" / "linux" / "sched" / "deadline.h", fs::copy_options::overwrite_existing,
+                ec);
+  fs::copy_file(src / "kshim" / "abi" / "kcheck_abi.h", dir / "kcheck_abi.h",
+                fs::copy_options::overwrite_existing, ec);
+  const bool pick = spec.api == KernelApi::kPick;
+  fs::copy_file(src / "kshim" / "runtime" / (pick ? "glue_pick.c" : "glue_cpudl.c"), dir / "glue.c",
+                fs::copy_options::overwrite_existing, ec);
+  fs::copy_file(spec.file, dir / "candidate.c", fs::copy_options::overwrite_existing, ec);
+  const fs::path header =
+      spec.header.empty() ? src / "kshim" / "cpudeadline" /
+                                fmt::format("cpudeadline-{}.h", kernel_api_name(pick ? KernelApi::kV4_9 : spec.api))
+                          : spec.header;
+  fs::copy_file(header, dir / "cpudeadline.h", fs::copy_options::overwrite_existing, ec);
+  if (ec) {
+    *error = fmt::format("cannot stage the module in {}: {}", dir.string(), ec.message());
+    return false;
+  }
+  std::string glue_flags, cand_flags;
+  const std::string source = fmt::format("-DKCHECK_SOURCE='\"{}\"'", spec.file.filename().string());
+  if (pick) {
+    // Kernels before v6.6 lack cpumask_first_and_and(): kbuild asks the
+    // headers it builds against (kc_pick.h has the stand-in).
+    const std::string need = " $(KC_FAA)";
+    glue_flags = fmt::format("-D__NO_FORTIFY -DKCHECK_FUNCTION={} {}{}", spec.function, source, need);
+    cand_flags = fmt::format("-include $(src)/kc_pick.h{}", need);
+  } else {
+    const int api = spec.api == KernelApi::kV4_8 ? 48 : spec.api == KernelApi::kV4_9 ? 49 : 619;
+    // As kernel-check's build (kernel_check_build.cpp): a v4.8/v4.9-form file
+    // without the free-CPU helpers (v3.16 .. v3.18, Android 3.18 trees) has
+    // its free mask kept by the glue.
+    const bool has_freecpu = spec.api != KernelApi::kV6_19 &&
+                             defines_function(read_text(spec.file), "cpudl_set_freecpu");
+    glue_flags = fmt::format("-D__NO_FORTIFY -DKCHECK_API={} -DKCHECK_FIND_RETURNS_CPU={} "
+                             "-DKCHECK_HAS_FREECPU={} {}",
+                             api, spec.find_return == FindReturn::kCpu ? 1 : 0,
+                             has_freecpu ? 1 : 0, source);
+    cand_flags = "-include $(src)/sched.h";
+  }
+  std::string own;
+  for (const auto& name : shim_helpers_defined_by(read_text(spec.file) + "\n" + read_text(header)))
+    own += " -DKSHIM_OWN_" + name;
+  const std::string rename = pick ? fmt::format(" -D{}=kc_{}", spec.function, spec.function) : "";
+  const std::string kbuild = fmt::format(
+      "# kernel-check --in-kernel: the candidate, unmodified, in a module (diffsched).\n"
+      "LINUXINCLUDE := -I$(src)/kc_inc $(LINUXINCLUDE)\n"
+      "KC_FAA := $(shell grep -qs cpumask_first_and_and $(srctree)/include/linux/cpumask.h || "
+      "echo -DKC_NEED_FIRST_AND_AND)\n"
+      "obj-m := kcheck.o\n"
+      "kcheck-y := kc_module.o kc_driver.o glue.o candidate.o\n"
+      "ccflags-y := -I$(src) -include $(src)/kc_rename.h{}{} -Wno-missing-prototypes "
+      "-Wno-missing-declarations\n"
+      "CFLAGS_glue.o := {}\n"
+      "CFLAGS_candidate.o := {}\n",
+      rename, own, glue_flags, cand_flags);
+  if (!write_text(dir / "Kbuild", kbuild)) {
+    *error = fmt::format("cannot write {}", (dir / "Kbuild").string());
+    return false;
+  }
+  return true;
+}
+
+
+int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_flags, Env* env) {
+  // The candidate against the shim, and the twin that drives it.
+  CandidateSpec shim_spec = spec;
+  shim_spec.role = "candidate";
+  shim_spec.extra_flags = shim_flags;
+  auto t = Clock::now();
+  BuildResult b = build_candidate(shim_spec, env->work);
+  if (!b.ok) {
+    if (!b.compiler_output.empty()) fmt::print(stderr, "{}", b.compiler_output);
+    return fail(fmt::format("{} does not build against the kernel shim: {}", spec.file.string(),
+                            b.summary.empty() ? "see the compiler's messages above" : b.summary));
+  }
+  env->shim_so = b.shared_object;
+  fs::path clang = find_program("clang-14");
+  if (clang.empty()) clang = find_program("clang");
+  if (clang.empty()) return fail("clang-14 not found on PATH (run scripts/install-deps.sh)");
+  env->twin = env->work / "kcheck_twin";
+  const fs::path kmod_src = source_dir() / "kshim" / "kmod";
+  if (run({clang.string(), "-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+           "-I", (source_dir() / "kshim" / "abi").string(), "-I", kmod_src.string(),
+           (kmod_src / "twin.c").string(), (kmod_src / "kc_driver.c").string(), "-ldl", "-o",
+           env->twin.string()},
+          RunOptions{.log = env->work / "twin-build.log"}) != 0)
+    return fail(fmt::format("could not build the shim twin: {}",
+                            tail_file(env->work / "twin-build.log", 3)));
+  env->shim_seconds = since(t);
+
+  // The module, against the kernel's headers.
+  t = Clock::now();
+  const fs::path mod = env->work / "kmod";
+  std::string why;
+  if (!stage_module(spec, mod, &why)) return fail(why);
+  const fs::path make = find_program("make");
+  if (make.empty()) return fail("make not found on PATH (run scripts/install-deps.sh)");
+  const fs::path mlog = env->work / "kmod-build.log";
+  if (run({make.string(), "-C", env->pieces.headers.string(), "M=" + mod.string(), "modules"},
+          RunOptions{.log = mlog}) != 0 ||
+      !fs::exists(mod / "kcheck.ko")) {
+    std::string log = read_text(mlog);
+    const std::string staged = (mod / "candidate.c").string();
+    for (std::size_t at = 0; (at = log.find(staged, at)) != std::string::npos;)
+      log.replace(at, staged.size(), spec.file.string());
+    fmt::print(stderr, "{}", log);
+    return fail(fmt::format("{} does not build as a kernel module against the {} headers (see the "
+                            "compiler's messages above; log {})",
+                            spec.file.string(), env->pieces.version, mlog.string()));
+  }
+  env->module = mod / "kcheck.ko";
+  env->module_seconds = since(t);
+  return kExitOk;
+}
+
+}  // namespace diffsched::tools::in_kernel_detail
+
+namespace diffsched::tools {
+
+bool export_kmod(const CandidateSpec& spec, const std::string& program_text, const fs::path& dir,
+                 std::string* error) {
+  if (!in_kernel_detail::stage_module(spec, dir, error)) return false;
+  std::error_code ec;
+  fs::remove(dir / "init.sh", ec);
+  std::string why;
+  auto program = io::parse_program(program_text, &why);
+  if (!program) {
+    *error = why;
+    return false;
+  }
+  in_kernel_detail::HostProgram p;
+  const std::string subject = spec.api == KernelApi::kPick ? "pick" : "cpudl";
+  if (!in_kernel_detail::to_host(*program, subject, "the program", &p, error)) return false;
+  std::vector<in_kernel_detail::HostProgram> ps = {p};
+  in_kernel_detail::write_text(dir / "program.ops", program_text);
+  in_kernel_detail::write_text(dir / "program.txt", in_kernel_detail::programs_text(ps, {0}, true) + "Q\n");
+  in_kernel_detail::write_text(dir / "README",
+             "Build: make -C /lib/modules/$(uname -r)/build M=$PWD modules  (a kernel with CONFIG_NR_CPUS >= cpus, booted with nr_cpu_ids == cpus of program.ops)\n"
+             "Run:   sudo insmod kcheck.ko && sudo sh -c 'cat program.txt > /proc/kcheck' && sudo dmesg | grep -E 'KC|WARNING'\n"
+             "Read:  one 'KC S id op STATE' line per op of program.ops; 'KC V' is a failed check, a WARNING/BUG the finding (diffsched kernel-check --in-kernel).\n");
+  return true;
+}
+
+
+}  // namespace diffsched::tools

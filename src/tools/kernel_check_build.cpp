@@ -1,0 +1,115 @@
+// Building a candidate through the kshim (tools/kernel_check.h): staging it,
+// the clang command, and the one-line reason when it does not build.
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "tools/kernel_check.h"
+#include "engine/exit_status.h"
+#include "tools/process.h"
+#include "util/text.h"
+
+namespace diffsched::tools {
+
+BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir) {
+  BuildResult r;
+  const auto start = std::chrono::steady_clock::now();
+  const fs::path src = source_dir();
+  const fs::path shim = src / "kshim";
+  const fs::path stage = work_dir / spec.role;
+  std::error_code ec;
+  fs::remove_all(stage, ec);
+  fs::create_directories(stage, ec);
+  if (ec) {
+    r.summary = fmt::format("cannot create {}: {}", stage.string(), ec.message());
+    return r;
+  }
+  const fs::path file = fs::absolute(spec.file);
+  const fs::path staged = stage / file.filename();
+  fs::copy_file(file, staged, fs::copy_options::overwrite_existing, ec);
+  // A pick candidate gets one too: a function cut from fair.c includes
+  // "sched.h", and the kernel's (like the shim's) includes "cpudeadline.h".
+  const KernelApi header_api = spec.api == KernelApi::kPick ? KernelApi::kV4_9 : spec.api;
+  const fs::path header =
+      spec.header.empty()
+          ? shim / "cpudeadline" / fmt::format("cpudeadline-{}.h", kernel_api_name(header_api))
+          : fs::absolute(spec.header);
+  fs::copy_file(header, stage / "cpudeadline.h", fs::copy_options::overwrite_existing, ec);
+  if (ec) {
+    r.summary = fmt::format("cannot stage {}: {}", file.string(), ec.message());
+    return r;
+  }
+  fs::path clang = find_program("clang-14");
+  if (clang.empty()) clang = find_program("clang");
+  if (clang.empty()) {
+    r.summary = "clang-14 not found on PATH (run scripts/install-deps.sh)";
+    return r;
+  }
+  r.shared_object = stage / (spec.role + ".so");
+  std::vector<std::string> argv = {
+      clang.string(), "-std=gnu11", "-g", "-O1", "-fPIC", "-shared", "-nostdinc",
+      "-fsanitize=address,undefined,fuzzer-no-link", "-fno-sanitize-recover=all",
+      "-fno-omit-frame-pointer", "-fno-strict-aliasing", "-fno-common",
+      "-Wall", "-Wno-unused-function", "-Werror=implicit-function-declaration",
+      "-Werror=incompatible-pointer-types", "-Werror=int-conversion",
+      "-Werror=return-type", "-fdiagnostics-color=never",
+      // Messages and WARN_ON() records name the user's file, not the stage.
+      fmt::format("-ffile-prefix-map={}/={}/", stage.string(), file.parent_path().string()),
+      "-iquote", stage.string(), "-iquote", (shim / "sched").string(),
+      "-I", (shim / "include").string(), "-I", (shim / "abi").string(),
+      fmt::format("-DKCHECK_SOURCE=\"{}\"", file.string())};
+  if (spec.api == KernelApi::kPick) {
+    argv.insert(argv.end(), {"-include", (shim / "include" / "kshim" / "kshim.h").string(),
+                             fmt::format("-DKCHECK_FUNCTION={}", spec.function),
+                             staged.string(), (shim / "runtime" / "glue_pick.c").string()});
+  } else {
+    const int api = spec.api == KernelApi::kV3_14  ? 314
+                    : spec.api == KernelApi::kV4_8 ? 48
+                    : spec.api == KernelApi::kV4_9 ? 49
+                                                   : 619;
+    argv.insert(argv.end(), {"-include", (shim / "sched" / "sched.h").string(),
+                             fmt::format("-DKCHECK_API={}", api),
+                             fmt::format("-DKCHECK_FIND_RETURNS_CPU={}",
+                                         spec.find_return == FindReturn::kCpu ? 1 : 0),
+                             fmt::format("-DKCHECK_HAS_FREECPU={}",
+                                         spec.api == KernelApi::kV6_19 ||
+                                                 spec.api == KernelApi::kV3_14 ||
+                                                 !defines_function(util::read_text(file),
+                                                                   "cpudl_set_freecpu")
+                                             ? 0
+                                             : 1),
+                             staged.string(),
+                             (shim / "runtime" / "glue_cpudl.c").string()});
+  }
+  argv.insert(argv.begin() + 1, spec.extra_flags.begin(), spec.extra_flags.end());
+  argv.insert(argv.end(), {(shim / "runtime" / "runtime.c").string(), "-Wl,-Bsymbolic", "-o",
+                           r.shared_object.string()});
+  // The file's own definitions win over the shim's (the shim defines only
+  // what "sched.h" or <linux/...> would, and only where the file does not).
+  for (const auto& name : shim_helpers_defined_by(util::read_text(file) + "\n" + util::read_text(header)))
+    argv.insert(argv.begin() + 1, "-DKSHIM_OWN_" + name);
+  for (const auto& a : argv) r.command += (r.command.empty() ? "" : " ") + a;
+  const fs::path log = stage / "compile.log";
+  const int rc = run(argv, RunOptions{.log = log});
+  r.compiler_output = util::read_text(log);
+  // Messages name the user's files, not the staged copies.
+  auto replace_all = [&](const std::string& from, const std::string& to) {
+    for (std::size_t at = 0; (at = r.compiler_output.find(from, at)) != std::string::npos;
+         at += to.size())
+      r.compiler_output.replace(at, from.size(), to);
+  };
+  replace_all(staged.string(), file.string());
+  replace_all((stage / "cpudeadline.h").string(), header.string());
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (rc != kExitOk) {
+    r.summary = summarize_form_errors(r.compiler_output, file.string());
+    if (r.summary.empty()) r.summary = summarize_missing_api(without_glue_errors(r.compiler_output));
+    if (r.summary.empty())
+      r.summary = summarize_link_errors(r.compiler_output, util::read_text(file), file.string());
+    return r;
+  }
+  r.ok = true;
+  return r;
+}
+
+}  // namespace diffsched::tools
