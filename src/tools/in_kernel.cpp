@@ -50,11 +50,15 @@ int collect_programs(const InKernelOptions& o, std::vector<HostProgram>* out,
     }
     if (nrs.empty()) nrs.push_back(o.subject == "pick" ? 64 : 8);
     std::mt19937_64 rng(o.seed);
-    for (unsigned i = 0; i < o.runs; ++i) {
-      const unsigned nr = nrs[i % nrs.size()];
-      std::string name = fmt::format("random program {} (--seed {}, nr_cpu_ids {})", i + 1, o.seed, nr);
+    // --runs programs with at least one op (the decoder makes an empty one
+    // now and then: drawn again, a bounded number of times).
+    for (unsigned i = 0, made = 0; made < o.runs && i < 4 * o.runs; ++i) {
+      const unsigned nr = nrs[made % nrs.size()];
+      std::string name = fmt::format("random program {} (--seed {}, nr_cpu_ids {})", made + 1, o.seed, nr);
       HostProgram p = random_program(o.subject, rng, nr, o.max_ops, std::move(name));
-      if (!p.ops.empty()) programs.push_back(std::move(p));
+      if (p.ops.empty()) continue;
+      programs.push_back(std::move(p));
+      ++made;
     }
   }
 
