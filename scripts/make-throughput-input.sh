@@ -1,7 +1,14 @@
 #!/usr/bin/env bash
-# A fixed cpudl input for throughput figures: 300,000 pseudo-random body bytes
-# (awk's srand(1)) behind the header "256 CPUs, window base 0", i.e. about
-# 55,000 ops on a heap that fills up to 256 CPUs.
-#   scripts/make-throughput-input.sh OUT
+# Fixed inputs for throughput figures (replay --stats, docs/fuzzing.md):
+# 300,000 pseudo-random body bytes (awk's srand(1)) behind a binary header.
+#   scripts/make-throughput-input.sh OUT          cpudl: "256 CPUs, window base 0",
+#                                                 about 55,000 ops on a heap that fills up
+#   scripts/make-throughput-input.sh OUT pick     pick: 8192 CPUs (header byte 15),
+#                                                 masks of every form
 set -euo pipefail
-LC_ALL=C awk 'BEGIN { srand(1); printf "%c%c", 14, 0; for (i = 0; i < 300000; i++) printf "%c", int(rand() * 256) }' >"$1"
+case ${2:-cpudl} in
+  cpudl) header='printf "%c%c", 14, 0' ;;
+  pick) header='printf "%c", 15' ;;
+  *) echo "diffsched: error: make-throughput-input.sh: unknown subject '$2' (cpudl or pick)" >&2; exit 2 ;;
+esac
+LC_ALL=C awk "BEGIN { srand(1); $header; for (i = 0; i < 300000; i++) printf \"%c\", int(rand() * 256) }" >"$1"

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -76,9 +78,50 @@ struct FuzzStats {
   const FuzzTarget* target = nullptr;
   std::uint64_t inputs = 0;
   std::uint64_t ops = 0;
+  std::uint64_t accepted = 0;  // inputs of the accepted class (recorded, not aborted)
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
 };
 FuzzStats g_stats;
+
+// DIFFSCHED_RECORD_ACCEPTED: where the first input of the accepted class goes.
+struct AcceptedRecord {
+  bool enabled = false;
+  std::string prefix;  // libFuzzer's -artifact_prefix=, else ""
+  std::string file;    // written, once
+};
+AcceptedRecord g_accepted;
+
+// The accepted class of a self-check target: a divergence at its level that
+// the same input does not fail at the deadline level (nothing, or only an
+// out-of-domain finding, which fails no target's property).
+bool is_accepted_class(const FuzzTarget& target, const Verdict& v,
+                       std::span<const std::uint8_t> body) {
+  if (target.role != TargetRole::kSelfCheck || v.finding->kind != FindingKind::kDivergence ||
+      target.level == Level::kDeadline)
+    return false;
+  FuzzTarget at_deadline = target;
+  at_deadline.level = Level::kDeadline;
+  const Verdict d = run_target(at_deadline, body);
+  return !d.finding || d.finding->kind == FindingKind::kOutOfDomain;
+}
+
+void record_accepted(const FuzzTarget& target, const Verdict& v,
+                     std::span<const std::uint8_t> body) {
+  ++g_stats.accepted;
+  if (!g_accepted.file.empty()) return;
+  std::uint64_t hash = 14695981039346656037ULL;  // FNV-1a of the input
+  for (const std::uint8_t b : body) hash = (hash ^ b) * 1099511628211ULL;
+  g_accepted.file = fmt::format("{}crash-accepted-{:016x}", g_accepted.prefix, hash);
+  if (std::FILE* f = std::fopen(g_accepted.file.c_str(), "wb")) {
+    std::fwrite(body.data(), 1, body.size(), f);
+    std::fclose(f);
+  }
+  fmt::print(stderr,
+             "\n==== diffsched: target {}: accepted class ({}), recorded in {}; fuzzing goes "
+             "on (DIFFSCHED_RECORD_ACCEPTED)\n",
+             target.name, v.finding->signature(), g_accepted.file);
+  std::fflush(stderr);
+}
 
 void print_fuzz_stats() {
   const std::chrono::duration<double> s = std::chrono::steady_clock::now() - g_stats.start;
@@ -88,9 +131,21 @@ void print_fuzz_stats() {
              g_stats.target->name, g_stats.inputs, g_stats.ops, s.count(),
              static_cast<double>(g_stats.inputs) / s.count(),
              static_cast<double>(g_stats.ops) / s.count());
+  if (g_stats.accepted)
+    fmt::print(stderr, "diffsched-stats: {} inputs of the accepted class, the first in {}\n",
+               g_stats.accepted, g_accepted.file);
 }
 
 }  // namespace
+
+void init_fuzz_target(int argc, char** argv) {
+  const char* record = std::getenv("DIFFSCHED_RECORD_ACCEPTED");
+  g_accepted.enabled = record && std::string_view(record) == "1";
+  constexpr std::string_view kPrefix = "-artifact_prefix=";
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view arg = argv[i]; arg.starts_with(kPrefix))
+      g_accepted.prefix = std::string(arg.substr(kPrefix.size()));
+}
 
 int fuzz_one(const FuzzTarget& target, std::span<const std::uint8_t> body) {
   if (!g_stats.target) {
@@ -102,6 +157,10 @@ int fuzz_one(const FuzzTarget& target, std::span<const std::uint8_t> body) {
   ++g_stats.inputs;
   g_stats.ops += v.ops_run;
   if (!v.finding || v.finding->kind == FindingKind::kOutOfDomain) return 0;
+  if (g_accepted.enabled && is_accepted_class(target, v, body)) {
+    record_accepted(target, v, body);
+    return -1;  // libFuzzer: keep it out of the corpus, as a crash would be
+  }
   auto program = io::decode_body_for(target.subject, body);
   if (!program) {  // the inputs target: the input is the file itself
     fmt::print(stderr, "\n==== diffsched: target {} found a {}\n{}\n", target.name,

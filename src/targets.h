@@ -60,7 +60,20 @@ Verdict run_target(const FuzzTarget& target, std::span<const std::uint8_t> body)
 
 // libFuzzer's LLVMFuzzerTestOneInput body: on a finding that fails the
 // property, prints the finding and the input as .ops text to stderr and
-// aborts. Returns 0 otherwise.
+// aborts. Returns 0 otherwise (-1 for a recorded accepted class, below).
+//
+// With DIFFSCHED_RECORD_ACCEPTED=1 in the environment (the campaign sets it
+// for libFuzzer), a self-check target does not abort on its accepted class:
+// a divergence that the same input does not fail at the deadline level
+// (cpudl_exact's tie; corpus/accepted.txt's if-deadline-level-passes) is
+// written once per process as <artifact_prefix>crash-accepted-<hash>, counted
+// in the exit stats, kept out of the corpus (returns -1, as libFuzzer
+// allows), and fuzzing goes on, so a fork job is not restarted per tie. The campaign classifies, minimises and accepts that file as it would a
+// crash. Anything else still aborts.
 int fuzz_one(const FuzzTarget& target, std::span<const std::uint8_t> body);
+
+// LLVMFuzzerInitialize's body: reads -artifact_prefix= from the fuzzer's
+// arguments (where fuzz_one records the accepted class).
+void init_fuzz_target(int argc, char** argv);
 
 }  // namespace diffsched

@@ -2,6 +2,9 @@
 // deadline-level run, and a bug in code both sides share must be caught by
 // the invariants or the model (differential comparison alone cannot see it).
 #include <iostream>
+#include <random>
+
+#include <fmt/format.h>
 
 #include "cpudl/kernel_side.h"
 #include "support/cpudl_state.h"
@@ -68,7 +71,7 @@ struct HoleHeapifyUpWrongWay : kernel::HoleHeapify {
 // Mutant 3, in shared code: cpudl_clear() forgets to update the back-pointer
 // of the CPU moved into the hole. Both sides get it.
 template <class Heapify>
-class ClearForgetsMovedIdx final : public cpudl::KernelModelSide<Heapify> {
+class ClearForgetsMovedIdx : public cpudl::KernelModelSide<Heapify> {
  public:
   using cpudl::KernelModelSide<Heapify>::KernelModelSide;
   void apply(const cpudl::Op& op, cpudl::FindResult* result) override {
@@ -86,6 +89,63 @@ class ClearForgetsMovedIdx final : public cpudl::KernelModelSide<Heapify> {
     cpudl_heapify(cp, old_idx);
     kernel::cpumask_set_cpu(static_cast<unsigned>(clear->cpu), &cp->free_cpus);
   }
+};
+
+// Mutant 4, in shared code: cpudl_set() of a new CPU forgets to clear its
+// free bit (only the free mask is wrong).
+template <class Heapify>
+class SetLeavesFreeBit final : public cpudl::KernelModelSide<Heapify> {
+ public:
+  using cpudl::KernelModelSide<Heapify>::KernelModelSide;
+  void apply(const cpudl::Op& op, cpudl::FindResult* result) override {
+    const auto* set = std::get_if<cpudl::Set>(&op);
+    const bool was_free =
+        set && kernel::cpumask_test_cpu(static_cast<unsigned>(set->cpu), &this->cp_.free_cpus);
+    cpudl::KernelModelSide<Heapify>::apply(op, result);
+    if (was_free)  // BUG: the bit cpudl_set() cleared comes back
+      kernel::cpumask_set_cpu(static_cast<unsigned>(set->cpu), &this->cp_.free_cpus);
+  }
+};
+
+// Mutant 5: cpudl_clear() of the optimized side shrinks the heap without
+// filling the hole (the last slot's CPU keeps a back-pointer beyond size, the
+// hole keeps the removed CPU).
+template <class Heapify>
+class ClearLeavesHole : public cpudl::KernelModelSide<Heapify> {
+ public:
+  using cpudl::KernelModelSide<Heapify>::KernelModelSide;
+  void apply(const cpudl::Op& op, cpudl::FindResult* result) override {
+    const auto* clear = std::get_if<cpudl::Clear>(&op);
+    if (!clear) return cpudl::KernelModelSide<Heapify>::apply(op, result);
+    auto* cp = &this->cp_;
+    if (cp->elements[clear->cpu].idx == kernel::IDX_INVALID) return;
+    cp->size--;  // BUG: nothing moves into the hole
+    cp->elements[clear->cpu].idx = kernel::IDX_INVALID;
+    kernel::cpumask_set_cpu(static_cast<unsigned>(clear->cpu), &cp->free_cpus);
+  }
+};
+
+// Mutant 6: the optimized set_freecpu marks the next CPU free as well (a
+// free bit of a CPU the op does not name).
+template <class Heapify>
+class SetFreecpuNeighbour final : public cpudl::KernelModelSide<Heapify> {
+ public:
+  using cpudl::KernelModelSide<Heapify>::KernelModelSide;
+  void apply(const cpudl::Op& op, cpudl::FindResult* result) override {
+    cpudl::KernelModelSide<Heapify>::apply(op, result);
+    if (const auto* o = std::get_if<cpudl::SetFreecpu>(&op))  // BUG: one bit too many
+      kernel::cpumask_set_cpu((static_cast<unsigned>(o->cpu) + 1) % kernel::nr_cpu_ids,
+                              &this->cp_.free_cpus);
+  }
+};
+
+// A side whose stores are not logged (as a kernel file through the shim):
+// the incremental checks diff its state against a copy instead.
+template <class Base>
+class Unlogged final : public Base {
+ public:
+  using Base::Base;
+  bool logs_stores() const override { return false; }
 };
 
 template <class RefSide, class OptSide>
@@ -141,39 +201,104 @@ namespace diffsched::testing {
 namespace {
 
 // The incremental checks (default) and the full ones give the same verdict,
-// at the same op, on random inputs, for the correct sides and every mutant.
-RC_GTEST_PROP(CpudlCheckModes, IncrementalAndFullChecksGiveTheSameVerdict, ()) {
-  // Small heaps (2..16 CPUs, window base 0) and up to 400 bytes of ops.
-  std::vector<std::uint8_t> bytes{*rc::gen::element<std::uint8_t>(1, 2, 3, 4, 6, 7), 0};
-  const auto body = *rc::gen::resize(400, rc::gen::arbitrary<std::vector<std::uint8_t>>());
-  bytes.insert(bytes.end(), body.begin(), body.end());
-  const Level level = *rc::gen::element(Level::kExact, Level::kDeadline);
-  const int which = *rc::gen::inRange(0, 4);
-  std::function<std::unique_ptr<cpudl::Lockstep>()> make;
+// at the same op, on random inputs, for the correct sides and every mutant,
+// with the sides' store logs and without them (diffing against a copy).
+std::function<std::unique_ptr<cpudl::Lockstep>()> check_mode_sides(int which) {
+  using Hole = cpudl::KernelModelSide<kernel::HoleHeapify>;
   switch (which) {
-    case 0: make = [] { return std::make_unique<cpudl::Lockstep>(); }; break;
-    case 1: make = sides<Swap, cpudl::KernelModelSide<HoleHeapifyNoFinalIdx>>(); break;
-    case 2: make = sides<Swap, cpudl::KernelModelSide<HoleHeapifyUpWrongWay>>(); break;
-    default:
-      make = sides<ClearForgetsMovedIdx<kernel::SwapHeapify>,
+    case 0: return [] { return std::make_unique<cpudl::Lockstep>(); };
+    case 1: return sides<Swap, cpudl::KernelModelSide<HoleHeapifyNoFinalIdx>>();
+    case 2: return sides<Swap, cpudl::KernelModelSide<HoleHeapifyUpWrongWay>>();
+    case 3:
+      return sides<ClearForgetsMovedIdx<kernel::SwapHeapify>,
                    ClearForgetsMovedIdx<kernel::HoleHeapify>>();
+    case 4:
+      return sides<SetLeavesFreeBit<kernel::SwapHeapify>, SetLeavesFreeBit<kernel::HoleHeapify>>();
+    case 5: return sides<Swap, ClearLeavesHole<kernel::HoleHeapify>>();
+    case 6: return sides<Swap, SetFreecpuNeighbour<kernel::HoleHeapify>>();
+    // Without store logs: the correct sides, and mutants 1, 3 and 5.
+    case 7: return sides<Unlogged<Swap>, Unlogged<Hole>>();
+    case 8: return sides<Unlogged<Swap>, Unlogged<cpudl::KernelModelSide<HoleHeapifyNoFinalIdx>>>();
+    case 9:
+      return sides<Unlogged<ClearForgetsMovedIdx<kernel::SwapHeapify>>,
+                   Unlogged<ClearForgetsMovedIdx<kernel::HoleHeapify>>>();
+    default: return sides<Unlogged<Swap>, Unlogged<ClearLeavesHole<kernel::HoleHeapify>>>();
   }
+}
+constexpr int kCheckModeSides = 11;
+
+struct ModeVerdicts {
+  Verdict incremental, full;
+};
+
+ModeVerdicts run_both_modes(int which, const std::vector<std::uint8_t>& bytes, Level level) {
+  const auto make = check_mode_sides(which);
   const auto program = io::decode_body<cpudl::Subject>(bytes);
   const auto ops = std::span<const cpudl::Op>(program.ops);
   auto incremental = make();
   auto full = make();
   incremental->set_check_mode(cpudl::CheckMode::kIncremental);
   full->set_check_mode(cpudl::CheckMode::kFull);
-  const Verdict a = run_lockstep<cpudl::Subject>(*incremental, program.config, ops, level);
-  const Verdict b = run_lockstep<cpudl::Subject>(*full, program.config, ops, level);
-  RC_CLASSIFY(b.finding.has_value(), "finding");
-  RC_ASSERT(a.finding.has_value() == b.finding.has_value());
-  if (b.finding) {
-    RC_ASSERT(a.finding->signature() == b.finding->signature());
-    RC_ASSERT(a.finding->op_index == b.finding->op_index);
-    RC_ASSERT(a.finding->describe() == b.finding->describe());
+  return {run_lockstep<cpudl::Subject>(*incremental, program.config, ops, level),
+          run_lockstep<cpudl::Subject>(*full, program.config, ops, level)};
+}
+
+// "" if both verdicts agree (first failing op, finding kind and signature,
+// description, ops run), else what differs.
+std::string mode_difference(const ModeVerdicts& v) {
+  const Verdict& a = v.incremental;
+  const Verdict& b = v.full;
+  if (a.finding.has_value() != b.finding.has_value())
+    return fmt::format("incremental: {}; full: {}",
+                       a.finding ? a.finding->describe() : "no finding",
+                       b.finding ? b.finding->describe() : "no finding");
+  if (b.finding && (a.finding->signature() != b.finding->signature() ||
+                    a.finding->op_index != b.finding->op_index ||
+                    a.finding->describe() != b.finding->describe()))
+    return fmt::format("incremental: {}; full: {}", a.finding->describe(),
+                       b.finding->describe());
+  if (a.ops_run != b.ops_run) return fmt::format("ops run {} vs {}", a.ops_run, b.ops_run);
+  return "";
+}
+
+RC_GTEST_PROP(CpudlCheckModes, IncrementalAndFullChecksGiveTheSameVerdict, ()) {
+  // Small heaps (2..16 CPUs, window base 0) and up to 400 bytes of ops.
+  std::vector<std::uint8_t> bytes{*rc::gen::element<std::uint8_t>(1, 2, 3, 4, 6, 7), 0};
+  const auto body = *rc::gen::resize(400, rc::gen::arbitrary<std::vector<std::uint8_t>>());
+  bytes.insert(bytes.end(), body.begin(), body.end());
+  const Level level = *rc::gen::element(Level::kExact, Level::kDeadline);
+  const int which = *rc::gen::inRange(0, kCheckModeSides);
+  const ModeVerdicts v = run_both_modes(which, bytes, level);
+  RC_CLASSIFY(v.full.finding.has_value(), "finding");
+  RC_ASSERT(mode_difference(v) == "");
+}
+
+// Deterministic and not vacuous: for every pair of sides, seeded random
+// programs (8 to 256 CPUs, up to 2,000 bytes) give the same verdict in both
+// modes, and every broken pair is caught at least once in each mode.
+TEST(CpudlCheckModes, SameVerdictsOnSeededProgramsAndEveryMutantIsCaught) {
+  std::mt19937_64 rng(16);
+  constexpr std::uint8_t kCpus[] = {6, 7, 14, 0xf0};  // 8, 16, 256, then two bytes
+  for (int which = 0; which < kCheckModeSides; ++which) {
+    int caught = 0;
+    for (int program = 0; program < 60; ++program) {
+      const std::uint8_t cpus = kCpus[program % 4];
+      std::vector<std::uint8_t> bytes{cpus};
+      if (cpus == 0xf0) bytes.insert(bytes.end(), {static_cast<std::uint8_t>(rng() % 200), 0});
+      bytes.push_back(0);  // window base 0
+      const std::size_t n = 20 + rng() % 2000;
+      for (std::size_t i = 0; i < n; ++i) bytes.push_back(static_cast<std::uint8_t>(rng()));
+      const Level level = program % 2 ? Level::kExact : Level::kDeadline;
+      const ModeVerdicts v = run_both_modes(which, bytes, level);
+      ASSERT_EQ(mode_difference(v), "") << "sides " << which << ", program " << program;
+      if (v.full.finding && v.full.finding->kind != FindingKind::kDivergence) ++caught;
+      if (v.full.finding && which != 0 && which != 7) ++caught;
+    }
+    if (which == 0 || which == 7)
+      EXPECT_EQ(caught, 0) << "correct sides " << which << ": an invariant or model finding";
+    else
+      EXPECT_GT(caught, 0) << "broken sides " << which << " were never caught";
   }
-  RC_ASSERT(a.ops_run == b.ops_run);
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <functional>
 #include <memory>
 #include <set>
@@ -29,6 +31,22 @@
 namespace diffsched::campaign {
 
 namespace {
+
+// A self-check target's libFuzzer jobs record its accepted class and go on
+// (targets.h, DIFFSCHED_RECORD_ACCEPTED), and fork mode still lists such
+// inputs among the new ones. They are crash files, not corpus (and the merge
+// would stop on each): drop every new input that fails the target's property.
+void drop_failing_inputs(const FuzzTarget& target, const fs::path& found) {
+  if (target.role != TargetRole::kSelfCheck) return;
+  std::error_code ec;
+  for (const auto& f : regular_files(found)) {
+    std::ifstream in(f, std::ios::binary);
+    const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in),
+                                          std::istreambuf_iterator<char>()};
+    const Verdict v = run_target(target, bytes);
+    if (v.finding && v.finding->kind != FindingKind::kOutOfDomain) fs::remove(f, ec);
+  }
+}
 
 using Clock = std::chrono::steady_clock;
 
@@ -145,9 +163,11 @@ TargetRun fuzz_target(const Context& c, std::size_t i, const FuzzTarget* target,
   judge_engine(s, st, t, c.engine->name(), &run);
   const double engine_seconds = std::chrono::duration<double>(Clock::now() - t_start).count();
   std::string merge_error;
+  const fs::path found = c.engine->collect(t);
+  drop_failing_inputs(*target, found);
   const long added = merge_into_corpus({.fuzzer = c.settings.fuzz_dir / t.target,
                                         .corpus = t.corpus,
-                                        .found = c.engine->collect(t),
+                                        .found = found,
                                         .staging = t.staging(::getpid()),
                                         .log = t.merge_log,
                                         .max_seconds = c.slots.merge_limit(interrupt_signal() != 0)},

@@ -38,7 +38,11 @@ class LibFuzzer final : public Engine {
     return {{std::move(argv), t.engine_log(0)}};
   }
 
-  std::vector<std::pair<std::string, std::string>> environment() const override { return {}; }
+  // A self-check target (cpudl_exact) records its accepted class (the tie)
+  // and keeps fuzzing instead of ending a fork job per tie (targets.h).
+  std::vector<std::pair<std::string, std::string>> environment() const override {
+    return {{"DIFFSCHED_RECORD_ACCEPTED", "1"}};
+  }
 
   EngineStatus status(const TargetLayout& t) const override { return parse_libfuzzer_log(t.log); }
 

@@ -75,31 +75,84 @@ int check_expectations(io::Input& in) {
   return status;
 }
 
-// Runs the program repeatedly without an observer for at least 0.3 s and
-// prints the checked ops per second (for cpudl, with incremental and with
-// full per-op checks).
+// Records the ops a checked run applied (not skipped by the contract), for
+// the bare runs of --stats.
+template <class S>
+class AppliedOps final : public Observer<S> {
+ public:
+  void on_op(std::size_t, const typename S::Op& op, const typename S::Lockstep& lockstep,
+             const Verdict&) override {
+    if (!lockstep.last_skipped()) ops.push_back(op);
+  }
+  std::vector<typename S::Op> ops;
+};
+
+// --stats: runs the program again and again without an observer, alternating
+// a checked run (every check, as replay does) with a bare run (the same ops
+// the checked run applied, on the sides only: no contract check, no model, no
+// checks), for at least 0.3 s of each, and prints both rates and their ratio,
+// the check overhead. For cpudl also the rate with full checks after every op.
+// Timing only: the figures vary with the machine and its load; the ratio,
+// measured in one run, less so.
 template <class S>
 void print_stats(const io::Program<S>& p, Level level) {
-  auto measure = [&](typename S::Lockstep& lockstep, std::string_view label) {
-    const auto ops = std::span<const typename S::Op>(p.ops);
-    std::size_t checked = 0, runs = 0;
-    const auto start = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  constexpr bool kHasBare = requires(typename S::Lockstep & l, const typename S::Op& op) {
+    l.apply_bare(op);
+  };
+  const auto ops = std::span<const typename S::Op>(p.ops);
+  auto lockstep = std::make_unique<typename S::Lockstep>();
+  AppliedOps<S> applied;
+  const std::size_t checked_per_run =
+      run_lockstep<S>(*lockstep, p.config, ops, level, &applied).ops_run;
+  const auto bare_ops = std::span<const typename S::Op>(applied.ops);
+  std::chrono::duration<double> checked_time{}, bare_time{};
+  std::size_t runs = 0;
+  do {
+    const auto t0 = Clock::now();
+    run_lockstep<S>(*lockstep, p.config, ops, level);
+    const auto t1 = Clock::now();
+    if constexpr (kHasBare) {
+      kernel::NrCpuIdsScope scope(p.config.nr_cpu_ids);
+      lockstep->reset(p.config);
+      for (const auto& op : bare_ops) lockstep->apply_bare(op);
+    }
+    const auto t2 = Clock::now();
+    checked_time += t1 - t0;
+    bare_time += t2 - t1;
+    ++runs;
+  } while (checked_time.count() < 0.3 || (kHasBare && bare_time.count() < 0.3));
+  // The bare rate counts the ops the checked run ran (skipped ones included),
+  // so both rates are per input op.
+  const double total = static_cast<double>(checked_per_run * runs);
+  const double checked_rate = total / checked_time.count();
+  const double bare_rate = total / bare_time.count();
+  std::string_view mode = "";
+  if constexpr (std::is_same_v<S, cpudl::Subject>) mode = " (incremental checks)";
+  if constexpr (!kHasBare) {
+    // A subject without a bare mode (cpumask): the checked rate only.
+    fmt::print("stats: {} runs of {} ops, checked {:.0f} ops/s ({:.3f} s)\n", runs,
+               checked_per_run, checked_rate, checked_time.count());
+    return;
+  }
+  fmt::print("stats: {} runs of {} ops ({} applied to the sides, {} skipped by the contract)\n",
+             runs, checked_per_run, bare_ops.size(), checked_per_run - bare_ops.size());
+  fmt::print("stats: bare {:.0f} ops/s (sides only, {:.3f} s), checked {:.0f} ops/s{} ({:.3f} s)\n",
+             bare_rate, bare_time.count(), checked_rate, mode, checked_time.count());
+  fmt::print("stats: check overhead {:.1f}x\n", bare_rate / checked_rate);
+  if constexpr (std::is_same_v<S, cpudl::Subject>) {
+    lockstep->set_check_mode(cpudl::CheckMode::kFull);
+    std::size_t checked = 0, full_runs = 0;
+    const auto start = Clock::now();
     std::chrono::duration<double> elapsed{};
     do {
-      checked += run_lockstep<S>(lockstep, p.config, ops, level).ops_run;
-      ++runs;
-      elapsed = std::chrono::steady_clock::now() - start;
+      checked += run_lockstep<S>(*lockstep, p.config, ops, level).ops_run;
+      ++full_runs;
+      elapsed = Clock::now() - start;
     } while (elapsed.count() < 0.3);
-    fmt::print("stats{}: {} runs, {} ops checked in {:.3f} s: {:.0f} checked ops/s\n", label,
-               runs, checked, elapsed.count(), static_cast<double>(checked) / elapsed.count());
-  };
-  auto lockstep = std::make_unique<typename S::Lockstep>();
-  if constexpr (std::is_same_v<S, cpudl::Subject>) {
-    measure(*lockstep, " (incremental checks)");
-    lockstep->set_check_mode(cpudl::CheckMode::kFull);
-    measure(*lockstep, " (full checks)");
-  } else {
-    measure(*lockstep, "");
+    const double full_rate = static_cast<double>(checked) / elapsed.count();
+    fmt::print("stats (full checks): {} runs, {:.0f} checked ops/s, check overhead {:.1f}x\n",
+               full_runs, full_rate, bare_rate / full_rate);
   }
 }
 
@@ -256,8 +309,9 @@ Runner add_replay(CLI::App& app) {
                              "draw both heaps as trees after each op (cpudl; output grows with "
                              "the heap)");
   auto* stats = sub->add_flag("--stats", opts->stats,
-                              "also measure checked ops per second (no trace; holds the program "
-                              "in memory, up to --max-input-bytes)");
+                              "also measure ops per second, bare (sides only) and checked, and "
+                              "print the check overhead (their ratio; holds the program in "
+                              "memory, up to --max-input-bytes)");
   auto* check_expect = sub->add_flag(
       "--check-expect", opts->check_expect,
       "check each file's '# expect: LEVEL VERDICT' lines instead of printing a "

@@ -6,11 +6,14 @@
 // Not final: tests derive mutants from it (a side with a planted bug).
 #pragma once
 
+#include <cstddef>
 #include <string_view>
+#include <type_traits>
 #include <variant>
 
 #include "cpudl/side.h"
 #include "kernel/heapify.h"
+#include "kernel/store_log.h"
 
 namespace diffsched::cpudl {
 
@@ -66,22 +69,37 @@ class KernelModelSide : public Side {
   }
 
   HeapView view() const override {
+    // Logged<T> has the layout of T (static_asserts below).
     return HeapView{cp_.size, static_cast<unsigned>(cp_.elements.size()),
-                    cp_.elements.data(), &cp_.free_cpus};
+                    reinterpret_cast<const kernel::cpudl_item<kernel::Uncounted>*>(
+                        cp_.elements.data()),
+                    &cp_.free_cpus};
   }
+
+  // Every element store goes through the Logging fields, whatever apply()
+  // (or a derived test side's) does.
+  bool logs_stores() const override { return true; }
 
   void restore(const HeapView& state) override {
     cp_.size = state.size;
     for (unsigned i = 0; i < state.nr_cpu_ids; ++i) {
       const auto& e = state.elements[i];
-      cp_.elements[i] = typename kernel::cpudl<Heapify>::item{e.dl, e.cpu, e.idx};
+      cp_.elements[i] = Item{e.dl, e.cpu, e.idx};
     }
     cp_.free_cpus = *state.free_cpus;
   }
 
  protected:
   std::string_view name_;
-  kernel::cpudl<Heapify> cp_;
+  using Heap = kernel::cpudl<Heapify, kernel::Logging>;
+  using Item = typename Heap::item;
+  using Plain = kernel::cpudl_item<kernel::Uncounted>;
+  static_assert(sizeof(Item) == sizeof(Plain) && alignof(Item) == alignof(Plain));
+  static_assert(offsetof(Item, dl) == offsetof(Plain, dl) &&
+                offsetof(Item, cpu) == offsetof(Plain, cpu) &&
+                offsetof(Item, idx) == offsetof(Plain, idx));
+  static_assert(std::is_standard_layout_v<Item>);
+  Heap cp_;
 };
 
 }  // namespace diffsched::cpudl

@@ -1,5 +1,7 @@
 #include "cpudl/lockstep.h"
 
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -45,15 +47,25 @@ Lockstep::Lockstep() {
     sides_.push_back(make_reference_side());
     sides_.push_back(make_optimized_side());
   }
-  for (const auto& s : sides_) any_side_warns_ |= s->can_warn();
-  results_.resize(sides_.size());
-  snapshots_.resize(sides_.size());
+  init_sides();
 }
 
 Lockstep::Lockstep(std::vector<std::unique_ptr<Side>> sides) : sides_(std::move(sides)) {
-  for (const auto& s : sides_) any_side_warns_ |= s->can_warn();
+  init_sides();
+}
+
+void Lockstep::init_sides() {
+  for (const auto& s : sides_) {
+    any_side_warns_ |= s->can_warn();
+    log_stores_.push_back(s->logs_stores());
+  }
   results_.resize(sides_.size());
   snapshots_.resize(sides_.size());
+  logs_ = std::make_unique<kernel::StoreLog[]>(sides_.size());
+}
+
+void Lockstep::apply_bare(const Op& op) {
+  for (std::size_t i = 0; i < sides_.size(); ++i) sides_[i]->apply(op, &results_[i]);
 }
 
 void Lockstep::take_snapshots() {
@@ -61,7 +73,7 @@ void Lockstep::take_snapshots() {
     const HeapView h = sides_[i]->view();
     Snapshot& s = snapshots_[i];
     s.size = h.size;
-    s.el.assign(h.elements, h.elements + h.nr_cpu_ids);
+    if (!log_stores_[i]) s.el.assign(h.elements, h.elements + h.nr_cpu_ids);
     s.free_cpus = *h.free_cpus;
   }
 }
@@ -116,7 +128,16 @@ void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
     v.note(NoteKind::kContractSkip, index);
     return;
   }
-  for (std::size_t i = 0; i < sides_.size(); ++i) sides_[i]->apply(op, &results_[i]);
+  for (std::size_t i = 0; i < sides_.size(); ++i) {
+    // Incremental mode: the side's element stores go to its log.
+    const bool log = mode_ == CheckMode::kIncremental && log_stores_[i];
+    if (log) {
+      logs_[i].clear();
+      kernel::active_store_log = &logs_[i];
+    }
+    sides_[i]->apply(op, &results_[i]);
+    kernel::active_store_log = nullptr;
+  }
   model_.apply(op);
   // A WARN_ON() the op fired in a side (kernel-check candidates): the finding.
   for (std::size_t i = 0; any_side_warns_ && i < sides_.size(); ++i) {
@@ -166,51 +187,104 @@ bool Lockstep::summary_ok(const HeapView& h, std::optional<u64> max) const {
   return !(nr % 64 && (bits[words - 1] & (~0UL << (nr % 64))));
 }
 
-bool Lockstep::incremental_state_ok(const Op& op, Level level) {
+bool Lockstep::collect_changes(std::size_t side, const HeapView& h, int op_cpu) {
   const unsigned nr = model_.nr_cpu_ids();
-  const auto max = model_.max_dl();
-  const unsigned words = kernel::BITS_TO_LONGS(nr);
   constexpr std::size_t kItem = sizeof(kernel::cpudl_item<kernel::Uncounted>);
-  int op_cpu = -1;
-  std::visit([&](const auto& o) {
-    if constexpr (requires { o.cpu; }) op_cpu = o.cpu;
-  }, op);
-  bool ok = true;
-  const HeapView ref = sides_[0]->view();
-  for (std::size_t side = 0; side < sides_.size(); ++side) {
-    const HeapView h = sides_[side]->view();
-    Snapshot& snap = snapshots_[side];
-    const auto* el = h.elements;
+  constexpr std::size_t kCpuField = offsetof(kernel::cpudl_item<kernel::Uncounted>, cpu);
+  constexpr std::size_t kIdxField = offsetof(kernel::cpudl_item<kernel::Uncounted>, idx);
+  const Snapshot& snap = snapshots_[side];
+  const auto* el = h.elements;
+  bool room = true;
+  auto push = [&](auto& list, int value) {
+    if (list.size() < list.capacity())
+      list.push_back(value);
+    else
+      room = false;
+  };
+  // A value read from a field: a slot or CPU number only if below nr_cpu_ids.
+  auto push_valid = [&](auto& list, int value) {
+    if (value >= 0 && static_cast<unsigned>(value) < nr) push(list, value);
+  };
+  changed_slots_.clear();
+  changed_cpus_.clear();
+  if (op_cpu >= 0) push(changed_cpus_, op_cpu);
+  if (log_stores_[side]) {
+    // What the op wrote, from the store log: each slot whose dl or cpu it
+    // wrote and the CPU that slot held before; each CPU whose idx it wrote
+    // and the slot that idx named before. Every relation an invariant states
+    // (slot <-> CPU back-pointers, parent <-> child order) that involves a
+    // written field has an end in these lists.
+    const kernel::StoreLog& log = logs_[side];
+    if (log.overflow) return false;
+    const auto base = reinterpret_cast<std::uintptr_t>(el);
+    for (std::size_t k = 0; k < log.count; ++k) {
+      const auto off = reinterpret_cast<std::uintptr_t>(log.stores[k].where) - base;
+      if (off >= nr * kItem) return false;  // not an element below nr_cpu_ids
+      const auto index = static_cast<int>(off / kItem);
+      const int old = static_cast<int>(log.stores[k].old);
+      if (off % kItem == kIdxField) {
+        push(changed_cpus_, index);
+        push_valid(changed_slots_, old);
+      } else {
+        push(changed_slots_, index);
+        if (off % kItem == kCpuField) push_valid(changed_cpus_, old);
+      }
+    }
+  } else {
+    // A side without a log: diff its elements against the copy (64-byte
+    // chunks first).
     const auto* old = snap.el.data();
-    if (!summary_ok(h, max)) return false;
-    const unsigned long* bits = h.free_cpus->bits;
-
-    // What changed: elements (64-byte chunks first), the size range, the op's CPU.
-    changed_slots_.clear();
-    changed_cpus_.clear();
-    if (op_cpu >= 0) changed_cpus_.push_back(op_cpu);
     if (std::memcmp(el, old, nr * kItem) != 0) {
       for (unsigned base = 0; base < nr; base += 4) {
         const unsigned n = std::min(4u, nr - base);
         if (std::memcmp(el + base, old + base, n * kItem) == 0) continue;
         for (unsigned j = base; j < base + n; ++j) {
-          if (el[j].idx != old[j].idx) changed_cpus_.push_back(static_cast<int>(j));
+          if (el[j].idx != old[j].idx) {
+            push(changed_cpus_, static_cast<int>(j));
+            push_valid(changed_slots_, old[j].idx);
+          }
           if (el[j].cpu != old[j].cpu || el[j].dl != old[j].dl) {
-            changed_slots_.push_back(static_cast<int>(j));
-            if (static_cast<int>(j) < snap.size && old[j].cpu >= 0 &&
-                static_cast<unsigned>(old[j].cpu) < nr)
-              changed_cpus_.push_back(old[j].cpu);
+            push(changed_slots_, static_cast<int>(j));
+            push_valid(changed_cpus_, old[j].cpu);
           }
         }
       }
     }
-    for (int sl = std::min(snap.size, h.size); sl < std::max(snap.size, h.size); ++sl)
-      changed_slots_.push_back(sl);
-    // Free bits that changed: those CPUs must not be in the heap.
-    for (unsigned w = 0; w < words; ++w)
-      for (unsigned long d = bits[w] ^ snap.free_cpus.bits[w]; d; d &= d - 1)
-        changed_cpus_.push_back(static_cast<int>(w * 64 + static_cast<unsigned>(std::countr_zero(d))));
+  }
+  // Slots that entered or left the heap, and the CPUs they hold (a CPU whose
+  // slot fell beyond the new size must have left).
+  for (int sl = std::min(snap.size, h.size); sl < std::max(snap.size, h.size); ++sl) {
+    push(changed_slots_, sl);
+    push_valid(changed_cpus_, el[sl].cpu);
+  }
+  // Free bits that changed: those CPUs must not be in the heap.
+  const unsigned long* bits = h.free_cpus->bits;
+  for (unsigned w = 0; w < kernel::BITS_TO_LONGS(nr); ++w)
+    for (unsigned long d = bits[w] ^ snap.free_cpus.bits[w]; d; d &= d - 1)
+      push(changed_cpus_, static_cast<int>(w * 64 + static_cast<unsigned>(std::countr_zero(d))));
+  return room;
+}
 
+bool Lockstep::incremental_state_ok(const Op& op, Level level) {
+  const unsigned nr = model_.nr_cpu_ids();
+  const auto max = model_.max_dl();
+  int op_cpu = -1;
+  std::visit([&](const auto& o) {
+    if constexpr (requires { o.cpu; }) op_cpu = o.cpu;
+  }, op);
+  const HeapView ref = sides_[0]->view();
+  for (std::size_t side = 0; side < sides_.size(); ++side) {
+    const HeapView h = sides_[side]->view();
+    const auto* el = h.elements;
+    if (!summary_ok(h, max)) return false;
+    if (!collect_changes(side, h, op_cpu)) {
+      // Cannot tell what changed (a log overflowed): this op gets the full check.
+      if (!fast_state_ok(level)) return false;
+      commit_snapshots();
+      return true;
+    }
+    const unsigned long* bits = h.free_cpus->bits;
+    bool ok = true;
     for (int s : changed_slots_) {
       if (s >= h.size) continue;
       const int cpu = el[s].cpu;
@@ -252,16 +326,21 @@ bool Lockstep::incremental_state_ok(const Op& op, Level level) {
       for (int cpu : *list)
         if (el[cpu].idx != ref.elements[cpu].idx) return false;
   }
-  // Commit: copy the changed elements into the snapshots.
+  commit_snapshots();
+  return true;
+}
+
+void Lockstep::commit_snapshots() {
+  const unsigned nr = model_.nr_cpu_ids();
+  constexpr std::size_t kItem = sizeof(kernel::cpudl_item<kernel::Uncounted>);
   for (std::size_t side = 0; side < sides_.size(); ++side) {
     const HeapView h = sides_[side]->view();
     Snapshot& snap = snapshots_[side];
-    if (std::memcmp(h.elements, snap.el.data(), nr * kItem) != 0)
+    if (!log_stores_[side] && std::memcmp(h.elements, snap.el.data(), nr * kItem) != 0)
       std::memcpy(snap.el.data(), h.elements, nr * kItem);
     snap.size = h.size;
-    std::memcpy(snap.free_cpus.bits, h.free_cpus->bits, words * sizeof(long));
+    std::memcpy(snap.free_cpus.bits, h.free_cpus->bits, kernel::BITS_TO_LONGS(nr) * sizeof(long));
   }
-  return true;
 }
 
 bool Lockstep::fast_state_ok(Level level) const {

@@ -23,14 +23,19 @@
 #include "cpudl/ops.h"
 #include "cpudl/side.h"
 #include "engine/verdict.h"
+#include "kernel/store_log.h"
 
 namespace diffsched::cpudl {
 
 // How much of the state each op checks.
-//   kIncremental (default): the elements each side changed (found by diffing
-//     against a snapshot), their neighbours, the CPUs involved and the op's
-//     CPU; sound by induction from the checked initial state, and every
-//     sequence is closed by a full check (close()).
+//   kIncremental (default): the elements each side changed, their
+//     neighbours, the CPUs involved and the op's CPU, plus O(1) summaries
+//     (size, root deadline) and the free mask word by word. What a side
+//     changed comes from its store log (Side::logs_stores(): every element
+//     store the op made, with the value it overwrote; O(log size) per op), or,
+//     for a side without one, from diffing its elements against a copy
+//     (O(nr_cpu_ids)). Sound by induction from the checked initial state, and
+//     every sequence is closed by a full check (close()).
 //   kFull: every slot and CPU of every side after every op.
 // Both give the same verdicts; on any failure the ordered detailed checks
 // name the finding.
@@ -45,7 +50,12 @@ class Lockstep {
   void step(const Op& op, std::size_t index, Level level, Verdict& verdict);
   // The full check that closes a sequence (a no-op in kFull mode).
   void close(std::size_t last_index, Level level, Verdict& verdict);
+  // Set it before reset(), not during a run.
   void set_check_mode(CheckMode mode) { mode_ = mode; }
+  // Applies `op` to the sides only: no contract check, no model, no checks,
+  // no store logs (replay --stats' bare figure; the caller passes only ops a
+  // checked run did not skip). The state is not checked afterwards.
+  void apply_bare(const Op& op);
   CheckMode check_mode() const { return mode_; }
   // The live deadlines fitted a 2^63 window after every op so far.
   bool in_domain() const { return model_.always_in_domain(); }
@@ -82,7 +92,13 @@ class Lockstep {
   // Incremental mode: true when every check on what changed passes; then
   // takes the new snapshots.
   bool incremental_state_ok(const Op& op, Level level);
+  // Fills changed_slots_ / changed_cpus_ with what side `side` changed (from
+  // its store log, or by diffing against its snapshot); false when it cannot
+  // tell (a log overflowed, a store outside the elements).
+  bool collect_changes(std::size_t side, const HeapView& h, int op_cpu);
   void take_snapshots();
+  void commit_snapshots();  // after an op that passed: the snapshots follow
+  void init_sides();
 
   struct Snapshot {
     int size = 0;
@@ -93,7 +109,9 @@ class Lockstep {
   std::vector<FindResult> results_;
   Model model_;
   CheckMode mode_ = CheckMode::kIncremental;
-  std::vector<Snapshot> snapshots_;  // one per side
+  std::vector<Snapshot> snapshots_;  // one per side (elements only for sides without a log)
+  std::vector<char> log_stores_;     // per side: Side::logs_stores()
+  std::unique_ptr<kernel::StoreLog[]> logs_;  // one per side
   boost::container::static_vector<int, 4 * kernel::NR_CPUS> changed_slots_, changed_cpus_,
       ref_changed_slots_, ref_changed_cpus_;
   bool skipped_ = false;

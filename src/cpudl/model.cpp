@@ -24,6 +24,8 @@ void Model::reset(unsigned nr_cpu_ids) {
   always_in_domain_ = true;
   free_ = Cpumask{};
   down_ = Cpumask{};
+  anchor_.reset();
+  env_lo_ = env_hi_ = 0;
 }
 
 bool Model::permits(const Op& op, std::string* why) const {
@@ -85,7 +87,16 @@ void Model::apply(const Op& op) {
           e.present = true;
           e.dl = o.dl;
           if (max_valid_ && (!max_ || dl_time_before(*max_, o.dl))) max_ = o.dl;
-          if (always_in_domain_) {
+          // The envelope of every deadline set since reset, as signed
+          // offsets from the first: while it spans less than 2^63 the live
+          // deadlines (a subset) fit in a window, without a scan.
+          if (!anchor_) anchor_ = o.dl.value;
+          const auto env_off = static_cast<s64>(o.dl.value - *anchor_);
+          env_lo_ = std::min(env_lo_, env_off);
+          env_hi_ = std::max(env_hi_, env_off);
+          const bool envelope_fits =
+              static_cast<u64>(env_hi_) - static_cast<u64>(env_lo_) < (u64{1} << 63);
+          if (always_in_domain_ && !envelope_fits) {
             // Signed offsets from a member are exact inside a 2^63 window:
             // the set fits iff their spread is below 2^63. The set is the
             // union of the state before and after the op: the live deadlines
@@ -218,15 +229,26 @@ bool Model::find_permits(const FindArgs& a, const FindResult& r, std::string* wh
     return true;
   }
   const u64 max = *max_dl();
+  const bool later_task = dl_time_before(task_dl, max);
+  // M: the CPUs holding the maximum. Which facts about M the answer needs
+  // decides the work: a chosen CPU is checked on its own (O(1)); "some CPU of
+  // M allowed" and "every CPU of M allowed" scan the CPUs, stopping at the
+  // first that settles it.
   bool any_allowed = false, all_allowed = true, chosen_ok = chosen >= kernel::nr_cpu_ids;
-  for_each([&](int cpu, u64 dl) {
-    if (dl != max) return;
-    const bool allowed = kernel::cpumask_test_cpu(cpu_of(cpu), &aff);
+  if (!chosen_ok) {
+    chosen_ok = chosen < nr_cpu_ids_ && has_dl(static_cast<int>(chosen), max) &&
+                kernel::cpumask_test_cpu(chosen, &aff);
+    any_allowed = chosen_ok;
+  }
+  const bool need_any = r.ret == 1 && later_task && !any_allowed;
+  const bool need_all = r.ret == 0 && later_task;
+  for (std::size_t c = 0; (need_any || need_all) && c < cpus_.size(); ++c) {
+    if (!cpus_[c].present || cpus_[c].dl != max) continue;
+    const bool allowed = kernel::cpumask_test_cpu(static_cast<unsigned>(c), &aff);
     any_allowed |= allowed;
     all_allowed &= allowed;
-    chosen_ok |= allowed && cpu_of(cpu) == chosen;
-  });
-  const bool later_task = dl_time_before(task_dl, max);
+    if ((need_any && any_allowed) || (need_all && !all_allowed)) break;
+  }
   if (r.ret == 1) {
     if (!later_task) {
       *why = fmt::format("task deadline {} is not before the maximum {}: expected 0",

@@ -112,6 +112,10 @@ class Model {
   Cpumask free_{};  // only the cpumask API touches it, like cp->free_cpus
   std::vector<std::uint16_t> capacity_;
   Cpumask down_{};  // CPUs taken down by cpu_down (not active, not online)
+  // Every deadline set since reset, as offsets from the first one (anchor_):
+  // the domain test scans only once this envelope spans 2^63 or more.
+  std::optional<u64> anchor_;
+  kernel::s64 env_lo_ = 0, env_hi_ = 0;
 };
 
 }  // namespace diffsched::cpudl

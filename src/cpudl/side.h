@@ -63,6 +63,13 @@ class Side {
   // model knows no capacities: for such a side it only checks that a find the
   // free CPUs decide answers 1 with a non-empty later_mask inside free & affinity.
   virtual bool capacity_aware() const { return false; }
+  // Whether every store apply() makes to view().elements goes through
+  // kernel::Logged fields (kernel/store_log.h): then the lockstep's
+  // incremental checks read what an op wrote from the log it installs around
+  // apply(), instead of diffing the state against a copy (O(nr_cpu_ids)).
+  // The built-in sides (KernelModelSide) do; a kernel file through the shim
+  // does not.
+  virtual bool logs_stores() const { return false; }
   // The run's CPU capacities (Config::capacity) for find_cap; Lockstep::reset()
   // sets them before reset().
   void set_capacity(const std::vector<std::uint16_t>& capacity) { config_.capacity = capacity; }

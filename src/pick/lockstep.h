@@ -36,7 +36,8 @@ struct PickSide {
 std::span<const PickSide> default_sides();
 void set_default_sides(std::span<const PickSide> sides);
 
-// The model: the first CPU set in all three masks, testing bit by bit.
+// The model: the first CPU set in all three masks, 64 CPUs at a time as
+// std::bitset<64> (independent of the kernel's find_bit code).
 unsigned model_pick(const Pick& op, unsigned nr_cpu_ids);
 
 class Lockstep {
@@ -46,6 +47,8 @@ class Lockstep {
 
   void reset(const Config& config) { nr_cpu_ids_ = config.nr_cpu_ids; }
   void step(const Op& op, std::size_t index, Level level, Verdict& verdict);
+  // The sides only, no model and no checks (replay --stats' bare figure).
+  void apply_bare(const Op& op);
   bool in_domain() const { return true; }
   void close(std::size_t, Level, Verdict&) {}  // every op is checked in full
 
