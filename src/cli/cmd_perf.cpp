@@ -22,7 +22,7 @@
 #include "io/program.h"
 #include "perf/clock.h"
 #include "perf/report.h"
-#include "perf/search.h"
+#include "perf/run.h"
 #include "tools/process.h"
 #include "util/text.h"
 
@@ -86,20 +86,6 @@ std::vector<unsigned> default_cpus(std::string_view subject) {
   return {8, 64, 256};
 }
 
-// The sides measured against the reference, by --side.
-std::vector<std::size_t> sides_of(const PerfOptions& o) {
-  const auto names = perf::side_names(o.subject);
-  std::vector<std::size_t> out;
-  for (std::size_t i = 1; i < names.size(); ++i)
-    if (o.side == "all" || o.side == names[i]) out.push_back(i);
-  return out;
-}
-
-std::string replay_command(const PerfOptions& o, perf::Metric metric, const std::string& file) {
-  return fmt::format("{} perf {} --metric {} --replay {}", self_command(), o.subject,
-                     perf::metric_name(metric), util::shell_quote(file));
-}
-
 // '# perf-expect: SIDE METRIC REFERENCE COST' lines of a .ops text.
 struct Expect {
   std::string side, metric;
@@ -120,118 +106,25 @@ std::vector<Expect> perf_expectations(const std::string& text) {
   return out;
 }
 
-template <class S>
-struct Task {
-  perf::SearchOptions options;
-  perf::SearchResult<S> guided, random;
-};
-
-template <class S>
-int run_subject(const PerfOptions& o, perf::Metric metric, const std::vector<unsigned>& cpus) {
-  using Op = typename S::Op;
-  const auto names = perf::side_names(o.subject);
-  std::vector<Task<S>> tasks;
-  for (unsigned n : cpus)
-    for (std::size_t side : sides_of(o))
-      for (bool worst : {true, false}) {
-        if (!worst && o.no_best) continue;
-        perf::SearchOptions so;
-        so.cpus = n;
-        so.metric = metric;
-        so.side = side;
-        so.worst = worst;
-        so.runs = o.runs;
-        so.seed = o.seed;
-        so.max_ops = o.max_ops;
-        tasks.push_back({so, {}, {}});
-      }
-  // --time: the whole search's wall-clock budget, shared by every search.
-  const unsigned jobs = std::max(1u, std::min<unsigned>(o.jobs, static_cast<unsigned>(tasks.size())));
-  const double per_search =
-      o.time > 0 ? o.time * jobs / (2.0 * static_cast<double>(tasks.size())) : 0.0;
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    perf::Evaluator<S> ev;
-    for (std::size_t i; (i = next++) < tasks.size();) {
-      Task<S>& t = tasks[i];
-      t.options.seconds = per_search;
-      perf::SearchOptions ro = t.options;
-      ro.guided = false;
-      t.random = perf::search(ro, ev);
-      // The guided search gets as many evaluations as random generation made.
-      t.options.runs = std::min(t.options.runs, std::max<perf::u64>(t.random.runs, 1));
-      t.guided = perf::search(t.options, ev);
-      perf::minimise(t.options, ev, &t.guided);
-    }
-  };
-  std::vector<std::thread> threads;
-  for (unsigned j = 1; j < jobs; ++j) threads.emplace_back(worker);
-  worker();
-  for (auto& th : threads) th.join();
-
-  if (!o.out.empty()) {
-    std::error_code ec;
-    fs::create_directories(o.out, ec);
-    if (ec) return bad_input(fmt::format("cannot create --out {}: {}", o.out, ec.message()));
-  }
-  perf::Report report{o.subject, metric, {}, {}, {}};
-  for (Task<S>& t : tasks) {
-    const std::size_t side = t.options.side;
-    perf::Row row;
-    row.cpus = t.options.cpus;
-    row.side = std::string(names[side]);
-    row.worst = t.options.worst;
-    const auto& g = t.guided;
-    row.reference = g.evaluation.sides.empty() ? 0 : g.evaluation.cost(metric, 0);
-    row.optimized = g.evaluation.sides.empty() ? 0 : g.evaluation.cost(metric, side);
-    row.ratio = g.ratio;
-    row.ops = g.ops.size();
-    row.found_ratio = g.found_ratio;
-    row.found_ops = g.found_ops;
-    row.runs = g.runs;
-    row.corpus = g.corpus;
-    row.features = g.features;
-    row.minimal = g.minimal;
-    row.random_ratio = t.random.ratio;
-    if (!t.random.evaluation.sides.empty()) {
-      row.random_reference = t.random.evaluation.cost(metric, 0);
-      row.random_optimized = t.random.evaluation.cost(metric, side);
-    }
-    row.random_runs = t.random.runs;
-    for (const auto* r : {&t.guided, &t.random}) {
-      if (!r->finding) continue;
-      report.findings.push_back(fmt::format(
-          "{} CPUs, {} search: {} at op {} ({}): {}", row.cpus, r == &t.guided ? "guided" : "random",
-          r->finding->signature(), r->finding->op_index, r->finding->op_text,
-          r->finding->detail));
-    }
-    if (!o.out.empty() && !g.ops.empty()) {
-      const std::string file = (fs::path(o.out) / fmt::format("{}-{}-{}-{}.ops",
-                                                               row.worst ? "worst" : "best",
-                                                               o.subject, row.cpus, row.side))
-                                   .string();
-      io::Program<S> p;
-      p.config = typename S::Config{row.cpus};
-      p.ops = g.ops;
-      std::ofstream f(file);
-      f << fmt::format("# diffsched perf: {} case of {} against the reference at {} CPUs.\n"
-                       "# Counted {}: reference {}, {} {}, ratio (side + 1) / (reference + 1) "
-                       "= {:.3f}.\n# Reproduce: {}\n",
-                       row.worst ? "worst" : "best", row.side, row.cpus,
-                       perf::metric_name(metric), row.reference, row.side, row.optimized,
-                       row.ratio, replay_command(o, metric, file));
-      f << fmt::format("# perf-expect: {} {} {} {}\n", row.side, perf::metric_name(metric),
-                       row.reference, row.optimized);
-      f << io::format_program(io::AnyProgram(p));
-      if (!f) return bad_input(fmt::format("cannot write {}", file));
-      row.reproducer = file;
-      row.command = replay_command(o, metric, file);
-    }
-    if (!o.no_clock && !g.ops.empty())
-      row.clock = perf::time_input<S>(std::span<const Op>(g.ops), row.cpus, side, {});
-    (row.worst ? report.worst : report.best).push_back(std::move(row));
-  }
-
+int report_search(const PerfOptions& o, perf::Metric metric, const std::vector<unsigned>& cpus) {
+  perf::RunOptions ro;
+  ro.subject = o.subject;
+  ro.metric = metric;
+  ro.cpus = cpus;
+  ro.side = o.side;
+  ro.runs = o.runs;
+  ro.seconds = o.time;
+  ro.seed = o.seed;
+  ro.max_ops = o.max_ops;
+  ro.jobs = o.jobs;
+  ro.clock = !o.no_clock;
+  ro.best = !o.no_best;
+  ro.out = o.out;
+  ro.self = self_command();
+  std::string error;
+  const std::optional<perf::Report> r = perf::run(ro, &error);
+  if (!r) return bad_input(error);
+  const perf::Report& report = *r;
   fmt::print("{}", perf::format_table(report));
   fmt::print("\nguided: in-process mutation loop with per-op cost-class features; random: "
              "fresh inputs from the same generator, same number of evaluations.\n");
@@ -261,6 +154,7 @@ int run_subject(const PerfOptions& o, perf::Metric metric, const std::vector<uns
   }
   return status;
 }
+
 
 template <class S>
 int replay_one(perf::Metric metric, const io::Program<S>& p,
@@ -331,7 +225,7 @@ int run_perf(const PerfOptions& o) {
   if (!metric)
     return bad_input(fmt::format("unknown --metric '{}' for {} (known: {})", *o.metric, o.subject,
                                  perf::metric_names(o.subject)));
-  if (o.side != "all" && sides_of(o).empty()) {
+  if (o.side != "all" && perf::sides_of(o.subject, o.side).empty()) {
     std::string known;
     for (auto n : perf::side_names(o.subject).subspan(1)) known += std::string(n) + ", ";
     return bad_input(fmt::format("unknown --side '{}' for {} (known: {}all)", o.side, o.subject,
@@ -341,8 +235,7 @@ int run_perf(const PerfOptions& o) {
   std::vector<unsigned> cpus = default_cpus(o.subject);
   std::string error;
   if (o.cpus && !parse_cpus(*o.cpus, &cpus, &error)) return bad_input(error);
-  if (o.subject == "cpudl") return run_subject<cpudl::Subject>(o, *metric, cpus);
-  return run_subject<pick::Subject>(o, *metric, cpus);
+  return report_search(o, *metric, cpus);
 }
 
 }  // namespace
