@@ -3,9 +3,10 @@
 # `diffsched: error:` line; --max-ratio gates with exit 1; the JSON has the
 # issue's schema; a reproducer replays to its perf-expect counts, and a
 # changed count exits 1. Counts only (small --runs), no clock (--no-clock).
-#   check-perf-cli.sh DIFFSCHED
+#   check-perf-cli.sh DIFFSCHED SOURCE_DIR
 set -u
 D=$1
+SRC=$2
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/diffsched-perf-XXXXXX")
 trap 'rm -rf "$DIR"' EXIT
 cd "$DIR" || exit 2
@@ -81,6 +82,19 @@ grep -q ': ok' out.log || fail "replay of $f did not check its perf-expect line"
 sed 's/^\(# perf-expect: optimized accesses [0-9]*\) \([0-9]*\)$/\1 999999/' "$f" >changed.ops
 expect_status 1 '' perf cpudl --replay changed.ops
 grep -q MISMATCH out.log || fail "no MISMATCH for a changed count"
+
+# --jobs runs the same searches in threads: the same counted table.
+"$D" perf cpudl --cpus 16,32 --runs 300 --no-clock --out j1 >j1.txt 2>&1
+"$D" perf cpudl --cpus 16,32 --runs 300 --no-clock --out j2 --jobs 2 >j2.txt 2>&1
+sed 's#j1/#X/#g' j1.txt >j1b.txt; sed 's#j2/#X/#g' j2.txt >j2b.txt
+cmp -s j1b.txt j2b.txt || { fail "--jobs 2 differs from --jobs 1"; diff j1b.txt j2b.txt | head; }
+# --time caps a search whose --runs would not end (generous sanity bound).
+timeout 300 "$D" perf cpudl --cpus 8 --runs 1000000000 --time 1 --no-clock --out t >t.txt 2>&1
+rc=$?
+[ "$rc" -eq 0 ] || fail "--time 1 with endless --runs: exit $rc"
+# Out of domain while replaying: no verdict, status 3, as replay; a mismatch elsewhere wins.
+expect_status 3 '' perf cpudl --replay "$SRC/corpus/regressions/cpudl/out-of-domain.ops"
+expect_status 1 '' perf cpudl --replay "$SRC/corpus/regressions/cpudl/out-of-domain.ops" changed.ops
 
 [ "$fails" -eq 0 ] && echo "perf CLI: all checks passed"
 [ "$fails" -eq 0 ]

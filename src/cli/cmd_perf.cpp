@@ -7,7 +7,8 @@
 //
 // Exit status: 0 ok; 1 when a worst ratio exceeds --max-ratio, a behavioural
 // finding was met, or a replayed file's counts differ from its perf-expect
-// lines; 2 bad input (unknown subject, metric, side or flag, bad --cpus list,
+// lines; 3 when a replayed file leaves the 2^63 deadline window (no verdict;
+// a 1 in another file wins); 2 bad input (unknown subject, metric, side or flag, bad --cpus list,
 // unreadable file) or an output that cannot be written.
 #include <atomic>
 #include <filesystem>
@@ -169,7 +170,13 @@ int replay_one(perf::Metric metric, const io::Program<S>& p,
     fmt::print(", {} {} (ratio {:.3f})", names[s], e.cost(metric, s),
                perf::ratio(e.cost(metric, s), e.cost(metric, 0)));
   fmt::print("\n");
-  if (e.verdict.finding) {
+  if (e.verdict.finding && e.verdict.finding->kind == FindingKind::kOutOfDomain) {
+    // Live deadlines outside one 2^63 window: no verdict, and counts only up
+    // to that op (replay's status 3).
+    fmt::print("OUT OF DOMAIN at op {} (counted up to it): {}\n", e.verdict.finding->op_index,
+               e.verdict.finding->detail);
+    status = kExitOutOfDomain;
+  } else if (e.verdict.finding) {
     fmt::print("FINDING {} at op {}: {}\n", e.verdict.finding->signature(),
                e.verdict.finding->op_index, e.verdict.finding->detail);
     status = kExitFinding;
@@ -214,7 +221,8 @@ int run_replay(const PerfOptions& o, perf::Metric metric) {
         },
         *program);
     if (s == kExitBadInput) return s;
-    status = std::max(status, s);
+    // A finding or a mismatch (1) wins over out of domain (3), as in replay.
+    if (s == kExitFinding || status == kExitOk) status = s;
   }
   return status;
 }
