@@ -10,19 +10,15 @@
 // lines; 3 when a replayed file leaves the 2^63 deadline window (no verdict;
 // a 1 in another file wins); 2 bad input (unknown subject, metric, side or flag, bad --cpus list,
 // unreadable file) or an output that cannot be written.
-#include <atomic>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <mutex>
 #include <sstream>
-#include <thread>
 
 #include <fmt/format.h>
 
 #include "cli/commands.h"
 #include "io/program.h"
-#include "perf/clock.h"
-#include "perf/report.h"
 #include "perf/run.h"
 #include "tools/process.h"
 #include "util/text.h"
