@@ -39,6 +39,19 @@ template <class Heap>
   benchmark::ClobberMemory();
 }
 
+// replay_author(cp, ops, cpus): the author's stream (workload.h), decoded from
+// its compact form in the loop.
+template <class Heap>
+[[gnu::noinline]] void replay_author(Heap* cp, std::span<const std::uint32_t> ops, unsigned cpus) {
+  unsigned cpu = 0;
+  for (const std::uint32_t op : ops) {
+    kernel::cpudl_set(cp, static_cast<int>(cpu), kAuthorBase + (op & 0x7fffffffu),
+                      static_cast<int>(op >> 31));
+    if (++cpu == cpus) cpu = 0;
+  }
+  benchmark::ClobberMemory();
+}
+
 template <class Heap>
 double timed_replay(Heap* cp, const CpudlSize& size, std::span<const CpudlOp> ops) {
   kernel::cpudl_init(cp, size.cpus);
@@ -76,6 +89,45 @@ void bm_cpudl_set(benchmark::State& state, CpudlSize size) {
   state.counters["ratio"] = times.median_ratio(1);
 }
 
+// "cpudl_author/cpus:N/ops:M": the author's workload, as his harness ran it:
+// the same stream from an empty heap in every iteration (it is one fixed
+// stream), both heaps in alternating order; counters as bm_cpudl_set.
+void bm_cpudl_author(benchmark::State& state, CpudlSize size) {
+  kernel::NrCpuIdsScope scope(size.cpus);
+  const std::vector<std::uint32_t> ops = author_cpudl_ops(size.ops);
+  auto swap = std::make_unique<SwapHeap>();
+  auto hole = std::make_unique<HoleHeap>();
+  SideBySide<2> times(static_cast<size_t>(state.max_iterations));
+  auto timed = [&](auto* cp) {
+    kernel::cpudl_init(cp, size.cpus);
+    return time_ns([&] { replay_author(cp, std::span<const std::uint32_t>(ops), size.cpus); });
+  };
+  kernel::u64 iter = 0;
+  for (auto _ : state) {
+    if (iter % 2 == 0) {
+      times.add(0, timed(swap.get()));
+      times.add(1, timed(hole.get()));
+    } else {
+      times.add(1, timed(hole.get()));
+      times.add(0, timed(swap.get()));
+    }
+    times.end_iteration();
+    ++iter;
+  }
+  if (swap->size != hole->size || (swap->size > 0 && swap->elements[0].dl != hole->elements[0].dl)) {
+    state.SkipWithError("swap and hole heaps disagree after the workload");
+    return;
+  }
+  const double calls = static_cast<double>(size.ops);
+  state.counters["ref_ns"] = times.median_ns(0) / calls;
+  state.counters["opt_ns"] = times.median_ns(1) / calls;
+  state.counters["ratio"] = times.median_ratio(1);
+}
+
+std::string author_bench_name(const CpudlSize& size) {
+  return fmt::format("cpudl_author/{}", size.name());
+}
+
 int run_icount(const BenchArgs& args) {
   if (!kHaveCallgrind) {
     fmt::print(stderr, "bench_cpudl: built without valgrind/callgrind.h, --icount unavailable\n");
@@ -90,6 +142,14 @@ int run_icount(const BenchArgs& args) {
     icount_region(cpudl_bench_name(size) + "/swap", ops.size(), [&] { replay(swap.get(), ops); });
     kernel::cpudl_init(hole.get(), size.cpus);
     icount_region(cpudl_bench_name(size) + "/hole", ops.size(), [&] { replay(hole.get(), ops); });
+    const std::vector<std::uint32_t> author = author_cpudl_ops(size.ops);
+    const std::span<const std::uint32_t> a(author);
+    kernel::cpudl_init(swap.get(), size.cpus);
+    icount_region(author_bench_name(size) + "/swap", a.size(),
+                  [&] { replay_author(swap.get(), a, size.cpus); });
+    kernel::cpudl_init(hole.get(), size.cpus);
+    icount_region(author_bench_name(size) + "/hole", a.size(),
+                  [&] { replay_author(hole.get(), a, size.cpus); });
     if (args.smoke) break;
   }
   return 0;
@@ -104,6 +164,11 @@ int main(int argc, char** argv) {
   if (args.icount) return run_icount(args);
   for (const CpudlSize& size : kCpudlSizes) {
     auto* b = benchmark::RegisterBenchmark(cpudl_bench_name(size).c_str(), bm_cpudl_set, size);
+    b->Unit(benchmark::kMicrosecond);
+    if (args.single_iteration) b->Iterations(1)->Repetitions(1);
+  }
+  for (const CpudlSize& size : kCpudlSizes) {
+    auto* b = benchmark::RegisterBenchmark(author_bench_name(size).c_str(), bm_cpudl_author, size);
     b->Unit(benchmark::kMicrosecond);
     if (args.single_iteration) b->Iterations(1)->Repetitions(1);
   }

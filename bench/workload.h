@@ -20,6 +20,7 @@
 #pragma once
 
 #include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -101,6 +102,33 @@ inline constexpr size_t kCpudlTimedOps = 200000;
 inline size_t cpudl_window_start(const CpudlSize& size, kernel::u64 k) {
   const size_t windows = kCpudlTimedOps / size.ops;
   return static_cast<size_t>(k % windows) * size.ops;
+}
+
+// The author's own harness for the seed (tomcucinotta/cpudl-bench,
+// cpudl_bench.c, a kernel module), as issue 15 describes it: op i on CPU
+// i % cpus; r a 64-bit LCG (r = r * 1103515245 + 7917, from 123456789), one
+// step per op; cpudl_set(cp, cpu, dl, is_valid) with is_valid = (r & 5) != 5
+// (75% set, 25% clear) and dl = 2^63 - range/2 + r % range, range =
+// 0x7fffffff, so the deadlines straddle 2^63 (a window far below 2^63 wide:
+// dl_time_before stays an order).
+//
+// Compact, cache-resident form: one u32 per op, bit 31 is_valid, bits 0-30
+// r % range; the CPU is i % cpus and the deadline base is a constant, both
+// computed in the replay loop (1K ops: 4 KiB, 10K: 40 KiB, 100K: 400 KiB,
+// against 16 bytes per op of CpudlOp). The replay is timed as a whole, not
+// per op (the author bracketed each op with rdtsc).
+inline constexpr u64 kAuthorRange = 0x7fffffff;
+inline constexpr u64 kAuthorBase = (u64{1} << 63) - kAuthorRange / 2;
+
+inline std::vector<std::uint32_t> author_cpudl_ops(size_t n) {
+  std::vector<std::uint32_t> ops(n);
+  u64 r = 123456789;
+  for (std::uint32_t& op : ops) {
+    r = r * 1103515245ULL + 7917ULL;
+    const bool valid = (r & 5) != 5;
+    op = static_cast<std::uint32_t>(r % kAuthorRange) | (valid ? 0x80000000u : 0u);
+  }
+  return ops;
 }
 
 // ---- pick -------------------------------------------------------------------

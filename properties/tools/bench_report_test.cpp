@@ -185,5 +185,32 @@ TEST(BenchReport, JsonAndPlotCarryEverySize) {
   EXPECT_NE(gp.find("\"256/100K\""), std::string::npos);
 }
 
+
+// The author's workload (cpudl_author/*) is a second C2 row with its own
+// sizes, right after the seed-text one; without those benchmarks there is none.
+TEST(BenchVerdict, AuthorWorkloadIsASecondC2Row) {
+  BenchInputs in = inputs({0.99}, {0.99});
+  for (const char* n : {"cpudl_author/cpus:256/ops:1000", "cpudl_author/cpus:256/ops:100000"}) {
+    const double r = std::string_view(n).ends_with("1000") ? 0.89 : 0.97;
+    in.cpudl_time.order.push_back(n);
+    in.cpudl_time.reps[n] = {{{"ratio", r}, {"ref_ns", 10.0}, {"opt_ns", 10.0 * r}},
+                             {{"ratio", r}, {"ref_ns", 10.0}, {"opt_ns", 10.0 * r}}};
+    in.icount.push_back({fmt::format("{}/swap", n), 1000, 80000});
+    in.icount.push_back({fmt::format("{}/hole", n), 1000, 72000});
+  }
+  std::string error;
+  const auto r = analyse(in, &error);
+  ASSERT_TRUE(r) << error;
+  ASSERT_EQ(r->claims.size(), 5u);
+  EXPECT_EQ(r->claims[2].id, "C2");
+  EXPECT_NE(r->claims[2].claim.find("author"), std::string::npos);
+  EXPECT_EQ(r->claims[2].verdict,
+            "holds only for some sizes: faster at 256/1K; no clear difference at 256/100K");
+  EXPECT_EQ(r->cpudl.size(), 2u);
+  EXPECT_EQ(r->cpudl_author.size(), 2u);
+  EXPECT_EQ(report_json(*r)["cpudl_author"].size(), 2u);
+  EXPECT_EQ(r->claims[3].id, "C3");
+}
+
 }  // namespace
 }  // namespace diffsched::tools

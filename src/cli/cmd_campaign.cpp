@@ -6,8 +6,11 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <fstream>
+
 #include "campaign/campaign.h"
 #include "cli/commands.h"
+#include "perf/run.h"
 
 namespace diffsched::cli {
 
@@ -16,7 +19,50 @@ namespace {
 struct CampaignArgs {
   campaign::CampaignOptions o;
   bool quiet = false;
+  bool perf = false;              // --perf: the extra perf stage
+  std::uint64_t perf_runs = 2000;  // its evaluations per search
 };
+
+// The --perf stage: `diffsched perf` (worst case only, no clock) on both
+// subjects at their default sizes, reproducers in OUT/perf/, a Markdown
+// section appended to OUT/summary.md. Returns 1 if it met a behavioural
+// finding, 2 if it could not write, else 0.
+int perf_stage(const CampaignArgs& a) {
+  std::string md = "\n## Perf stage (diffsched perf, worst counted ratios)\n\n"
+                   "| subject | cpus | side | metric | ratio | guided found | random | reproducer |\n"
+                   "|---|---|---|---|---|---|---|---|\n";
+  int status = 0;
+  for (const char* subject : {"cpudl", "pick"}) {
+    perf::RunOptions ro;
+    ro.subject = subject;
+    ro.metric = perf::default_metric(subject);
+    ro.cpus = std::string_view(subject) == "pick" ? std::vector<unsigned>{8, 64, 512, 4096, 8192}
+                                                  : std::vector<unsigned>{8, 64, 256};
+    ro.runs = a.perf_runs;
+    ro.seed = a.o.seed.value_or(1);
+    ro.clock = false;
+    ro.best = false;
+    ro.out = (a.o.out / "perf").string();
+    ro.self = a.o.self;
+    std::string error;
+    const auto r = perf::run(ro, &error);
+    if (!r) {
+      fmt::print(stderr, "diffsched: error: campaign --perf: {}\n", error);
+      return kExitBadInput;
+    }
+    for (const perf::Row& row : r->worst)
+      md += fmt::format("| {} | {} | {} | {} | {:.3f} | {:.3f} | {:.3f} | `{}` |\n", subject,
+                        row.cpus, row.side, perf::metric_name(ro.metric), row.ratio,
+                        row.found_ratio, row.random_ratio, row.reproducer);
+    for (const std::string& f : r->findings) {
+      md += fmt::format("\nFINDING ({}): {}\n", subject, f);
+      status = kExitFinding;
+    }
+  }
+  std::ofstream(a.o.out / "summary.md", std::ios::app) << md;
+  if (!a.quiet) fmt::print("{}", md);
+  return status;
+}
 
 const campaign::TargetRun& first_failure(const campaign::CampaignReport& r) {
   for (const auto& t : r.targets)
@@ -35,12 +81,17 @@ int run_campaign_cmd(CampaignArgs& a) {
   }
   if (!a.quiet) fmt::print("\n{}", campaign::report_markdown(report));
   fmt::print("\nreports: {0}/summary.md {0}/junit.xml {0}/results.sarif\n", a.o.out.string());
+  int perf_status = 0;
+  if (a.perf && !report.interrupted) perf_status = perf_stage(a);
   if (report.interrupted)
     fmt::print(stderr, "diffsched: campaign interrupted (signal {}); the corpus holds what was "
                        "merged\n", report.signal);
   else if (const std::size_t n = report.engine_failures())
     fmt::print(stderr, "diffsched: error: campaign: {} target{} engine-failed (first: {}: {})\n",
                n, n == 1 ? "" : "s", first_failure(report).target, first_failure(report).error);
+  // The perf stage raises the status, never lowers it (2 and 130/143 stay).
+  if (status == kExitOk || (status == kExitFinding && perf_status == kExitBadInput))
+    return std::max(status, perf_status);
   return status;
 }
 
@@ -82,6 +133,11 @@ Runner add_campaign(CLI::App& app) {
                   "seconds between progress lines when stdout is not a terminal")
       ->check(positive());
   sub->add_flag("-q,--quiet", a->quiet, "do not print the Markdown summary at the end");
+  sub->add_flag("--perf", a->perf,
+                "extra stage: diffsched perf (worst case, both subjects), worst ratios in the "
+                "summary, reproducers in OUT/perf/");
+  sub->add_option("--perf-runs", a->perf_runs, "evaluations per perf search (default 2000)")
+      ->check(positive());
   return [a] { return run_campaign_cmd(*a); };
 }
 

@@ -104,6 +104,7 @@ struct ClaimRow {
 struct Report {
   std::vector<ClaimRow> claims;
   std::vector<TimeRow> cpudl;  // hole vs swap
+  std::vector<TimeRow> cpudl_author;  // hole vs swap, the author's workload (may be empty)
   std::vector<TimeRow> pick;   // optimized and fused vs reference
   std::vector<CountRow> counts;
   std::vector<LevelRow> levels;

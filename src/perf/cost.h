@@ -1,0 +1,120 @@
+// Deterministic per-side cost of an input, counted by instrumentation rather
+// than by the clock, so that `diffsched perf` is repeatable.
+//
+//   perf::Evaluator<cpudl::Subject> ev;                 // holds a Lockstep
+//   perf::Evaluation e = ev.run(ops, /*cpus=*/64);
+//   double r = perf::ratio(e.cost(Metric::kAccesses, 1), e.cost(Metric::kAccesses, 0));
+//
+// cpudl: the bench's counted build (kernel/counters.h): cpudl<Heapify,
+//   Counting>, every element-field load and store and every dl_time_before()
+//   on an element field. Sides: 0 reference (swap), 1 optimized (hole).
+// pick: a counting walk of each variant's word loops (pick_cost.cpp), kept
+//   equal to kernel/pick.cpp's answer on every op (a difference is a bug of
+//   the counting walk, reported as a finding): bitmap words read and loop
+//   iterations. Sides: 0 reference (loop), 1 optimized (RFC), 2 fused.
+//
+// The subject's lockstep runs on the same ops, so a behavioural finding met
+// while measuring is in Evaluation::verdict.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cpudl/lockstep.h"
+#include "engine/verdict.h"
+#include "pick/lockstep.h"
+
+namespace diffsched::perf {
+
+using u64 = std::uint64_t;
+
+// What is counted, per op and side.
+struct Counts {
+  u64 loads = 0;       // cpudl: element-field loads
+  u64 stores = 0;      // cpudl: element-field stores
+  u64 compares = 0;    // cpudl: dl_time_before() on element fields
+  u64 words = 0;       // pick: 64-bit mask words read
+  u64 iterations = 0;  // pick: loop iterations (word loops and the CPU loop)
+  Counts& operator+=(const Counts& o) {
+    loads += o.loads;
+    stores += o.stores;
+    compares += o.compares;
+    words += o.words;
+    iterations += o.iterations;
+    return *this;
+  }
+};
+
+// --metric: which count is the cost.
+//   cpudl: accesses (loads + stores + compares, default), loads, stores, compares
+//   pick:  work (words + iterations, default), words, iterations
+enum class Metric : std::uint8_t { kAccesses, kLoads, kStores, kCompares, kWork, kWords, kIterations };
+
+std::string_view metric_name(Metric m);
+// The metric named `name` for subject "cpudl" or "pick"; nullopt if it does
+// not exist there.
+std::optional<Metric> parse_metric(std::string_view subject, std::string_view name);
+Metric default_metric(std::string_view subject);
+std::string metric_names(std::string_view subject);  // "accesses, loads, stores, compares"
+u64 metric_value(Metric m, const Counts& c);
+
+// The ratio of two whole-input costs, with an additive constant of one unit
+// of the metric on both sides: (optimized + 1) / (reference + 1). It is 1 for
+// two empty costs, finite when the reference costs nothing, and the constant
+// is negligible once an input costs more than a few units.
+inline constexpr double kRatioConstant = 1.0;
+inline double ratio(u64 optimized, u64 reference) {
+  return (static_cast<double>(optimized) + kRatioConstant) /
+         (static_cast<double>(reference) + kRatioConstant);
+}
+
+struct Evaluation {
+  std::vector<Counts> sides;      // whole input, per side
+  std::vector<Counts> per_op;     // per op: side 0 .. n-1 of op 0, then op 1, ...
+  std::size_t side_count = 0;
+  Verdict verdict;                // the lockstep's
+  u64 cost(Metric m, std::size_t side) const { return metric_value(m, sides[side]); }
+  const Counts& op_cost(std::size_t op, std::size_t side) const {
+    return per_op[op * side_count + side];
+  }
+};
+
+// The side names of a subject, side 0 the reference.
+std::span<const std::string_view> side_names(std::string_view subject);
+
+template <class S>
+class Evaluator;
+
+template <>
+class Evaluator<cpudl::Subject> {
+ public:
+  Evaluator();
+  ~Evaluator();
+  // per_op: also fill Evaluation::per_op (the search's features).
+  Evaluation run(std::span<const cpudl::Op> ops, const cpudl::Config& config, bool per_op = false);
+
+ private:
+  struct Heaps;
+  std::unique_ptr<cpudl::Lockstep> lockstep_;
+  std::unique_ptr<Heaps> heaps_;
+};
+
+template <>
+class Evaluator<pick::Subject> {
+ public:
+  Evaluator();
+  Evaluation run(std::span<const pick::Op> ops, const pick::Config& config, bool per_op = false);
+
+ private:
+  std::unique_ptr<pick::Lockstep> lockstep_;
+};
+
+// The counting walks of the three picks (pick_cost.cpp): the CPU each
+// returns, and what it read. nr_cpu_ids is the current one.
+unsigned counted_pick(std::size_t side, const pick::Pick& op, Counts* counts);
+
+}  // namespace diffsched::perf
