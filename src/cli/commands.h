@@ -72,5 +72,6 @@ Runner add_bench(CLI::App& app);
 Runner add_campaign(CLI::App& app);
 Runner add_coverage(CLI::App& app);  // cmd_coverage.cpp
 Runner add_kernel_check(CLI::App& app);  // cmd_kernel_check.cpp
+Runner add_mutate(CLI::App& app);  // cmd_mutate.cpp
 
 }  // namespace diffsched::cli
