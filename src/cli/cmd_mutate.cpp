@@ -127,6 +127,7 @@ int run_mutate(const MutateOptions& o) {
                               : r[0].detail.empty()                  ? ""
                                                                      : ": " + r[0].detail,
                               r[0].log.string()));
+    fmt::print("  the original passes kernel-check ({:.1f} s)\n", r[0].seconds);
   }
   bool interrupted = false;
   mutate::Report rep;

@@ -222,7 +222,7 @@ std::vector<Outcome> run_mutants(const std::vector<Mutant>& mutants, const RunOp
                                  3 * o.budget, o.seed + 1);
         }
       }
-      {
+      if (m.id != "original") {
         std::lock_guard lock(print);
         fmt::print("  [{}/{}] {} {} {}:{} {}: {}{}\n", i + 1, mutants.size(), m.id,
                    operator_name(m.op), m.function, m.line, m.description, status_name(r.status),
