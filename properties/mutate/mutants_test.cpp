@@ -136,6 +136,20 @@ TEST(MutateGenerate, NoneOutsideTheFunctionUnderTest) {
     }
 }
 
+TEST(MutateGenerate, AssertionsAreNotMutated) {
+  const std::string text =
+      "void cpudl_set(struct cpudl *cp, int cpu)\n{\n"
+      "\tWARN_ON(cpu != -1 && !cpu_present(cpu));\n"
+      "\tcp->size = cpu + 1;\n}\n";
+  const auto all = generate(text, Subject::kCpudl, "",
+                            {std::begin(kAllOperators), std::end(kAllOperators)});
+  ASSERT_FALSE(all.empty());
+  for (const auto& m : all) {
+    EXPECT_EQ(m.line, 4) << m.id << " " << m.description;
+    EXPECT_NE(m.text.find("WARN_ON(cpu != -1 && !cpu_present(cpu));"), std::string::npos);
+  }
+}
+
 // Every example file of the project: mutants of every operator family that
 // applies, in the cpudl_* functions (or the pick function) only.
 TEST(MutateGenerate, ExampleFiles) {

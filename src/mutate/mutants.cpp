@@ -265,7 +265,17 @@ std::string make_diff(std::string_view s, const std::vector<Edit>& edits) {
 class Generator {
  public:
   Generator(std::string_view text, const std::vector<Token>& t, const Function& f, Subject subject)
-      : s_(text), t_(t), m_(match_brackets(t)), f_(f), subject_(subject) {}
+      : s_(text), t_(t), m_(match_brackets(t)), f_(f), subject_(subject), assert_(t.size()) {
+    // Assertions are not mutated: a WARN_ON() condition that is never true
+    // stays never true under most changes (an equivalent mutant), and one
+    // that becomes true tests WARN_ON() itself, not the checks.
+    static const std::set<std::string_view> kAsserts = {
+        "WARN_ON", "WARN_ON_ONCE", "WARN", "WARN_ONCE", "BUG_ON", "BUILD_BUG_ON",
+        "lockdep_assert_held", "SCHED_WARN_ON"};
+    for (std::size_t i = f.body_begin; i + 1 < f.body_end; ++i)
+      if (kAsserts.contains(t[i].text) && is(t[i + 1], "(") && m_[i + 1] != std::string_view::npos)
+        for (std::size_t k = i; k <= m_[i + 1]; ++k) assert_[k] = true;
+  }
 
   std::vector<Candidate> out;
 
@@ -388,7 +398,9 @@ class Generator {
     static const std::set<std::string_view> kSymmetric = {
         "cpumask_and",      "cpumask_or",       "cpumask_intersects", "cpumask_equal",
         "for_each_cpu_and", "cpumask_first_and", "cpumask_any_and",   "cpumask_next_and",
-        "cpumask_any_and_distribute", "max", "min", "dl_time_before"};
+        "cpumask_any_and_distribute", "max", "min", "dl_time_before",
+        // n * size: the same allocation either way.
+        "kcalloc", "kmalloc_array", "kvcalloc", "kvmalloc_array"};
     for (std::size_t i = f_.body_begin + 1; i < f_.body_end; ++i) {
       if (t_[i].kind != TokKind::kIdent || !is(t_[i + 1], "(") || kKeywords.contains(t_[i].text))
         continue;
@@ -450,6 +462,7 @@ class Generator {
   std::vector<std::size_t> m_;
   const Function& f_;
   Subject subject_;
+  std::vector<bool> assert_;  // tokens of an assertion's call
 
   std::size_t end_of(std::size_t i) const { return t_[i].offset + t_[i].length; }
   Edit replace(std::size_t i, std::string text) const {
@@ -520,6 +533,7 @@ class Generator {
   }
 
   void add(Operator op, std::size_t tok, std::string description, std::vector<Edit> edits) {
+    if (assert_[tok]) return;
     out.push_back(Candidate{op, f_.name, t_[tok].line, std::move(description), std::move(edits)});
   }
 };

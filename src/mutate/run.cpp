@@ -100,6 +100,17 @@ Outcome classify(int exit_status, const std::string& output) {
   }
   const std::string why = last_error_line(output);
   o.detail = why;
+  // cpudl_init() failing with no allocation failing: the harness cannot run
+  // the file (kernel-check exit 2), and a kernel could not set up the root
+  // domain: the checks did catch the mutant.
+  static const std::regex kInit(R"(kcheck: candidate: cpudl_init\(\) returned (-?[0-9]+))");
+  if (std::smatch m; exit_status == kExitBadInput && std::regex_search(output, m, kInit)) {
+    o.status = Status::kKilled;
+    o.check = "init";
+    o.signature = "cpudl_init() returned " + m[1].str();
+    o.detail.clear();
+    return o;
+  }
   if (exit_status == kExitBadInput &&
       (why.find("does not build") != std::string::npos ||
        why.find("does not link") != std::string::npos ||
@@ -118,6 +129,12 @@ Outcome classify(int exit_status, const std::string& output) {
   o.status = Status::kError;
   if (o.detail.empty()) o.detail = fmt::format("kernel-check exited with status {}", exit_status);
   return o;
+}
+
+std::string detected_find_returns(const std::string& output) {
+  if (output.find("cpudl_find() returns 0/1") != std::string::npos) return "0/1";
+  if (output.find("cpudl_find() returns a CPU or -1") != std::string::npos) return "cpu";
+  return {};
 }
 
 namespace {
@@ -170,6 +187,9 @@ std::vector<std::string> kernel_check_args(const RunOptions& o, const fs::path& 
   if (o.subject == "pick") a.insert(a.end(), {"--function", o.function});
   if (!o.api.empty()) a.insert(a.end(), {"--api", o.api});
   if (!o.header.empty()) a.insert(a.end(), {"--header", o.header.string()});
+  // The allocation-failure paths of cpudl_init() are run only with --fail-alloc.
+  if (o.subject == "cpudl") a.push_back("--fail-alloc");
+  if (!o.find_returns.empty()) a.insert(a.end(), {"--find-returns", o.find_returns});
   return a;
 }
 
@@ -265,8 +285,9 @@ double Report::kill_percentile(double p) const {
 }
 
 namespace {
-constexpr std::string_view kChecks[] = {"invariant", "divergence", "model", "WARN_ON",
-                                        "sanitizer", "hang", "out-of-domain", "alloc", "other"};
+constexpr std::string_view kChecks[] = {"invariant", "divergence", "model",         "WARN_ON",
+                                        "sanitizer", "hang",       "out-of-domain", "alloc",
+                                        "init",      "other"};
 }
 
 std::string Report::markdown() const {

@@ -28,6 +28,8 @@ struct RunOptions {
   std::string function;     // pick: --function
   std::string api;          // cpudl: --api (empty: auto)
   fs::path header;          // cpudl: --header (empty: the candidate's own or the shim's)
+  std::string find_returns; // cpudl: --find-returns, fixed from the original's run: a
+                            // mutant's `return 1` -> `return nr_cpu_ids` must not change it
   double budget = 5;        // kernel-check --time (fuzzing seconds) per mutant
   unsigned runs = 2000;     // kernel-check --runs (random programs of the property run)
   unsigned jobs = 1;
@@ -50,6 +52,10 @@ struct Outcome {
 // Classifies one finished kernel-check run from its exit status (or -1 for
 // killed by our watchdog) and its output.
 Outcome classify(int exit_status, const std::string& output);
+
+// cpudl_find()'s return convention kernel-check detected in a run's output:
+// "0/1", "cpu", or "" (not printed).
+std::string detected_find_returns(const std::string& output);
 
 // Runs kernel-check on every mutant; outcomes in the mutants' order.
 // Interrupted (SIGINT/SIGTERM to a child): *interrupted is set and the
