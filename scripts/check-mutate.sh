@@ -85,12 +85,30 @@ killed = sum(m["status"] == "killed" for m in ms)
 assert killed >= 6, [(m["id"], m["status"]) for m in ms]
 print("ok: JSON report", r["score"], r["counts"])
 PY
-  # The same run, deterministic, below an impossible score: exit 1.
-  score=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['score'])" "$tmp/r.json")
-  if python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) < 1 else 1)" "$score"; then
-    expect 1 "below --min-score" pick --candidate "$ex/pick/reference.c" --budget 0 --runs 300 \
-      --seed 1 --jobs 2 --out "$tmp/run2" --min-score 100
-  fi
+  # A file with dead code: its mutants there survive (deterministically, with
+  # --budget 0), so --min-score 100 exits 1 and the survivors are listed.
+  cat >"$tmp/dead.c" <<'C'
+#include <linux/cpumask.h>
+
+int select_dst_cpu(const struct cpumask *dst_grpmask, const struct cpumask *cpus,
+		   const struct cpumask *allowed)
+{
+	int cpu;
+
+	if (nr_cpu_ids == 0)
+		return 1;
+	for_each_cpu_and(cpu, dst_grpmask, cpus)
+		if (cpumask_test_cpu(cpu, allowed))
+			return cpu;
+	return nr_cpu_ids;
+}
+C
+  expect 1 "below --min-score 100" pick --candidate "$tmp/dead.c" --budget 0 --runs 300 --seed 1 \
+    --jobs 2 --no-confirm --out "$tmp/dead" --json "$tmp/dead.json" --min-score 100
+  grep -q '^## Survivors' "$tmp/out" && grep -q '^+		return 0;' "$tmp/out" ||
+    { echo "FAIL: the dead-code survivor is not listed with its diff"; fails=$((fails + 1)); }
+  expect 0 "mutation score" pick --candidate "$tmp/dead.c" --budget 0 --runs 300 --seed 1 \
+    --jobs 2 --no-confirm --out "$tmp/dead2" --min-score 50
 fi
 [ "$fails" = 0 ] || { echo "$fails failures"; exit 1; }
 echo "all ok"

@@ -32,6 +32,7 @@ struct MutateOptions {
   std::uint64_t seed = 1;
   std::vector<std::string> operators;
   std::string json, markdown, out, function = "select_dst_cpu", api, header, harness;
+  std::string capacity = "auto";
   double min_score = -1;
   unsigned runs = 2000;
   double hang_seconds = 2;
@@ -89,6 +90,15 @@ int run_mutate(const MutateOptions& o) {
   if (!o.header.empty()) ro.header = fs::absolute(o.header);
   else if (fs::exists(ro.candidate.parent_path() / "cpudeadline.h"))
     ro.header = ro.candidate.parent_path() / "cpudeadline.h";  // what kernel-check would stage
+  // A file with a capacity branch in cpudl_find() (v5.9+ and its backports):
+  // without --capacity the branch is dead code and its mutants survive.
+  if (o.subject == "cpudl") {
+    const bool branch = text.find("sched_asym_cpucap") != std::string::npos ||
+                        text.find("dl_task_fits_capacity") != std::string::npos;
+    ro.capacity = o.capacity == "auto" ? (branch ? "1024,512" : "")
+                  : o.capacity == "off" ? ""
+                                        : o.capacity;
+  }
   ro.budget = o.budget;
   ro.runs = o.runs;
   ro.jobs = o.jobs;
@@ -107,9 +117,13 @@ int run_mutate(const MutateOptions& o) {
     if (ec || !fs::is_directory(ro.out))
       return fail(fmt::format("--out {}: cannot create the directory", o.out));
   }
-  fmt::print("mutate {}: {} mutants of {} ({} generated), budget {} s each, {} jobs, out {}\n",
+  fmt::print("mutate {}: {} mutants of {} ({} generated), budget {} s each, {} jobs, out {}{}\n",
              o.subject, mutants.size(), o.candidate, generated, o.budget, o.jobs,
-             ro.out.string());
+             ro.out.string(),
+             ro.capacity.empty()
+                 ? ""
+                 : fmt::format("\n  capacity branch: --capacity {} against the original file",
+                               ro.capacity));
   // The original must pass: a finding there would kill every mutant. Its
   // run also builds the harness on first use; the mutants then use it as is.
   {
@@ -119,7 +133,7 @@ int run_mutate(const MutateOptions& o) {
     orig.harness = ro.harness.empty() ? fs::path() : ro.harness;
     bool interrupted = false;
     auto r = mutate::run_mutants({self}, orig, &interrupted);
-    if (interrupted) return kExitSignalBase + 2;
+    if (interrupted) return mutate::interrupt_status();
     if (r[0].status != mutate::Status::kSurvived)
       return fail(fmt::format("the original {} does not pass kernel-check ({}{}); see {}",
                               o.candidate, mutate::status_name(r[0].status),
@@ -141,7 +155,7 @@ int run_mutate(const MutateOptions& o) {
   rep.mutants = std::move(mutants);
   if (interrupted) {
     fmt::print(stderr, "diffsched: interrupted; no report\n");
-    return kExitSignalBase + 2;
+    return mutate::interrupt_status();
   }
   const std::string md = rep.markdown();
   if (!o.markdown.empty()) std::ofstream(o.markdown) << md;
@@ -209,6 +223,9 @@ Runner add_mutate(CLI::App& app) {
     else {
       cmd->add_option("--api", o->api, "kernel-check --api");
       cmd->add_option("--header", o->header, "kernel-check --header")->check(CLI::ExistingFile);
+      cmd->add_option("--capacity", o->capacity,
+                      "auto (default: 1024,512 when cpudl_find() has a capacity branch), off, or "
+                      "kernel-check's --capacity LIST; the original file is then the baseline");
     }
     subs.emplace_back(cmd, o);
   }

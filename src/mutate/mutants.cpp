@@ -399,6 +399,8 @@ class Generator {
         "cpumask_and",      "cpumask_or",       "cpumask_intersects", "cpumask_equal",
         "for_each_cpu_and", "cpumask_first_and", "cpumask_any_and",   "cpumask_next_and",
         "cpumask_any_and_distribute", "max", "min", "dl_time_before",
+        "bitmap_and", "bitmap_or", "bitmap_intersects", "bitmap_equal", "cpumask_first_and_and",
+        "find_next_and_bit", "find_first_and_bit",
         // n * size: the same allocation either way.
         "kcalloc", "kmalloc_array", "kvcalloc", "kvmalloc_array"};
     for (std::size_t i = f_.body_begin + 1; i < f_.body_end; ++i) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -140,6 +141,12 @@ std::string detected_find_returns(const std::string& output) {
 namespace {
 
 std::atomic<bool> g_stop{false};
+volatile std::sig_atomic_t g_signal = 0;  // SIGINT/SIGTERM received: stop, kill the children
+
+extern "C" void mutate_on_signal(int sig) {
+  g_signal = sig;
+  g_stop = true;
+}
 
 void write_text(const fs::path& file, const std::string& text) {
   std::ofstream(file, std::ios::binary) << text;
@@ -166,7 +173,7 @@ int run_with_watchdog(const std::vector<std::string>& argv, const fs::path& log,
     if (t > limit || g_stop) {
       ::kill(-pid, SIGKILL);
       ::waitpid(pid, &st, 0);
-      return g_stop ? kExitSignalBase + SIGINT : -1;
+      return g_stop ? kExitSignalBase + (g_signal ? g_signal : SIGINT) : -1;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
@@ -189,6 +196,10 @@ std::vector<std::string> kernel_check_args(const RunOptions& o, const fs::path& 
   if (!o.header.empty()) a.insert(a.end(), {"--header", o.header.string()});
   // The allocation-failure paths of cpudl_init() are run only with --fail-alloc.
   if (o.subject == "cpudl") a.push_back("--fail-alloc");
+  // The capacity branch of cpudl_find() runs only with --capacity, which
+  // needs a baseline file: the original, the one reference a mutant has.
+  if (!o.capacity.empty())
+    a.insert(a.end(), {"--capacity", o.capacity, "--baseline", o.candidate.string()});
   if (!o.find_returns.empty()) a.insert(a.end(), {"--find-returns", o.find_returns});
   return a;
 }
@@ -220,6 +231,14 @@ Outcome run_one(const Mutant& m, const RunOptions& o, double budget, std::uint64
 std::vector<Outcome> run_mutants(const std::vector<Mutant>& mutants, const RunOptions& o,
                                  bool* interrupted) {
   g_stop = false;
+  g_signal = 0;
+  // The children run in their own process groups (so that the watchdog can
+  // kill a whole kernel-check); a signal to us stops them here.
+  struct sigaction sa {}, old_int{}, old_term{};
+  sa.sa_handler = mutate_on_signal;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, &old_int);
+  ::sigaction(SIGTERM, &sa, &old_term);
   std::vector<Outcome> out(mutants.size());
   std::atomic<std::size_t> next{0};
   std::mutex print;
@@ -257,9 +276,13 @@ std::vector<Outcome> run_mutants(const std::vector<Mutant>& mutants, const RunOp
   std::vector<std::thread> threads;
   for (unsigned j = 0; j < std::max(1u, o.jobs); ++j) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
+  ::sigaction(SIGINT, &old_int, nullptr);
+  ::sigaction(SIGTERM, &old_term, nullptr);
   *interrupted = g_stop;
   return out;
 }
+
+int interrupt_status() { return kExitSignalBase + (g_signal == SIGTERM ? SIGTERM : SIGINT); }
 
 std::size_t Report::count(Status s) const {
   return static_cast<std::size_t>(

@@ -28,6 +28,7 @@ struct RunOptions {
   std::string function;     // pick: --function
   std::string api;          // cpudl: --api (empty: auto)
   fs::path header;          // cpudl: --header (empty: the candidate's own or the shim's)
+  std::string capacity;      // cpudl: --capacity LIST, with the original file as --baseline
   std::string find_returns; // cpudl: --find-returns, fixed from the original's run: a
                             // mutant's `return 1` -> `return nr_cpu_ids` must not change it
   double budget = 5;        // kernel-check --time (fuzzing seconds) per mutant
@@ -58,10 +59,13 @@ Outcome classify(int exit_status, const std::string& output);
 std::string detected_find_returns(const std::string& output);
 
 // Runs kernel-check on every mutant; outcomes in the mutants' order.
-// Interrupted (SIGINT/SIGTERM to a child): *interrupted is set and the
-// remaining mutants are not run.
+// Interrupted (SIGINT/SIGTERM to us or to a child): the running children are
+// killed, *interrupted is set, and the remaining mutants are not run;
+// interrupt_status() is then 130 or 143.
 std::vector<Outcome> run_mutants(const std::vector<Mutant>& mutants, const RunOptions& options,
                                  bool* interrupted);
+
+int interrupt_status();
 
 struct Report {
   std::string subject, candidate;
