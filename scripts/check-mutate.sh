@@ -1,0 +1,114 @@
+#!/bin/sh
+# ctest (label mutate): `diffsched mutate` bad inputs exit 2 with one line
+# `diffsched: error: ...`; a tiny deterministic end-to-end run (the pick
+# reference file, every mutant, --budget 0: the property run only, seeded)
+# gives a JSON report of the issue's schema, the right exits for --min-score,
+# and an original file with a finding is refused (exit 2).
+#
+#   check-mutate.sh DIFFSCHED [bad|e2e]
+set -u
+d=$1 part=${2:-all}
+src=$(cd "$(dirname "$0")/.." && pwd)
+ex=$src/kshim/examples
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+expect() {  # expect STATUS PATTERN ARGS...: exit STATUS, output matching PATTERN
+  want=$1 pat=$2
+  shift 2
+  "$d" mutate "$@" >"$tmp/out" 2>"$tmp/err"
+  got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL: mutate $*: exit $got, expected $want"; cat "$tmp/out" "$tmp/err"; fails=$((fails + 1))
+    return
+  fi
+  if [ "$want" = 2 ]; then
+    lines=$(wc -l <"$tmp/err")
+    if [ "$lines" != 1 ] || ! grep -q '^diffsched: error: ' "$tmp/err"; then
+      echo "FAIL: mutate $*: not one 'diffsched: error:' line:"; cat "$tmp/err"; fails=$((fails + 1))
+      return
+    fi
+  fi
+  if [ "$pat" != "-" ] && ! cat "$tmp/out" "$tmp/err" | grep -Eq -- "$pat"; then
+    echo "FAIL: mutate $*: output does not match /$pat/"; cat "$tmp/out" "$tmp/err"; fails=$((fails + 1))
+    return
+  fi
+  echo "ok: mutate $* -> $got"
+}
+
+if [ "$part" != e2e ]; then
+  : >"$tmp/empty.c"
+  mkdir -p "$tmp/dir"
+  expect 2 - bogus --candidate "$ex/pick/reference.c"
+  expect 2 - cpudl
+  expect 2 "no such|not exist|File does not" cpudl --candidate "$tmp/missing.c"
+  expect 2 - cpudl --candidate "$tmp/dir"
+  expect 2 "empty" cpudl --candidate "$tmp/empty.c"
+  expect 2 "defines no cpudl_" cpudl --candidate "$ex/errors/no-functions.c"
+  expect 2 "defines no cpudl_" cpudl --candidate "$ex/pick/reference.c"
+  expect 2 "defines no function nope" pick --candidate "$ex/pick/reference.c" --function nope
+  expect 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --operators relational,bogus
+  expect 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --budget -1
+  expect 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --jobs 0
+  expect 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --min-score 101
+  expect 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --max-mutants x
+  expect 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --json "$tmp/dir"
+  expect 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --no-such-flag
+  expect 2 "no mutants" pick --candidate "$ex/pick/reference.c" --operators dl_time_before
+  # --list needs no harness: the sampled mutants, deterministic for a seed.
+  expect 0 "^5 of [0-9]+ mutants" cpudl --candidate "$ex/cpudl/v4.9-swap.c" --list --max-mutants 5 --seed 3
+  cp "$tmp/out" "$tmp/list1"
+  "$d" mutate cpudl --candidate "$ex/cpudl/v4.9-swap.c" --list --max-mutants 5 --seed 3 >"$tmp/list2"
+  cmp -s "$tmp/list1" "$tmp/list2" || { echo "FAIL: --list not deterministic"; fails=$((fails + 1)); }
+fi
+
+if [ "$part" != bad ]; then
+  # An original with a finding cannot be mutation-tested.
+  expect 2 "does not pass kernel-check" cpudl --candidate "$ex/cpudl/broken/v4.9-hole-warn.c" \
+    --budget 0 --runs 200 --out "$tmp/broken"
+  # The end-to-end run: every mutant of the pick reference file.
+  expect 0 "mutation score" pick --candidate "$ex/pick/reference.c" --budget 0 --runs 300 \
+    --seed 1 --jobs 2 --json "$tmp/r.json" --out "$tmp/run" --min-score 0
+  python3 - "$tmp/r.json" <<'PY' || fails=$((fails + 1))
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert isinstance(r["score"], float) and 0 <= r["score"] <= 1, r["score"]
+ms = r["mutants"]
+assert len(ms) == 8, len(ms)
+for m in ms:
+    for k in ("id", "operator", "function", "line", "diff", "status", "seconds", "check"):
+        assert k in m, (k, m)
+    assert m["status"] in ("killed", "survived", "timeout", "compile_error", "equivalent", "error"), m
+    assert m["function"] == "select_dst_cpu"
+    assert (m["check"] is not None) == (m["status"] == "killed"), m
+killed = sum(m["status"] == "killed" for m in ms)
+assert killed >= 6, [(m["id"], m["status"]) for m in ms]
+print("ok: JSON report", r["score"], r["counts"])
+PY
+  # A file with dead code: its mutants there survive (deterministically, with
+  # --budget 0), so --min-score 100 exits 1 and the survivors are listed.
+  cat >"$tmp/dead.c" <<'C'
+#include <linux/cpumask.h>
+
+int select_dst_cpu(const struct cpumask *dst_grpmask, const struct cpumask *cpus,
+		   const struct cpumask *allowed)
+{
+	int cpu;
+
+	if (nr_cpu_ids == 0)
+		return 1;
+	for_each_cpu_and(cpu, dst_grpmask, cpus)
+		if (cpumask_test_cpu(cpu, allowed))
+			return cpu;
+	return nr_cpu_ids;
+}
+C
+  expect 1 "below --min-score 100" pick --candidate "$tmp/dead.c" --budget 0 --runs 300 --seed 1 \
+    --jobs 2 --no-confirm --out "$tmp/dead" --json "$tmp/dead.json" --min-score 100
+  grep -q '^## Survivors' "$tmp/out" && grep -q '^+		return 0;' "$tmp/out" ||
+    { echo "FAIL: the dead-code survivor is not listed with its diff"; fails=$((fails + 1)); }
+  expect 0 "mutation score" pick --candidate "$tmp/dead.c" --budget 0 --runs 300 --seed 1 \
+    --jobs 2 --no-confirm --out "$tmp/dead2" --min-score 50
+fi
+[ "$fails" = 0 ] || { echo "$fails failures"; exit 1; }
+echo "all ok"

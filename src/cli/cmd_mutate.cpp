@@ -1,0 +1,239 @@
+// `diffsched mutate cpudl|pick --candidate FILE`: source-level mutants of a
+// kernel C file (only inside the functions under test), kernel-check on each,
+// and the mutation score, time-to-kill, kill matrix and survivors (Markdown,
+// --json). Exit: 0 done (score at least --min-score), 1 score below
+// --min-score, 2 bad input or the original file does not pass kernel-check,
+// 130/143 interrupted. The work is in src/mutate/; docs/mutation.md.
+#include <cstdlib>
+#include <fstream>
+#include <memory>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "mutate/mutants.h"
+#include "mutate/run.h"
+#include "tools/process.h"
+#include "util/text.h"
+
+namespace diffsched::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct MutateOptions {
+  std::string subject;
+  std::string candidate;
+  double budget = 5;
+  unsigned jobs = 1;
+  std::size_t max_mutants = 0;
+  std::uint64_t seed = 1;
+  std::vector<std::string> operators;
+  std::string json, markdown, out, function = "select_dst_cpu", api, header, harness;
+  std::string capacity = "auto";
+  double min_score = -1;
+  unsigned runs = 2000;
+  double hang_seconds = 2;
+  bool list = false, no_confirm = false;
+};
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string out;
+  for (const auto& x : v) out += (out.empty() ? "" : sep) + x;
+  return out;
+}
+
+int fail(const std::string& message) {
+  fmt::print(stderr, "diffsched: error: {}\n", message);
+  return kExitBadInput;
+}
+
+fs::path self_exe() {
+  std::error_code ec;
+  fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path("diffsched") : p;
+}
+
+int run_mutate(const MutateOptions& o) {
+  const std::string text = util::read_text(o.candidate);
+  if (text.empty()) return fail(fmt::format("{}: empty or unreadable", o.candidate));
+  std::vector<mutate::Operator> ops;
+  for (const auto& name : o.operators) ops.push_back(*mutate::operator_from_name(name));
+  if (ops.empty()) ops.assign(std::begin(mutate::kAllOperators), std::end(mutate::kAllOperators));
+  const auto subject = o.subject == "pick" ? mutate::Subject::kPick : mutate::Subject::kCpudl;
+  if (mutate::functions_under_test(mutate::tokenize(text), subject, o.function).empty())
+    return fail(subject == mutate::Subject::kPick
+                    ? fmt::format("{} defines no function {}() (--function)", o.candidate,
+                                  o.function)
+                    : fmt::format("{} defines no cpudl_* function", o.candidate));
+  auto all = mutate::generate(text, subject, o.function, ops);
+  const std::size_t generated = all.size();
+  auto mutants = mutate::sample(std::move(all), o.max_mutants, o.seed);
+  if (mutants.empty())
+    return fail(fmt::format("no mutants of {} with operators {}", o.candidate,
+                            join(o.operators, ",")));
+  if (o.list) {
+    for (const auto& m : mutants)
+      fmt::print("{} {} {}:{} {}\n{}", m.id, mutate::operator_name(m.op), m.function, m.line,
+                 m.description, m.diff);
+    fmt::print("{} of {} mutants\n", mutants.size(), generated);
+    return kExitOk;
+  }
+  mutate::RunOptions ro;
+  ro.self = self_exe();
+  ro.subject = o.subject;
+  ro.candidate = fs::absolute(o.candidate);
+  ro.function = o.function;
+  ro.api = o.api;
+  if (!o.header.empty()) ro.header = fs::absolute(o.header);
+  else if (fs::exists(ro.candidate.parent_path() / "cpudeadline.h"))
+    ro.header = ro.candidate.parent_path() / "cpudeadline.h";  // what kernel-check would stage
+  // A file with a capacity branch in cpudl_find() (v5.9+ and its backports):
+  // without --capacity the branch is dead code and its mutants survive.
+  if (o.subject == "cpudl") {
+    const bool branch = text.find("sched_asym_cpucap") != std::string::npos ||
+                        text.find("dl_task_fits_capacity") != std::string::npos;
+    ro.capacity = o.capacity == "auto" ? (branch ? "1024,512" : "")
+                  : o.capacity == "off" ? ""
+                                        : o.capacity;
+  }
+  ro.budget = o.budget;
+  ro.runs = o.runs;
+  ro.jobs = o.jobs;
+  ro.seed = o.seed;
+  ro.hang_seconds = o.hang_seconds;
+  ro.confirm_survivors = !o.no_confirm;
+  if (!o.harness.empty()) ro.harness = fs::absolute(o.harness);
+  std::error_code ec;
+  if (o.out.empty()) {
+    std::string tmpl = (fs::temp_directory_path() / "diffsched-mutate-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data())) return fail("cannot create a temporary directory for --out");
+    ro.out = tmpl;
+  } else {
+    ro.out = fs::absolute(o.out);
+    fs::create_directories(ro.out, ec);
+    if (ec || !fs::is_directory(ro.out))
+      return fail(fmt::format("--out {}: cannot create the directory", o.out));
+  }
+  fmt::print("mutate {}: {} mutants of {} ({} generated), budget {} s each, {} jobs, out {}{}\n",
+             o.subject, mutants.size(), o.candidate, generated, o.budget, o.jobs,
+             ro.out.string(),
+             ro.capacity.empty()
+                 ? ""
+                 : fmt::format("\n  capacity branch: --capacity {} against the original file",
+                               ro.capacity));
+  // The original must pass: a finding there would kill every mutant. Its
+  // run also builds the harness on first use; the mutants then use it as is.
+  {
+    mutate::RunOptions orig = ro;
+    orig.confirm_survivors = false;
+    mutate::Mutant self{"original", mutate::Operator::kRelational, "", 0, "", "", text};
+    orig.harness = ro.harness.empty() ? fs::path() : ro.harness;
+    bool interrupted = false;
+    auto r = mutate::run_mutants({self}, orig, &interrupted);
+    if (interrupted) return mutate::interrupt_status();
+    if (r[0].status != mutate::Status::kSurvived)
+      return fail(fmt::format("the original {} does not pass kernel-check ({}{}); see {}",
+                              o.candidate, mutate::status_name(r[0].status),
+                              r[0].status == mutate::Status::kKilled ? ": a finding"
+                              : r[0].detail.empty()                  ? ""
+                                                                     : ": " + r[0].detail,
+                              r[0].log.string()));
+    fmt::print("  the original passes kernel-check ({:.1f} s)\n", r[0].seconds);
+    if (o.subject == "cpudl")
+      ro.find_returns = mutate::detected_find_returns(util::read_text(r[0].log));
+  }
+  bool interrupted = false;
+  mutate::Report rep;
+  rep.subject = o.subject;
+  rep.candidate = o.candidate;
+  rep.generated = generated;
+  rep.options = ro;
+  rep.outcomes = mutate::run_mutants(mutants, ro, &interrupted);
+  rep.mutants = std::move(mutants);
+  if (interrupted) {
+    fmt::print(stderr, "diffsched: interrupted; no report\n");
+    return mutate::interrupt_status();
+  }
+  const std::string md = rep.markdown();
+  if (!o.markdown.empty()) std::ofstream(o.markdown) << md;
+  fmt::print("\n{}", md);
+  if (!o.json.empty()) std::ofstream(o.json) << rep.json().dump(2) << "\n";
+  const double score = rep.score();
+  if (o.min_score >= 0) {
+    if (score < 0) return fail("no mutant could be scored (all compile errors or equivalent)");
+    if (100 * score < o.min_score) {
+      fmt::print("mutation score {:.1f}% is below --min-score {}\n", 100 * score, o.min_score);
+      return kExitFinding;
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Runner add_mutate(CLI::App& app) {
+  auto* sub = app.add_subcommand(
+      "mutate",
+      "Mutation testing of the checks: source-level mutants of a kernel C file (only in the "
+      "functions under test), kernel-check on each, the mutation score, time-to-kill and kill "
+      "matrix (exit 0 done, 1 score below --min-score, 2 bad input)");
+  sub->require_subcommand(1);
+  std::vector<std::pair<CLI::App*, std::shared_ptr<MutateOptions>>> subs;
+  for (const char* name : {"cpudl", "pick"}) {
+    auto o = std::make_shared<MutateOptions>();
+    o->subject = name;
+    auto* cmd = sub->add_subcommand(
+        name, std::string(name) == "cpudl" ? "mutate the cpudl_* functions of a cpudeadline.c"
+                                           : "mutate a kernel-style destination pick function");
+    cmd->add_option("--candidate", o->candidate, "the kernel C file")
+        ->required()
+        ->check(CLI::ExistingFile);
+    cmd->add_option("--budget", o->budget, "seconds of fuzzing per mutant (kernel-check --time)")
+        ->check(CLI::Range(0.0, 3600.0));
+    cmd->add_option("--jobs", o->jobs, "mutants checked in parallel")->check(CLI::Range(1u, 256u));
+    cmd->add_option("--max-mutants", o->max_mutants,
+                    "run at most N mutants, sampled with --seed (0: all)");
+    cmd->add_option("--seed", o->seed, "sampling and kernel-check seed");
+    std::vector<std::string> names;
+    for (auto op : mutate::kAllOperators) names.emplace_back(mutate::operator_name(op));
+    cmd->add_option("--operators", o->operators,
+                    "comma-separated operators (default all): " + join(names, ","))
+        ->delimiter(',')
+        ->check(CLI::IsMember(names));
+    cmd->add_option("--json", o->json, "write the JSON report here")->check(output_file());
+    cmd->add_option("--markdown", o->markdown, "write the Markdown report here too")
+        ->check(output_file());
+    cmd->add_option("--out", o->out, "directory for the mutants and their logs (default: a new "
+                                     "temporary directory)");
+    cmd->add_option("--min-score", o->min_score,
+                    "exit 1 when the mutation score (percent) is below this")
+        ->check(CLI::Range(0.0, 100.0));
+    cmd->add_option("--runs", o->runs, "random programs of each property run (kernel-check --runs)");
+    cmd->add_option("--hang-seconds", o->hang_seconds, "kernel-check --hang-seconds per mutant")
+        ->check(CLI::Range(1.0, 3600.0));
+    cmd->add_option("--harness", o->harness, "kernel-check --harness PATH");
+    cmd->add_flag("--list", o->list, "only list the (sampled) mutants with their diffs");
+    cmd->add_flag("--no-confirm", o->no_confirm,
+                  "no second run (3x budget, another seed) for a survivor");
+    if (std::string(name) == "pick")
+      cmd->add_option("--function", o->function, "the pick function (default select_dst_cpu)");
+    else {
+      cmd->add_option("--api", o->api, "kernel-check --api");
+      cmd->add_option("--header", o->header, "kernel-check --header")->check(CLI::ExistingFile);
+      cmd->add_option("--capacity", o->capacity,
+                      "auto (default: 1024,512 when cpudl_find() has a capacity branch), off, or "
+                      "kernel-check's --capacity LIST; the original file is then the baseline");
+    }
+    subs.emplace_back(cmd, o);
+  }
+  return [subs] {
+    for (const auto& [cmd, o] : subs)
+      if (cmd->parsed()) return run_mutate(*o);
+    return kExitBadInput;
+  };
+}
+
+}  // namespace diffsched::cli

@@ -1,0 +1,86 @@
+// Running kernel-check on each mutant (`diffsched mutate`, docs/mutation.md):
+// one `diffsched kernel-check` process per mutant, --jobs at a time, each
+// under a watchdog; its exit status and output give the mutant's status, the
+// seconds to the kill and the check that killed it. Then the report: score,
+// time-to-kill percentiles, the kill matrix, survivors; Markdown and JSON.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "mutate/mutants.h"
+
+namespace diffsched::mutate {
+
+namespace fs = std::filesystem;
+
+enum class Status { kKilled, kSurvived, kTimeout, kCompileError, kEquivalent, kError };
+std::string_view status_name(Status s);
+
+struct RunOptions {
+  fs::path self;            // the diffsched binary that runs kernel-check
+  std::string subject;      // cpudl | pick
+  fs::path candidate;       // the original file
+  std::string function;     // pick: --function
+  std::string api;          // cpudl: --api (empty: auto)
+  fs::path header;          // cpudl: --header (empty: the candidate's own or the shim's)
+  std::string capacity;      // cpudl: --capacity LIST, with the original file as --baseline
+  std::string find_returns; // cpudl: --find-returns, fixed from the original's run: a
+                            // mutant's `return 1` -> `return nr_cpu_ids` must not change it
+  double budget = 5;        // kernel-check --time (fuzzing seconds) per mutant
+  unsigned runs = 2000;     // kernel-check --runs (random programs of the property run)
+  unsigned jobs = 1;
+  std::uint64_t seed = 1;
+  double hang_seconds = 2;  // kernel-check --hang-seconds
+  fs::path out;             // per-mutant files and logs: out/<id>/
+  fs::path harness;         // kernel-check --harness (empty: its default)
+  bool confirm_survivors = true;  // re-run each survivor with 3x budget, another seed
+};
+
+struct Outcome {
+  Status status = Status::kError;
+  double seconds = 0;    // to the kill (check time, the build excluded); else the run's
+  std::string check;     // the killing check: invariant, divergence, model, WARN_ON, sanitizer, hang
+  std::string signature; // kernel-check's finding signature, when it printed one
+  std::string detail;    // one line: the error, or how a survivor was confirmed
+  fs::path log;
+};
+
+// Classifies one finished kernel-check run from its exit status (or -1 for
+// killed by our watchdog) and its output.
+Outcome classify(int exit_status, const std::string& output);
+
+// cpudl_find()'s return convention kernel-check detected in a run's output:
+// "0/1", "cpu", or "" (not printed).
+std::string detected_find_returns(const std::string& output);
+
+// Runs kernel-check on every mutant; outcomes in the mutants' order.
+// Interrupted (SIGINT/SIGTERM to us or to a child): the running children are
+// killed, *interrupted is set, and the remaining mutants are not run;
+// interrupt_status() is then 130 or 143.
+std::vector<Outcome> run_mutants(const std::vector<Mutant>& mutants, const RunOptions& options,
+                                 bool* interrupted);
+
+int interrupt_status();
+
+struct Report {
+  std::string subject, candidate;
+  std::size_t generated = 0;  // before sampling
+  std::vector<Mutant> mutants;
+  std::vector<Outcome> outcomes;
+  RunOptions options;
+
+  // killed / (all - compile errors - equivalent); -1 when the denominator is 0.
+  double score() const;
+  std::size_t count(Status s) const;
+  // Time-to-kill percentile (0..100) over killed mutants (nearest rank); 0 if none.
+  double kill_percentile(double p) const;
+  std::string markdown() const;
+  nlohmann::json json() const;
+};
+
+}  // namespace diffsched::mutate
