@@ -53,7 +53,11 @@ TEST(CampaignEngine, LibFuzzerArgvForksIgnoresCrashesAndReadsTheOptionsFile) {
   EXPECT_EQ(argv[argv.size() - 2], f.t.found.string());
   EXPECT_EQ(argv.back(), f.t.corpus.string());
   EXPECT_EQ(commands[0].log, f.t.log);
-  EXPECT_TRUE(make_libfuzzer_engine(f.settings)->environment().empty());
+  // A self-check target records its accepted class and keeps fuzzing (targets.h).
+  const auto env = make_libfuzzer_engine(f.settings)->environment();
+  ASSERT_EQ(env.size(), 1u);
+  EXPECT_EQ(env[0].first, "DIFFSCHED_RECORD_ACCEPTED");
+  EXPECT_EQ(env[0].second, "1");
 }
 
 TEST(CampaignEngine, AflArgvOneInstancePerJob) {
