@@ -36,7 +36,8 @@ struct MutateOptions {
   double min_score = -1;
   unsigned runs = 2000;
   double hang_seconds = 2;
-  bool list = false, no_confirm = false;
+  bool list = false, no_confirm = false, no_equiv = false;
+  std::vector<unsigned> equiv_bounds;  // empty: the subject's default
 };
 
 std::string join(const std::vector<std::string>& v, const char* sep) {
@@ -105,6 +106,15 @@ int run_mutate(const MutateOptions& o) {
   ro.seed = o.seed;
   ro.hang_seconds = o.hang_seconds;
   ro.confirm_survivors = !o.no_confirm;
+  if (!o.no_equiv) {
+    ro.equiv_bounds = o.equiv_bounds;
+    if (ro.equiv_bounds.empty())
+      ro.equiv_bounds = o.subject == "pick" ? std::vector<unsigned>{4} : std::vector<unsigned>{3, 3, 3};
+    if (o.subject == "pick" && (ro.equiv_bounds.size() != 1 || ro.equiv_bounds[0] > 6))
+      return fail("--equiv-bounds for pick is N: CPUs, 1..6");
+    if (o.subject == "cpudl" && (ro.equiv_bounds.size() != 3 || ro.equiv_bounds[1] > 5))
+      return fail("--equiv-bounds for cpudl is N D K: CPUs 1..8, deadlines 1..5, ops 1..8");
+  }
   if (!o.harness.empty()) ro.harness = fs::absolute(o.harness);
   std::error_code ec;
   if (o.out.empty()) {
@@ -218,6 +228,15 @@ Runner add_mutate(CLI::App& app) {
     cmd->add_flag("--list", o->list, "only list the (sampled) mutants with their diffs");
     cmd->add_flag("--no-confirm", o->no_confirm,
                   "no second run (3x budget, another seed) for a survivor");
+    cmd->add_option("--equiv-bounds", o->equiv_bounds,
+                    std::string(name) == "pick"
+                        ? "bounds of the exhaustive check of each survivor: N (CPUs, 1..6; "
+                          "default 4: every mask triple)"
+                        : "bounds of the exhaustive check of each survivor: N D K (CPUs, "
+                          "deadlines of 0, 1, 2^64-1, 2, 2^63, ops; default 3 3 3)")
+        ->check(CLI::Range(1u, 8u));
+    cmd->add_flag("--no-equiv", o->no_equiv, "no exhaustive check of the survivors")
+        ->excludes("--equiv-bounds");
     if (std::string(name) == "pick")
       cmd->add_option("--function", o->function, "the pick function (default select_dst_cpu)");
     else {

@@ -205,7 +205,7 @@ std::vector<std::string> kernel_check_args(const RunOptions& o, const fs::path& 
 }
 
 Outcome run_one(const Mutant& m, const RunOptions& o, double budget, std::uint64_t seed,
-                const std::string& tag) {
+                const std::string& tag, bool exhaustive = false) {
   const fs::path dir = o.out / m.id;
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -218,7 +218,17 @@ Outcome run_one(const Mutant& m, const RunOptions& o, double budget, std::uint64
   // The watchdog: the budget, the hang limit of the property run and of
   // fuzzing, building under load, and kernel-check's own 30 s slack.
   const double limit = budget + 2 * o.hang_seconds + o.runs / 100.0 + 90;
-  const int rc = run_with_watchdog(kernel_check_args(o, file, work, budget, seed), log, limit);
+  std::vector<std::string> args = kernel_check_args(o, file, work, budget, seed);
+  double watchdog = limit;
+  if (exhaustive) {
+    // Only the enumerated programs: no seeds, no random programs, no fuzzing,
+    // no allocation failures (those ran already).
+    std::erase(args, std::string("--fail-alloc"));
+    args.emplace_back("--exhaustive");
+    for (unsigned b : o.equiv_bounds) args.push_back(std::to_string(b));
+    watchdog = limit + 1800;  // kernel-check's own allowance for it
+  }
+  const int rc = run_with_watchdog(args, log, watchdog);
   Outcome out = classify(rc, util::read_text(log));
   out.log = log;
   if (out.status != Status::kError || rc < kExitSignalBase) fs::remove_all(work, ec);
@@ -261,6 +271,30 @@ std::vector<Outcome> run_mutants(const std::vector<Mutant>& mutants, const RunOp
                                  3 * o.budget, o.seed + 1);
         }
       }
+      if (r.status == Status::kSurvived && !o.equiv_bounds.empty() && m.id != "original" &&
+          !g_stop) {
+        const std::string bounds = exhaustive_bounds_text(o.subject, o.equiv_bounds);
+        if (!o.capacity.empty()) {
+          r.detail += "; no exhaustive check: the capacity branch's finds are not enumerated";
+        } else {
+          RunOptions eo = o;
+          eo.runs = 0;
+          Outcome e = run_one(m, eo, 0, o.seed, "-exhaustive", true);
+          if (e.status == Status::kSurvived) {
+            r.status = Status::kEquivalent;
+            r.detail = "no difference over all " + bounds;
+            r.log = e.log;
+          } else if (e.status == Status::kKilled) {
+            e.check = "exhaustive";
+            e.detail = "killed only by the exhaustive check (" + bounds + ")";
+            r = e;
+          } else {
+            r.detail += fmt::format("; the exhaustive check gave no verdict ({}{})",
+                                    status_name(e.status),
+                                    e.detail.empty() ? "" : ": " + e.detail);
+          }
+        }
+      }
       if (m.id != "original") {
         std::lock_guard lock(print);
         fmt::print("  [{}/{}] {} {} {}:{} {}: {}{}\n", i + 1, mutants.size(), m.id,
@@ -280,6 +314,27 @@ std::vector<Outcome> run_mutants(const std::vector<Mutant>& mutants, const RunOp
   ::sigaction(SIGTERM, &old_term, nullptr);
   *interrupted = g_stop;
   return out;
+}
+
+std::uint64_t exhaustive_programs(const std::string& subject, const std::vector<unsigned>& b) {
+  if (subject == "pick") return b.size() == 1 ? std::uint64_t{1} << (3 * b[0]) : 0;
+  if (b.size() != 3) return 0;
+  const std::uint64_t n = b[0], d = b[1], choices = n * (d + 3) + d * ((1u << n) - 1);
+  std::uint64_t p = 1;
+  for (unsigned i = 0; i < b[2]; ++i) p *= choices;
+  return p;
+}
+
+std::string exhaustive_bounds_text(const std::string& subject, const std::vector<unsigned>& b) {
+  if (subject == "pick")
+    return fmt::format("{} programs of 1 pick, {} CPUs, every dst/cpus/allowed mask",
+                       exhaustive_programs(subject, b), b.at(0));
+  static constexpr std::string_view kDeadlines[] = {"0", "1", "2^64-1", "2", "2^63"};
+  std::string dls;
+  for (unsigned i = 0; i < b.at(1) && i < std::size(kDeadlines); ++i)
+    dls += (dls.empty() ? "" : ", ") + std::string(kDeadlines[i]);
+  return fmt::format("{} programs of <= {} ops, {} CPUs, {} deadlines ({})",
+                     exhaustive_programs(subject, b), b.at(2), b.at(0), b.at(1), dls);
 }
 
 int interrupt_status() { return kExitSignalBase + (g_signal == SIGTERM ? SIGTERM : SIGINT); }
@@ -310,7 +365,7 @@ double Report::kill_percentile(double p) const {
 namespace {
 constexpr std::string_view kChecks[] = {"invariant", "divergence", "model",         "WARN_ON",
                                         "sanitizer", "hang",       "out-of-domain", "alloc",
-                                        "init",      "other"};
+                                        "init",      "exhaustive", "other"};
 }
 
 std::string Report::markdown() const {
@@ -319,6 +374,14 @@ std::string Report::markdown() const {
   fmt::format_to(out, "# diffsched mutate {}: {}\n\n", subject, candidate);
   fmt::format_to(out, "{} mutants generated, {} run (budget {} s of fuzzing each, --runs {}, seed {}, {} jobs)\n\n",
     generated, mutants.size(), options.budget, options.runs, options.seed, options.jobs);
+  if (options.equiv_bounds.empty())
+    fmt::format_to(out, "survivors: no exhaustive check (--no-equiv)\n\n");
+  else if (!options.capacity.empty())
+    fmt::format_to(out, "survivors: no exhaustive check (capacity on: its finds are not "
+                        "enumerated)\n\n");
+  else
+    fmt::format_to(out, "survivors: exhaustive check over all {}{}\n\n",
+                   exhaustive_bounds_text(subject, options.equiv_bounds), "");
   const double s = score();
   fmt::format_to(out, "| status | mutants |\n|---|---|\n");
   for (Status st : {Status::kKilled, Status::kSurvived, Status::kTimeout, Status::kCompileError,
@@ -361,7 +424,9 @@ std::string Report::markdown() const {
   bool none = true;
   for (std::size_t i = 0; i < outcomes.size(); ++i) {
     const Status st = outcomes[i].status;
-    if (st != Status::kSurvived && st != Status::kTimeout && st != Status::kError) continue;
+    if (st != Status::kSurvived && st != Status::kTimeout && st != Status::kError &&
+        st != Status::kEquivalent)
+      continue;
     none = false;
     const Mutant& m = mutants[i];
     fmt::format_to(out, "### {} ({}, {}(), line {}): {}\n\n{}{}\n```diff\n{}```\n\n", m.id, operator_name(m.op),
@@ -381,6 +446,20 @@ nlohmann::json Report::json() const {
   j["generated"] = generated;
   j["budget"] = options.budget;
   j["seed"] = options.seed;
+  if (options.equiv_bounds.empty() || !options.capacity.empty()) {
+    j["equivalence"] = nullptr;
+  } else {
+    nlohmann::json e = {{"programs", exhaustive_programs(subject, options.equiv_bounds)},
+                        {"cpus", options.equiv_bounds.at(0)},
+                        {"text", exhaustive_bounds_text(subject, options.equiv_bounds)}};
+    if (subject == "cpudl") {
+      e["deadlines"] = options.equiv_bounds.at(1);
+      e["ops"] = options.equiv_bounds.at(2);
+    } else {
+      e["ops"] = 1;
+    }
+    j["equivalence"] = e;
+  }
   j["time_to_kill"] = {{"p50", kill_percentile(50)}, {"p90", kill_percentile(90)},
                        {"max", kill_percentile(100)}};
   nlohmann::json counts;

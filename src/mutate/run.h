@@ -39,6 +39,10 @@ struct RunOptions {
   fs::path out;             // per-mutant files and logs: out/<id>/
   fs::path harness;         // kernel-check --harness (empty: its default)
   bool confirm_survivors = true;  // re-run each survivor with 3x budget, another seed
+  // The bounded exhaustive check of each survivor (kernel-check --exhaustive):
+  // cpudl N D K, pick N; empty: not run. No finding: `equivalent` at these
+  // bounds; a finding: killed by check "exhaustive".
+  std::vector<unsigned> equiv_bounds;
 };
 
 struct Outcome {
@@ -66,6 +70,11 @@ std::vector<Outcome> run_mutants(const std::vector<Mutant>& mutants, const RunOp
                                  bool* interrupted);
 
 int interrupt_status();
+
+// The programs the exhaustive check runs at `bounds` (as kernel-check's
+// harness enumerates them), and the bounds in words.
+std::uint64_t exhaustive_programs(const std::string& subject, const std::vector<unsigned>& bounds);
+std::string exhaustive_bounds_text(const std::string& subject, const std::vector<unsigned>& bounds);
 
 struct Report {
   std::string subject, candidate;

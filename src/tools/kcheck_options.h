@@ -82,6 +82,7 @@ struct KernelCheckOptions {
   std::string capacity;
   unsigned task_util = 0;  // 0: each find's own task (the harness draws it per find)
   std::vector<unsigned> nr_cpus;
+  std::vector<unsigned> exhaustive;  // cpudl: N D K; pick: N (the bounded exhaustive check)
   double time = 10;
   unsigned hang_seconds = 10;    // one program (input) longer than this is a hang
   double minimize_seconds = 10;  // the budget of each minimisation
@@ -157,6 +158,14 @@ void for_each_option(Options& o, F&& f) {
                        "one, 1..8192; e.g. 4 64)",
                .uses = kCli | kHarness | kReplayRawOnly, .min = 1, .max = 8192},
     o.nr_cpus);
+  f(OptionSpec{.name = "exhaustive",
+               .help = "the property run checks every program instead of the checked-in seeds "
+                       "and random ones: cpudl N D K (every program of exactly K ops of set, "
+                       "clear, set_freecpu, clear_freecpu and find over N CPUs and the first D "
+                       "deadlines of 0, 1, 2^64-1, 2, 2^63; 1 <= N, D, K <= 8); pick N (every "
+                       "triple of masks over N CPUs, one pick each)",
+               .uses = kCli | kHarness, .min = 1, .max = 8, .excludes = "replay"},
+    o.exhaustive);
   f(OptionSpec{.name = "no-properties",
                .help = "skip the property run (seeds and random programs): fuzzing only"},
     o.no_properties);

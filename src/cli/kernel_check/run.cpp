@@ -4,6 +4,7 @@
 // replays it), or an error (2). A harness status is mapped by name
 // (tools/kcheck_status.h); a status no step expects is an error, never a pass.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/kernel_check/kernel_check.h"
 #include "tools/process.h"
@@ -108,17 +109,26 @@ std::pair<fs::path, bool> saved_input(const Session& s) {
   return {raw ? raw_in : ops_in, raw};
 }
 
+// The watchdog's allowance for an --exhaustive run (millions of programs
+// under the sanitizers at most; each has its own --hang-seconds alarm).
+constexpr double kExhaustiveSeconds = 1800;
+
 // The properties and the model oracle: the checked-in seeds and random
 // programs. kExitOk to go on, or the verdict.
 int run_properties(Session& s) {
   const KernelCheckOptions& o = s.o;
   const auto t = std::chrono::steady_clock::now();
-  fmt::print("  properties and model: checked-in seeds + {} random programs (seed {})\n", o.runs,
-             o.seed);
+  if (!o.exhaustive.empty())
+    fmt::print("  properties and model: every program of --exhaustive {}\n",
+               fmt::join(o.exhaustive, " "));
+  else
+    fmt::print("  properties and model: checked-in seeds + {} random programs (seed {})\n",
+               o.runs, o.seed);
   // The property run takes well under a second per thousand programs; its
   // watchdog allows far more, plus the minimisation's budget.
   const double limit = kWatchdogSlack + static_cast<double>(o.runs) / 100 +
-                       (o.minimize_seconds > 0 ? o.minimize_seconds : kUnboundedMinimize);
+                       (o.minimize_seconds > 0 ? o.minimize_seconds : kUnboundedMinimize) +
+                       (o.exhaustive.empty() ? 0 : kExhaustiveSeconds);
   KernelCheckOptions r = s.h.with_mode("check");
   r.seeds = (tools::source_dir() / "corpus" / "seeds" / s.target).string();
   r.output = fs::absolute(s.min_ops).string();
