@@ -39,7 +39,9 @@ void set_non_default(const OptionSpec& spec, unsigned& f) {
 }
 void set_non_default(const OptionSpec&, std::size_t& f) { f += 11; }
 void set_non_default(const OptionSpec&, double& f) { f += 2.5; }
-void set_non_default(const OptionSpec&, std::vector<unsigned>& f) { f = {3, 5, 130}; }
+void set_non_default(const OptionSpec& spec, std::vector<unsigned>& f) {
+  f = {3, 5, std::isinf(spec.max) ? 130u : static_cast<unsigned>(spec.max) - 1};
+}
 
 KernelCheckOptions all_set(const std::string& subject, unsigned uses) {
   KernelCheckOptions o;

@@ -164,7 +164,8 @@ void for_each_option(Options& o, F&& f) {
                        "clear, set_freecpu, clear_freecpu and find over N CPUs and the first D "
                        "deadlines of 0, 1, 2^64-1, 2, 2^63; 1 <= N, D, K <= 8); pick N (every "
                        "triple of masks over N CPUs, one pick each)",
-               .uses = kCli | kHarness, .min = 1, .max = 8, .excludes = "replay"},
+               .uses = kCli | kHarness, .min = 1, .max = 8,
+               .excludes = "replay no-properties in-kernel"},
     o.exhaustive);
   f(OptionSpec{.name = "no-properties",
                .help = "skip the property run (seeds and random programs): fuzzing only"},
