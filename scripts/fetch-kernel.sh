@@ -2,20 +2,18 @@
 # Fetches the Debian kernel image that kernel-check --in-kernel boots, without
 # installing it: `apt-get download linux-image-<ver>` + `dpkg -x` into a cache
 # directory (default /var/cache/diffsched/kernel, else ~/.cache/diffsched/kernel
-# when that is not writable). Idempotent: nothing is fetched when the image is
-# there. The version is the one of the installed kernel headers
-# (scripts/install-deps.sh resolves it once from linux-headers-amd64), or $1.
-# Prints the path of the vmlinuz.
-set -euo pipefail
+# when that is not writable; DIFFSCHED_KERNEL_CACHE overrides). Idempotent:
+# nothing is fetched when the image is there. The version is $1, else the one
+# of the installed kernel headers (scripts/install-deps.sh installs them).
+# Prints each step and, last, the path of the vmlinuz; a failure is one line
+# naming the step (scripts/lib/steps.sh).
+_prog=fetch-kernel
+source "$(dirname "$0")/lib/steps.sh"
 
+step "resolve the kernel version"
 ver=${1:-}
-if [[ -z $ver ]]; then
-  ver=$(ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sed 's|.*/linux-headers-||' | sort -V | tail -n1)
-fi
-if [[ -z $ver ]]; then
-  echo "fetch-kernel: error: no linux-headers-*-amd64 installed (run scripts/install-deps.sh)" >&2
-  exit 2
-fi
+[[ -n $ver ]] || ver=$(installed_kernel_headers)
+[[ -n $ver ]] || die "$_step: no linux-headers-*-amd64 is installed, and no version was given (run scripts/install-deps.sh)"
 
 cache=${DIFFSCHED_KERNEL_CACHE:-}
 if [[ -z $cache ]]; then
@@ -24,21 +22,29 @@ if [[ -z $cache ]]; then
     cache=${XDG_CACHE_HOME:-$HOME/.cache}/diffsched/kernel
   fi
 fi
-mkdir -p "$cache"
+step "use the cache $cache"
+mkdir -p "$cache" || die "$_step: cannot create $cache"
 dest=$cache/$ver
 vmlinuz=$dest/boot/vmlinuz-$ver
 if [[ -f $vmlinuz ]]; then
-  echo "$vmlinuz"
+  echo "$_prog: image present: $vmlinuz"
   exit 0
 fi
+
 tmp=$(mktemp -d "$cache/fetch.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-(cd "$tmp" && apt-get download -qq "linux-image-$ver" >/dev/null 2>&1) || {
-  echo "fetch-kernel: error: apt-get download linux-image-$ver failed (apt-get update first?)" >&2
-  exit 2
-}
+trap 'rm -rf "$tmp"; ((_keep_log)) || rm -f "$_log"' EXIT
+step "apt-get download linux-image-$ver"
+if ! (cd "$tmp" && apt-get download -qq "linux-image-$ver") >"$_log" 2>&1; then
+  apt_update_once   # the package lists may be missing or stale
+  step "apt-get download linux-image-$ver"
+  run bash -c 'cd "$1" && apt-get download -qq "linux-image-$2"' _ "$tmp" "$ver"
+fi
+debs=("$tmp"/linux-image-"$ver"_*.deb)
+[[ -f ${debs[0]} ]] || die "$_step: apt-get download left no linux-image-${ver}_*.deb"
+step "unpack ${debs[0]##*/}"
 mkdir -p "$tmp/x"
-dpkg -x "$tmp"/linux-image-"$ver"_*.deb "$tmp/x"
+run dpkg -x "${debs[0]}" "$tmp/x"
+[[ -f $tmp/x/boot/vmlinuz-$ver ]] || die "$_step: the package holds no boot/vmlinuz-$ver"
 rm -rf "$dest"
 mv "$tmp/x" "$dest"
-echo "$vmlinuz"
+echo "$_prog: image fetched: $vmlinuz"

