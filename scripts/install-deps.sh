@@ -56,8 +56,8 @@ else
 fi
 
 step "fetch the kernel image for --in-kernel (scripts/fetch-kernel.sh $kver)"
-"$(dirname "$0")/fetch-kernel.sh" "$kver"
+sub "$(dirname "$0")/fetch-kernel.sh" "$kver"
 
 step "install the report validators (scripts/install-validators.sh)"
-"$(dirname "$0")/install-validators.sh"
+sub "$(dirname "$0")/install-validators.sh"
 echo "$_prog: done"

@@ -5,6 +5,8 @@
 #   run CMD...     runs CMD with its output kept in a log; on failure prints one
 #                  line: the step, the command's status and its last error line
 #   die TEXT       one error line, exit 2
+#   sub SCRIPT...  runs another script of these; when it fails it has said why
+#                  in its own one line, so this one exits with its status quietly
 # and an ERR trap names the step and the command for anything else that fails.
 # Set _prog before sourcing.
 
@@ -33,14 +35,21 @@ _reason() {
 }
 
 run() {
-  local rc=0
+  local rc=0 cmd="$*"
   "$@" >"$_log" 2>&1 || rc=$?
   if ((rc != 0)); then
     trap - ERR
     _keep_log=1
-    echo "$_prog: error: $_step: '$*' exited $rc: $(_reason "$_log") (full output: $_log)" >&2
+    ((${#cmd} <= 100)) || cmd="${cmd:0:97}..."
+    echo "$_prog: error: $_step: '$cmd' exited $rc: $(_reason "$_log") (full output: $_log)" >&2
     exit "$rc"
   fi
+}
+
+sub() {
+  local rc=0
+  "$@" || rc=$?
+  if ((rc != 0)); then trap - ERR; exit "$rc"; fi
 }
 
 _on_err() {
@@ -60,15 +69,14 @@ as_root() {
   fi
 }
 
-# apt-get update, at most once per run, before any apt-cache lookup or install
-# that needs the package lists.
-_apt_updated=0
+# apt-get update, at most once per run (the scripts this one calls see it in
+# the environment), before any apt-cache lookup or install that needs the lists.
 apt_update_once() {
-  ((_apt_updated)) && return 0
+  [[ ${DIFFSCHED_APT_UPDATED:-} == 1 ]] && return 0
   local saved=$_step
   step "apt-get update"
   run as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  _apt_updated=1
+  export DIFFSCHED_APT_UPDATED=1
   _step=$saved
 }
 
