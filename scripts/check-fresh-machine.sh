@@ -129,7 +129,7 @@ if [[ -n ${NODE_EXTRA_CA_CERTS:-} && -f $NODE_EXTRA_CA_CERTS ]]; then
   [[ -f $root$NODE_EXTRA_CA_CERTS ]] || { mkdir -p "$(dirname "$root$NODE_EXTRA_CA_CERTS")"; cp "$NODE_EXTRA_CA_CERTS" "$root$NODE_EXTRA_CA_CERTS"; }
   envs+=(NODE_EXTRA_CA_CERTS="$NODE_EXTRA_CA_CERTS")
 fi
-for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY; do
+for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY ${!CI_@}; do
   [[ -n ${!v:-} ]] && envs+=("$v=${!v}")
 done
 
@@ -155,6 +155,7 @@ in_root() {  # in_root NAME CMD: CMD in the clone inside the root, logged to $lo
     local why
     why=$(failure_reason "$logs/$name.log")
     ((rc == 124)) && why="the check's time limit (FRESH_TIMEOUT) ran out"
+    echo "--- the last 40 lines of $logs/$name.log"; tail -n 40 "$logs/$name.log"; echo "---"
     trap - ERR
     echo "$_prog: error: $name: '$cmd' exited $rc: $why" >&2
     exit 1
