@@ -23,7 +23,8 @@
 # The registries answer as on the host: the root gets the host's apt sources and
 # Acquire settings, its extra CA certificates (/usr/local/share/ca-certificates),
 # ~/.npmrc and NODE_EXTRA_CA_CERTS. /proc, /sys and /dev are mounted for the
-# run and unmounted on every exit path (a trap, SIGINT and SIGTERM included).
+# run (the root itself bind-mounted, so that it is a mount point as / is) and
+# unmounted on every exit path (a trap, SIGINT and SIGTERM included).
 _prog=check-fresh-machine
 source "$(dirname "$0")/lib/steps.sh"
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -134,6 +135,9 @@ for v in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY ${!CI_@
 done
 
 step "mount /proc, /sys and /dev in the root"
+# The root is made a mount point of its own, as a machine's / is: bubblewrap
+# (kernel-check's sandbox) cannot make a chroot's / a slave mount otherwise.
+mount --bind "$root" "$root" && mounted+=("$root")
 mount -t proc proc "$root/proc" && mounted+=("$root/proc")
 mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys" && mounted+=("$root/sys")
 mount --rbind /dev "$root/dev" && mount --make-rslave "$root/dev" && mounted+=("$root/dev")
