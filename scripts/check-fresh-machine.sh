@@ -5,8 +5,9 @@
 # commands run exactly as README writes them (read out of README, so this check
 # cannot drift from the text), from a clean clone of this checkout's HEAD.
 #
-#   scripts/check-fresh-machine.sh [--then CMD] [--keep]
+#   scripts/check-fresh-machine.sh [--then CMD] [--keep] [--list]
 #
+# --list prints the two commands read out of README and exits (no root needed).
 # It passes (exit 0) only if both commands exit 0, the main job's output ends
 # with its Markdown summary (`# diffsched campaign` ... `reports: ...`), and the
 # test command's output ends with ctest's summary with 0 tests failed and none
@@ -29,17 +30,16 @@ _prog=check-fresh-machine
 source "$(dirname "$0")/lib/steps.sh"
 src=$(cd "$(dirname "$0")/.." && pwd)
 
-then_cmd="" keep=0
+then_cmd="" keep=0 list=0
 while (($#)); do
   case $1 in
     --then) (($# >= 2)) || die "--then needs a command"; then_cmd=$2; shift 2 ;;
     --keep) keep=1; shift ;;
+    --list) list=1; shift ;;
     -h|--help) sed -n '2,/^_prog=/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
-[[ $(id -u) -eq 0 ]] || die "needs root (debootstrap, chroot and mounts)"
-
 fresh=${FRESH_DIR:-/var/tmp/diffsched-fresh}
 deadline=$((SECONDS + ${FRESH_TIMEOUT:-3300}))
 remaining() { local r=$((deadline - SECONDS)); ((r > 0)) || r=1; echo "$r"; }
@@ -51,6 +51,8 @@ mapfile -t quick < <(awk '/^## Quick start/{q=1; next} q && /^## /{exit}
 main_cmd=${quick[0]} test_cmd=${quick[1]}
 echo "$_prog: main job: $main_cmd"
 echo "$_prog: tests:    $test_cmd"
+((list)) && exit 0
+[[ $(id -u) -eq 0 ]] || die "needs root (debootstrap, chroot and mounts)"
 
 step "debootstrap"
 if ! command -v debootstrap >/dev/null; then
