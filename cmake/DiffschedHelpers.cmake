@@ -120,3 +120,16 @@ function(diffsched_registry_field target field out)
   set(index_dict 5)
   set(${out} "${CMAKE_MATCH_${index_${field}}}" PARENT_SCOPE)
 endfunction()
+
+# diffsched_require(<find_package arguments> DEBIAN <package>): find_package,
+# and when the package is missing, one error naming the Debian package that
+# provides it (scripts/install-deps.sh installs them all), not CMake's
+# paragraph about package configuration files.
+macro(diffsched_require name)
+  cmake_parse_arguments(_req "" "DEBIAN" "" ${ARGN})
+  find_package(${name} ${_req_UNPARSED_ARGUMENTS} QUIET)
+  if(NOT ${name}_FOUND)
+    message(FATAL_ERROR "diffsched: error: missing ${name} (Debian package ${_req_DEBIAN}; "
+                        "run scripts/install-deps.sh)")
+  endif()
+endmacro()

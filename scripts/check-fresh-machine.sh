@@ -172,7 +172,7 @@ in_root() {  # in_root NAME CMD: CMD in the clone inside the root, logged to $lo
 # ctest's failed tests, else the last line.
 failure_reason() {
   local p r
-  for p in '^[a-z-]+: error: ' 'Could not find a package configuration file provided by' \
+  for p in '^ *[a-z-]+: error: ' 'Could not find a package configuration file provided by' \
            'Could NOT find' 'fatal error: ' ' error: ' 'tests failed out of' 'FAILED'; do
     r=$(grep -m1 -E -- "$p" "$1" || true)
     [[ -n $r ]] && { printf '%s' "$r"; return; }
