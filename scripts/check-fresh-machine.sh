@@ -89,7 +89,9 @@ cleanup() {
   for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
     umount -R "${mounted[i]}" 2>/dev/null || umount -lR "${mounted[i]}" 2>/dev/null || true
   done
-  if ((rc == 0 && !keep)); then rm -rf "$root"; else echo "$_prog: kept the root $root and the logs $logs" >&2; fi
+  if grep -q " $root[/ ]" /proc/mounts; then   # never delete through a mount of the host's /dev or /sys
+    echo "$_prog: warning: mounts remain under $root; not deleting it (umount -R it by hand)" >&2
+  elif ((rc == 0 && !keep)); then rm -rf --one-file-system "$root"; else echo "$_prog: kept the root $root and the logs $logs" >&2; fi
   ((_keep_log)) || rm -f "$_log"
 }
 trap cleanup EXIT
