@@ -129,7 +129,7 @@ macro(diffsched_require name)
   cmake_parse_arguments(_req "" "DEBIAN" "" ${ARGN})
   find_package(${name} ${_req_UNPARSED_ARGUMENTS} QUIET)
   if(NOT ${name}_FOUND)
-    message(FATAL_ERROR "diffsched: error: missing ${name} (Debian package ${_req_DEBIAN}; "
-                        "run scripts/install-deps.sh)")
+    # Short enough that CMake prints it on one line (scripts/install-deps.sh installs it).
+    message(FATAL_ERROR "diffsched: error: missing ${name} (Debian package ${_req_DEBIAN})")
   endif()
 endmacro()

@@ -177,7 +177,7 @@ failure_reason() {
   for p in '^ *[a-z-]+: error: ' 'Could not find a package configuration file provided by' \
            'Could NOT find' 'fatal error: ' ' error: ' 'tests failed out of' 'FAILED'; do
     r=$(grep -m1 -E -- "$p" "$1" || true)
-    [[ -n $r ]] && { printf '%s' "$r"; return; }
+    [[ -n $r ]] && { printf '%s' "${r#"${r%%[![:space:]]*}"}"; return; }
   done
   grep -v '^[[:space:]]*$' "$1" | tail -n1
 }
