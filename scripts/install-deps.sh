@@ -16,6 +16,7 @@ packages=(
   libgtest-dev librapidcheck-dev libbenchmark-dev
   libz3-dev
   valgrind gnuplot-nox jq
+  procps                                       # ps, pgrep: the campaign interrupt test
   libxml2-utils
   afl++ zip unzip
   bubblewrap                                   # kernel-check's sandbox for the candidate
