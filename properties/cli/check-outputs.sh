@@ -187,6 +187,14 @@ campaign-args)
   mkdir -p o3/work o3/findings && echo x >o3/summary.md && echo keep >o3/work/mine
   expect 2 "not a campaign's output directory" campaign --time 1 --targets cpudl --fuzz-dir fz --out o3
   [[ -f o3/summary.md && -f o3/work/mine ]] || fail "a foreign --out lost files without --force"
+  # A symlink loop (and a dangling link) inside CORPUS/<target>: the campaign
+  # runs to its reports (here engine-failed: the fake engine runs nothing),
+  # never an abort on filesystem_error.
+  mkdir -p corp/cpudl && ln -s loop corp/cpudl/loop && ln -s gone corp/cpudl/dangling
+  "$D" campaign --time 2 --targets cpudl --fuzz-dir fz --out o4 --corpus corp -q >o4.log 2>&1
+  rc=$?
+  [[ $rc == 2 && -f o4/summary.md && -f o4/junit.xml ]] ||
+    { fail "a symlink loop in the corpus: exit $rc, reports missing"; tail -5 o4.log; }
   ;;
 workdir)
   cand=$SRC/kshim/examples/cpudl/v4.9-swap.c
