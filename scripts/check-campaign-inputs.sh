@@ -139,10 +139,18 @@ engine_failed reused "ran 0 inputs" "${t[@]}" --fuzz-dir idle-fuzz
 grep -q old reused/summary.md && no "the old summary survived"
 engine_failed not-a-campaign "ran 0 inputs" "${t[@]}" --fuzz-dir idle-fuzz --force
 [[ -f not-a-campaign/notes.txt ]] || no "--force removed a file the campaign does not own"
-# An earlier campaign's directory without the marker (older diffsched) is reused.
+# Names like a campaign's without its marker do not make a campaign's
+# directory (issue 22): refused, nothing removed; --force replaces only the
+# campaign's names, and never an input inside them (the accepted file).
 mkdir -p older/findings older/work && touch older/junit.xml older/findings/pick-3.ops
-engine_failed older "ran 0 inputs" "${t[@]}" --fuzz-dir idle-fuzz
-[[ -e older/findings/pick-3.ops ]] && no "an old finding survived in an older campaign's --out"
+echo "# accepted" >older/work/accepted.txt
+expect_error 2 "--out older: not empty and not a campaign's output directory" \
+  --out older "${t[@]}" --fuzz-dir idle-fuzz
+[[ -e older/findings/pick-3.ops && -e older/junit.xml ]] ||
+  no "a directory without the marker lost files without --force"
+engine_failed older "ran 0 inputs" "${t[@]}" --fuzz-dir idle-fuzz --force --accepted older/work/accepted.txt
+[[ -e older/findings/pick-3.ops ]] && no "an old finding survived in an older campaign's --out under --force"
+[[ -f older/work/accepted.txt ]] || no "--force deleted an input (the accepted file) inside --out"
 
 if [[ -n $fuzz_dir ]]; then
   echo "== real engines"

@@ -68,13 +68,43 @@ TEST(CampaignLayout, ACampaignsOutLosesOnlyItsOwnFiles) {
   EXPECT_TRUE(fs::exists(l.out / "mine.txt"));
 }
 
-TEST(CampaignLayout, AnUnmarkedOutWithOnlyCampaignFilesIsReused) {
+// Issue 22: names like a campaign's do not make a directory a campaign's;
+// only its marker does. Without it: refused, nothing removed; --force
+// replaces only the campaign's names, never an input among them.
+TEST(CampaignLayout, AnUnmarkedOutWithOnlyCampaignNamesIsRefused) {
   TempDir dir("layout");
   const Layout l{.out = dir / "out", .corpus = dir / "corpus"};
   write_text(l.junit_xml(), "old");
+  write_text(l.work() / "notes.txt", "someone's");
+  write_text(l.findings() / "input.ops", "an input");
   std::string error;
-  EXPECT_TRUE(prepare_out(l, false, &error)) << error;
+  EXPECT_FALSE(prepare_out(l, false, &error));
+  EXPECT_NE(error.find("not a campaign's output directory"), std::string::npos) << error;
+  EXPECT_TRUE(fs::exists(l.junit_xml()));
+  EXPECT_TRUE(fs::exists(l.work() / "notes.txt"));
+  ASSERT_TRUE(prepare_out(l, true, &error, {l.findings() / "input.ops"})) << error;
   EXPECT_FALSE(fs::exists(l.junit_xml()));
+  EXPECT_FALSE(fs::exists(l.work() / "notes.txt"));
+  EXPECT_TRUE(fs::exists(l.findings() / "input.ops"));  // an input, even under --force
+}
+
+// The marker is a manifest: a second campaign takes the directory without
+// --force and removes what the first recorded, keeping the corpus and the
+// accepted file even when they lie inside it.
+TEST(CampaignLayout, ASecondCampaignKeepsInputsInsideOut) {
+  TempDir dir("layout");
+  const Layout l{.out = dir / "out", .corpus = dir / "out" / "work" / "corpus"};
+  std::string error;
+  ASSERT_TRUE(prepare_out(l, false, &error)) << error;
+  write_text(l.summary_md(), "old");
+  write_text(l.corpus / "seed", "1");
+  write_text(l.work() / "accepted.txt", "# accepted\n");
+  write_text(l.out / "mine.txt", "keep");
+  ASSERT_TRUE(prepare_out(l, false, &error, {l.work() / "accepted.txt"})) << error;
+  EXPECT_FALSE(fs::exists(l.summary_md()));
+  EXPECT_TRUE(fs::exists(l.corpus / "seed"));
+  EXPECT_TRUE(fs::exists(l.work() / "accepted.txt"));
+  EXPECT_TRUE(fs::exists(l.out / "mine.txt"));
 }
 
 TEST(CampaignLayout, AForeignOutIsRefusedWithoutForce) {

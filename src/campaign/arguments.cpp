@@ -1,7 +1,10 @@
 #include "campaign/arguments.h"
 
-#include <fmt/format.h>
 #include <unistd.h>
+
+#include <algorithm>
+
+#include <fmt/format.h>
 
 namespace diffsched::campaign {
 
@@ -18,6 +21,11 @@ std::optional<std::vector<const FuzzTarget*>> resolve_targets(const CampaignOpti
       *error = fmt::format("unknown target '{}' (known: {})", name, target_names());
       return std::nullopt;
     }
+    // Twice would run twice in one work directory (issue 22): refused.
+    if (std::find(targets.begin(), targets.end(), t) != targets.end()) {
+      *error = fmt::format("--targets: '{}' is given twice (name each target once)", name);
+      return std::nullopt;
+    }
     targets.push_back(t);
   }
   return targets;
@@ -32,6 +40,11 @@ bool check_dir_arg(std::string_view flag, const fs::path& dir, bool may_create, 
                    std::string* error) {
   std::error_code ec;
   const fs::file_status st = fs::status(dir, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory) {
+    // a symlink loop, no permission: said as it is, not as an overlap
+    *error = fmt::format("{} {}: {}", flag, dir.string(), ec.message());
+    return false;
+  }
   if (fs::is_directory(st)) {
     if (writable && ::access(dir.c_str(), W_OK | X_OK) != 0) {
       *error = fmt::format("{} {}: directory is not writable", flag, dir.string());

@@ -235,7 +235,8 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
   Context c{.o = o,
             .layout = {.out = o.out, .corpus = o.corpus},
             .slots = {o.seconds, targets->size()}};
-  if (!accepted || !check_paths(o, *targets, error) || !prepare_out(c.layout, o.force, error) ||
+  if (!accepted || !check_paths(o, *targets, error) ||
+      !prepare_out(c.layout, o.force, error, {accepted_file, o.fuzz_dir, o.afl_dir}) ||
       !find_binaries(&c, *targets, error))
     return kExitBadInput;
 

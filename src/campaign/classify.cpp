@@ -15,6 +15,7 @@ namespace diffsched::campaign {
 
 BinaryVerdict run_binary_on(const fs::path& fuzzer, const fs::path& input, const fs::path& log) {
   BinaryVerdict v;
+  if (!read_bytes(input)) return v;  // no input, no verdict: never "crash:exit-1"
   const int rc = tools::run({fuzzer.string(), "-runs=1", input.string()}, {.log = log});
   v.failed = rc != 0;
   if (!v.failed) return v;
@@ -43,6 +44,12 @@ std::map<std::string, std::vector<Crash>> classify(const std::vector<Crash>& cra
                                                    const fs::path& fuzz_dir, const fs::path& log) {
   std::map<std::string, std::vector<Crash>> groups;
   for (const Crash& crash : crashes) {
+    // A crash file that is gone (or unreadable) is no finding: the fuzz
+    // binary's "file missing" exit must never become one (issue 22).
+    if (!read_bytes(crash.file)) {
+      std::ofstream(log, std::ios::app) << "skipped (cannot read): " << crash.file.string() << "\n";
+      continue;
+    }
     std::string sig = replay_signature(*crash.target, crash.file);
     if (sig.empty()) {
       const BinaryVerdict bv = run_binary_on(fuzz_dir / std::string(crash.target->name), crash.file, log);

@@ -12,6 +12,7 @@
 #include "io/load.h"
 #include "subjects.h"
 #include "tools/minimize.h"
+#include "util/text.h"
 
 namespace diffsched::campaign {
 
@@ -50,9 +51,10 @@ void write_reproducer(const FindingOptions& c, const Crash& rep, const io::AnyPr
   u->check_file = u->finding.check_source();
   u->check_line = u->finding.check_line;
   const fs::path fuzzer = c.fuzz_dir / std::string(rep.target->name);
-  u->reproduce = minimised ? fmt::format("{} replay {}", c.self, shell_quote(u->ops_path))
-                           : fmt::format("{} -runs=1 {}", shell_quote(relative_or_absolute(fuzzer)),
-                                         shell_quote(u->first_crash));
+  u->reproduce = minimised ? fmt::format("{} replay {}", c.self, util::shell_path(u->ops_path))
+                           : fmt::format("{} -runs=1 {}",
+                                         util::shell_command_word(relative_or_absolute(fuzzer)),
+                                         util::shell_path(u->first_crash));
 }
 
 // One unique finding: re-run (flaky or real), minimise, store, accept or
@@ -94,8 +96,8 @@ UniqueFinding make_finding(const FindingOptions& c, const std::string& sig, std:
                      serial, &u);
   if (!repro)
     u.reproduce = fmt::format("{} -runs=1 {}",
-                              shell_quote(relative_or_absolute(c.fuzz_dir / u.target)),
-                              shell_quote(u.first_crash));
+                              util::shell_command_word(relative_or_absolute(c.fuzz_dir / u.target)),
+                              util::shell_path(u.first_crash));
   if (hurry)
     u.status = replayable ? FindingStatus::kNew : FindingStatus::kNoRepro;
   else if (u.rerun_failures == 0)

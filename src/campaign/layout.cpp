@@ -7,6 +7,8 @@
 #include <fmt/ranges.h>
 
 #include "campaign/util.h"
+#include "util/owned_dir.h"
+#include "util/text.h"
 
 namespace diffsched::campaign {
 
@@ -46,39 +48,38 @@ bool Layout::owned(std::string_view entry) {
   return entry == kMarker || std::find(std::begin(kOwned), std::end(kOwned), entry) != std::end(kOwned);
 }
 
-bool prepare_out(const Layout& layout, bool force, std::string* error) {
+bool prepare_out(const Layout& layout, bool force, std::string* error,
+                 const std::vector<fs::path>& inputs) {
   std::error_code ec;
-  std::vector<std::string> foreign;
-  bool marked = false;
-  for (const auto& e : fs::directory_iterator(layout.out, ec)) {
-    const std::string name = e.path().filename().string();
-    marked = marked || name == Layout::kMarker;
-    if (!Layout::owned(name)) foreign.push_back(name);
-  }
-  std::sort(foreign.begin(), foreign.end());
-  if (!marked && !foreign.empty() && !force) {
-    *error = fmt::format(
-        "--out {}: not empty and not a campaign's output directory (it holds '{}'); give a new "
-        "or empty directory, or --force to replace only the campaign's files in it ({})",
-        layout.out.string(), foreign.front(), fmt::join(Layout::kOwned, ", "));
+  // The marker is the campaign's manifest (util::OwnedDir). One an older
+  // diffsched wrote (a line of prose) still marks a campaign's directory.
+  std::string mode;
+  const bool legacy = fs::is_regular_file(layout.marker(), ec) &&
+                      (util::parse_manifest(util::read_text(layout.marker()), &mode), mode.empty());
+  std::vector<util::OwnedEntry> claim;
+  for (const auto name : Layout::kOwned)
+    claim.push_back({name.find('.') == std::string_view::npos ? util::OwnedEntry::kTree
+                                                              : util::OwnedEntry::kFile,
+                     fs::path(name)});
+  std::vector<fs::path> protect = inputs;
+  protect.push_back(layout.corpus);
+  util::OwnedDir out;
+  if (!out.open(layout.out,
+                {.manifest = std::string(Layout::kMarker), .mode = "campaign", .option = "--out",
+                 .what = "a campaign's output directory",
+                 .inputs = protect, .claim = claim, .force = force || legacy},
+                error) ||
+      !out.clean(error))
     return false;
-  }
   fs::create_directories(layout.corpus, ec);
   if (ec) {
     *error = fmt::format("--corpus {}: cannot create the directory: {}", layout.corpus.string(),
                          ec.message());
     return false;
   }
-  for (const auto name : Layout::kOwned) fs::remove_all(layout.out / name, ec);
-  fs::create_directories(layout.findings(), ec);
-  if (!ec) fs::create_directories(layout.work(), ec);
-  if (!ec)
-    std::ofstream(layout.marker()) << "diffsched campaign output directory: a later "
-                                      "campaign with this --out replaces "
-                                   << fmt::format("{}\n", fmt::join(Layout::kOwned, ", "));
-  if (ec) {
-    *error = fmt::format("--out {}: cannot create the directory: {}", layout.out.string(),
-                         ec.message());
+  for (const auto& e : claim) e.kind == util::OwnedEntry::kTree ? out.tree(e.rel) : out.file(e.rel);
+  if (!out.ok(error)) {
+    *error = fmt::format("--out {}: {}", layout.out.string(), *error);
     return false;
   }
   return true;
@@ -89,7 +90,7 @@ void prepare_target(const TargetLayout& t, const fs::path& seeds) {
   fs::remove_all(t.dir, ec);
   fs::create_directories(t.found, ec);
   fs::create_directories(t.crashes, ec);
-  if (!fs::exists(t.corpus)) {
+  if (!fs::exists(fs::symlink_status(t.corpus, ec))) {
     fs::create_directories(t.corpus, ec);
     for (const auto& f : regular_files(seeds)) fs::copy_file(f, t.corpus / f.filename(), ec);
   }

@@ -48,9 +48,10 @@ struct Layout {
 
   static constexpr std::string_view kMarker = ".diffsched-campaign";
   // What a campaign writes in --out (and a later campaign replaces).
-  static constexpr std::string_view kOwned[] = {"summary.md", "junit.xml", "results.sarif",
-                                                "findings",   "work",      "build-fuzz.log",
-                                                "build-afl.log"};
+  // (A name with a '.' is a file, else a directory.)
+  static constexpr std::string_view kOwned[] = {"summary.md", "junit.xml",      "results.sarif",
+                                                "findings",   "work",           "perf",
+                                                "build-fuzz.log", "build-afl.log"};
 
   fs::path marker() const { return out / kMarker; }
   fs::path summary_md() const { return out / "summary.md"; }
@@ -67,12 +68,15 @@ struct Layout {
   static bool owned(std::string_view entry);  // kMarker or one of kOwned
 };
 
-// Makes --out ready: created if missing; if it is a campaign's output
-// directory (marker, or nothing but a campaign's files), or with `force`,
-// the files a campaign writes are removed first, so that no finding or
-// report of an earlier run is mixed with this one's; anything else is
-// refused (*error). Creates --corpus if missing.
-bool prepare_out(const Layout& layout, bool force, std::string* error);
+// Makes --out ready, as a util::OwnedDir whose manifest is the marker:
+// created if missing; an empty directory or a campaign's (its marker) is
+// taken, and what the last campaign recorded is removed first, so that no
+// finding or report of an earlier run is mixed with this one's. Anything
+// else, even holding only names like a campaign's, is refused (*error)
+// unless `force`, which replaces only kOwned. Neither ever deletes the
+// corpus or any of `inputs` (the accepted file, ...). Creates --corpus.
+bool prepare_out(const Layout& layout, bool force, std::string* error,
+                 const std::vector<fs::path>& inputs = {});
 
 // Makes a target's work directory afresh (found/, crashes/), seeds its
 // corpus from `seeds` if it does not exist yet, and removes merge staging

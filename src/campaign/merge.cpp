@@ -63,7 +63,10 @@ long merge_into_corpus(const MergeRequest& m, std::string* error) {
   long added = 0;
   for (const auto& f : regular_files(m.staging)) {
     const fs::path dest = m.corpus / f.filename();
-    if (fs::exists(dest)) continue;
+    std::error_code st;  // an entry there, even a symlink loop, is never replaced
+    if (fs::exists(fs::symlink_status(dest, st)) ||
+        (st && st != std::errc::no_such_file_or_directory))
+      continue;
     if (::rename(f.c_str(), dest.c_str()) == 0) ++added;
   }
   fs::remove_all(m.staging, ec);

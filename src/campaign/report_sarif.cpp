@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "campaign/report_text.h"
+#include "util/json.h"
 
 #ifndef DIFFSCHED_VERSION
 #define DIFFSCHED_VERSION "0.0.0"
@@ -210,7 +211,7 @@ std::string report_sarif(const CampaignReport& r) {
       {"version", "2.1.0"},
       {"runs", json::array({run})},
   };
-  return log.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  return util::dump_json(log, 2) + "\n";  // any bytes: util/json.h
 }
 
 

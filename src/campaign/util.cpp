@@ -14,8 +14,14 @@ namespace diffsched::campaign {
 std::vector<fs::path> regular_files(const fs::path& dir) {
   std::vector<fs::path> out;
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.is_regular_file() && e.path().filename().string()[0] != '.') out.push_back(e.path());
+  // Never throws: an entry that cannot be stat'ed (a symlink loop, a
+  // dangling link) is not a regular file, and is skipped.
+  fs::directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    std::error_code st;
+    if (it->is_regular_file(st) && !st && it->path().filename().string()[0] != '.')
+      out.push_back(it->path());
+  }
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -30,7 +36,8 @@ std::string relative_or_absolute(const fs::path& p) {
   std::error_code ec;
   const fs::path rel = fs::relative(p, fs::current_path(), ec);
   if (!ec && !rel.empty() && !rel.string().starts_with("..")) return rel.string();
-  return fs::absolute(p).string();
+  const fs::path abs = fs::absolute(p, ec);
+  return (ec ? p : abs).string();
 }
 
 std::string utc_now() {

@@ -30,6 +30,7 @@
 #include "cli/commands.h"
 #include "tools/bench_report.h"
 #include "tools/process.h"
+#include "util/json.h"
 #include "util/text.h"
 
 namespace diffsched::cli {
@@ -87,7 +88,8 @@ class BenchRun {
 
   void plot(const tools::Report& r, const fs::path& gnuplot, const std::string& png) {
     const fs::path script = tmp_ / "bench.gp";
-    std::ofstream(script) << tools::gnuplot_script(r, png);
+    std::string why;
+    if (!io::write_file(script.string(), tools::gnuplot_script(r, png), &why)) throw Error{why};
     step("gnuplot", {gnuplot.string(), script.string()}, "plot");
   }
 
@@ -254,9 +256,8 @@ int run_bench(const BenchOptions& o) {
       j["run"]["elapsed_s"] = elapsed;
       j["run"]["host"] = {{"cpu", host_cpu()},
                           {"hardware_threads", std::thread::hardware_concurrency()}};
-      std::ofstream out(o.json);
-      out << j.dump(2) << '\n';
-      if (!out) throw Error{fmt::format("cannot write {}", o.json)};
+      std::string why;
+      if (!io::write_file(o.json, util::dump_json(j, 2) + "\n", &why)) throw Error{why};
     }
     fmt::print("\n{} run in {:.0f} s{}{}\n", o.smoke ? "smoke" : o.quick ? "quick" : "full",
                elapsed, o.json.empty() ? "" : fmt::format("; JSON: {}", o.json),

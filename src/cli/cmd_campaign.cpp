@@ -59,7 +59,15 @@ int perf_stage(const CampaignArgs& a) {
       status = kExitFinding;
     }
   }
-  std::ofstream(a.o.out / "summary.md", std::ios::app) << md;
+  {
+    std::ofstream summary(a.o.out / "summary.md", std::ios::app);
+    summary << md;
+    summary.flush();
+    if (!summary) {  // the finding's status wins over a lost report line
+      fmt::print(stderr, "diffsched: error: cannot write {}\n", (a.o.out / "summary.md").string());
+      if (status == kExitOk) status = kExitBadInput;
+    }
+  }
   if (!a.quiet) fmt::print("{}", md);
   return status;
 }

@@ -3,7 +3,9 @@
 // the candidate and its cpudeadline.h, the program, a three-line README) that
 // a kernel developer builds and loads in their own kernel to reproduce it.
 // The candidate is the reproducer's "# candidate:" line, or --candidate.
-// Exit: 0 written, 2 bad input (one line).
+// -o DIR is never removed whole: it must be new, empty or an earlier
+// export's (util::OwnedDir; --force for another), and no input in it (the
+// .ops, the candidate) is deleted. Exit: 0 written, 2 bad input (one line).
 #include <fstream>
 #include <sstream>
 
@@ -26,6 +28,7 @@ struct ExportOptions {
   std::string function;
   std::string api = "auto";
   std::string output;
+  bool force = false;
 };
 
 int fail(const std::string& message) {
@@ -84,9 +87,9 @@ int run_export(const ExportOptions& o) {
     if (const fs::path near = spec.file.parent_path() / "cpudeadline.h"; fs::is_regular_file(near, ec))
       spec.header = near;
   }
-  if (fs::exists(o.output, ec) && !fs::is_directory(o.output, ec))
-    return fail(fmt::format("-o {}: exists and is not a directory", o.output));
-  if (!tools::export_kmod(spec, text, o.output, &why)) return fail(why);
+  // -o is a util::OwnedDir: never removed whole, never an input deleted.
+  if (!tools::export_kmod(spec, text, {.dir = o.output, .force = o.force, .inputs = {o.kmod}}, &why))
+    return fail(why);
   fmt::print("wrote {} (module kcheck.ko for {}; see its README)\n", o.output, spec.file.string());
   return kExitOk;
 }
@@ -105,7 +108,13 @@ Runner add_export(CLI::App& app) {
   sub->add_option("--function", o->function, "pick: the function's name (default: the reproducer's)");
   sub->add_option("--api", o->api, "cpudl: auto (default), v4.8, v4.9 or v6.19")
       ->check(CLI::IsMember({"auto", "v4.8", "v4.9", "v6.19"}));
-  sub->add_option("-o,--output", o->output, "the directory to write")->required();
+  sub->add_option("-o,--output", o->output,
+                  "the directory to write: new, empty, or an earlier export's (only its files "
+                  "are replaced)")
+      ->required();
+  sub->add_flag("--force", o->force,
+                "write into a directory that is not an earlier export's, replacing only the "
+                "module's files in it (never an input)");
   return [o] { return run_export(*o); };
 }
 

@@ -7,6 +7,7 @@
 #include "io/binary.h"
 #include "io/load.h"
 #include "tools/minimize.h"
+#include "util/text.h"
 
 namespace diffsched::cli {
 
@@ -87,7 +88,7 @@ int run_minimize(const MinimizeOptions& o) {
                "(it still fails the same way; raise --max-seconds/--max-tries for more)\n",
                result->stopped);
   fmt::print("wrote {0}.ops and {0}.bin\n{1}", base, text);
-  fmt::print("reproduce: {} replay {}.ops\n", self_command(), base);
+  fmt::print("reproduce: {} replay {}\n", self_command(), util::shell_path(base + ".ops"));
   return kExitOk;
 }
 

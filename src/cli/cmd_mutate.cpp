@@ -15,6 +15,7 @@
 #include "mutate/mutants.h"
 #include "mutate/run.h"
 #include "tools/process.h"
+#include "util/json.h"
 #include "util/text.h"
 
 namespace diffsched::cli {
@@ -89,7 +90,7 @@ int run_mutate(const MutateOptions& o) {
   ro.function = o.function;
   ro.api = o.api;
   if (!o.header.empty()) ro.header = fs::absolute(o.header);
-  else if (fs::exists(ro.candidate.parent_path() / "cpudeadline.h"))
+  else if (std::error_code e; fs::exists(ro.candidate.parent_path() / "cpudeadline.h", e))
     ro.header = ro.candidate.parent_path() / "cpudeadline.h";  // what kernel-check would stage
   // A file with a capacity branch in cpudl_find() (v5.9+ and its backports):
   // without --capacity the branch is dead code and its mutants survive.
@@ -124,7 +125,7 @@ int run_mutate(const MutateOptions& o) {
   } else {
     ro.out = fs::absolute(o.out);
     fs::create_directories(ro.out, ec);
-    if (ec || !fs::is_directory(ro.out))
+    if (ec || !fs::is_directory(ro.out, ec))
       return fail(fmt::format("--out {}: cannot create the directory", o.out));
   }
   fmt::print("mutate {}: {} mutants of {} ({} generated), budget {} s each, {} jobs, out {}{}\n",
@@ -168,9 +169,12 @@ int run_mutate(const MutateOptions& o) {
     return mutate::interrupt_status();
   }
   const std::string md = rep.markdown();
-  if (!o.markdown.empty()) std::ofstream(o.markdown) << md;
+  std::string why;
+  if (!o.markdown.empty() && !io::write_file(o.markdown, md, &why)) return fail(why);
   fmt::print("\n{}", md);
-  if (!o.json.empty()) std::ofstream(o.json) << rep.json().dump(2) << "\n";
+  // Made whole before the file is opened: any bytes of a mutated line (util/json.h).
+  if (!o.json.empty() && !io::write_file(o.json, util::dump_json(rep.json(), 2) + "\n", &why))
+    return fail(why);
   const double score = rep.score();
   if (o.min_score >= 0) {
     if (score < 0) return fail("no mutant could be scored (all compile errors or equivalent)");

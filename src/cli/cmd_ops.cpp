@@ -7,6 +7,7 @@
 #include "engine/op.h"
 #include "io/text.h"
 #include "subjects.h"
+#include "util/json.h"
 
 namespace diffsched::cli {
 
@@ -43,7 +44,7 @@ void print_targets(bool names_only, bool json) {
                      {"role", role_name(t.role)},
                      {"dict", t.dict.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.dict)},
                      {"property", t.property}});
-    fmt::print("{}\n", out.dump(2));
+    fmt::print("{}\n", util::dump_json(out, 2));
     return;
   }
   fmt::print("{:<12} {:<8} {:<9} {:<11} {:<7} {}\n", "target", "subject", "level", "role", "dict",

@@ -21,6 +21,7 @@
 #include "io/program.h"
 #include "perf/run.h"
 #include "tools/process.h"
+#include "util/json.h"
 #include "util/text.h"
 
 namespace diffsched::cli {
@@ -127,15 +128,16 @@ int report_search(const PerfOptions& o, perf::Metric metric, const std::vector<u
              "fresh inputs from the same generator, same number of evaluations.\n");
   for (const std::string& f : report.findings) fmt::print("FINDING {}\n", f);
   if (!o.json.empty()) {
-    std::ofstream f(o.json);
-    f << perf::to_json(report).dump(2) << "\n";
-    if (!f) return bad_input(fmt::format("cannot write {}", o.json));
+    std::string why;
+    if (!io::write_file(o.json, util::dump_json(perf::to_json(report), 2) + "\n", &why))
+      return bad_input(why);
   }
   if (!o.plot.empty()) {
     const fs::path gnuplot = tools::find_program("gnuplot");
     if (gnuplot.empty()) return bad_input("gnuplot not found on PATH (needed for --plot)");
     const std::string script = o.plot + ".gp";
-    std::ofstream(script) << perf::gnuplot_script(report, fs::absolute(o.plot).string());
+    if (std::string why; !io::write_file(script, perf::gnuplot_script(report, fs::absolute(o.plot).string()), &why))
+      return bad_input(why);
     if (tools::run({gnuplot.string(), script}) != 0)
       return bad_input(fmt::format("gnuplot failed on {}", script));
     fmt::print("plot: {} (script {})\n", o.plot, script);

@@ -13,6 +13,7 @@
 #include "io/load.h"
 #include "io/trace.h"
 #include "subjects.h"
+#include "util/json.h"
 
 namespace diffsched::cli {
 
@@ -206,7 +207,7 @@ int replay_input(io::Input& in, const ReplayOptions& o, std::optional<Level> for
                           {"level", level_name(level)},
                           {"ops", trace.ops()},
                           {"verdict", io::verdict_json(v)}};
-    fmt::print("{}\n", doc.dump(2));
+    fmt::print("{}\n", util::dump_json(doc, 2));  // any file name: util/json.h
   } else {
     fmt::print("== {}: subject {}, cpus {}, level {} ({})\n", in.name(), S::kName,
                config.nr_cpu_ids, level_name(level), in.form());

@@ -13,6 +13,7 @@
 #include "cli/commands.h"
 #include "io/program.h"
 #include "io/text.h"
+#include "util/text.h"
 #include "verify/cpudl_bfs.h"
 #include "verify/pick_check.h"
 
@@ -79,11 +80,11 @@ std::string list_values(const std::vector<kernel::u64>& values) {
   return "{" + out + "}";
 }
 
-// Writes the counterexample program with a comment header; false on error.
-bool write_ops(const std::string& path, const std::string& header, const io::AnyProgram& p) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << header << io::format_program(p);
-  return static_cast<bool>(out);
+// Writes the counterexample program with a comment header (a missing
+// directory made); false with *error.
+bool write_ops(const std::string& path, const std::string& header, const io::AnyProgram& p,
+               std::string* error) {
+  return io::write_file(path, header + io::format_program(p), error);
 }
 
 template <class S>
@@ -107,11 +108,14 @@ int report_counterexample(const std::string& path, const std::string& command,
   const std::string header = fmt::format(
       "# Shortest counterexample found by: {}\n# {}\n", command,
       replayed.finding ? replayed.finding->signature() : std::string("?"));
-  if (!write_ops(path, header, io::AnyProgram(program))) {
-    fmt::print(stderr, "diffsched: error: cannot write {}\n", path);
-    return kExitBadInput;
+  // The counterexample is printed above: a failed write is said, and the
+  // finding's status (1) wins (README: Exit statuses).
+  if (std::string why; !write_ops(path, header, io::AnyProgram(program), &why)) {
+    fmt::print(stderr, "diffsched: error: {} (the counterexample is printed above)\n", why);
+    return kExitFinding;
   }
-  fmt::print("written to {}; explain it with: diffsched replay {}\n", path, path);
+  fmt::print("written to {}; explain it with: {} replay {}\n", path, self_command(),
+             util::shell_path(path));
   return kExitFinding;
 }
 

@@ -38,7 +38,8 @@ std::optional<io::AnyProgram> load_input(const std::string& path, const io::Load
 bool check_level(const std::string& name, std::string_view subject, Level level);
 void add_max_input_bytes(CLI::App* sub, std::size_t* max_bytes);
 // How the user ran us, for printed reproduce commands: this binary's path
-// relative to the cwd ("./build/diffsched"), or absolute when outside it.
+// relative to the cwd ("./build/diffsched"), or absolute when outside it,
+// already quoted as a command word (util::self_command).
 std::string self_command();
 
 // Option checks shared by the subcommands (outputs.cpp). Errors thrown from

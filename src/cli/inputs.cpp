@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "io/load.h"
+#include "util/text.h"
 
 namespace diffsched::cli {
 
@@ -47,14 +48,6 @@ void add_max_input_bytes(CLI::App* sub, std::size_t* max_bytes) {
       ->capture_default_str();
 }
 
-std::string self_command() {
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return "diffsched";
-  const auto rel = std::filesystem::relative(self, std::filesystem::current_path(), ec);
-  if (!ec && !rel.empty() && !rel.string().starts_with(".."))
-    return rel.string().find('/') == std::string::npos ? "./" + rel.string() : rel.string();
-  return self.string();
-}
+std::string self_command() { return util::self_command(); }
 
 }  // namespace diffsched::cli

@@ -1,9 +1,15 @@
 // diffsched: differential checking of kernel scheduler optimisations.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <iostream>
 #include <map>
 #include <new>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <vector>
 
 #include <fmt/format.h>
@@ -75,6 +81,28 @@ std::string explain(const CLI::App& app, const CLI::ParseError& e) {
   return fmt::format("{} (see {} --help)", what, cmd);
 }
 
+// Every write to standard output is checked (issue 22): once a subcommand is
+// done, stdout is flushed; if any write to it failed (a full device, a
+// closed pipe), one error line, and exit 2 where the subcommand said 0. A
+// finding (1) or out-of-domain stop (3) keeps its status: a lost report
+// never turns a found bug into "could not run".
+int finish_stdout(int status) {
+  std::cout.flush();
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) != 0 || !std::cout;
+  if (!failed) return status;
+  const int err = errno;
+  fmt::print(stderr, "diffsched: error: cannot write standard output: {}\n",
+             err != 0 ? std::strerror(err) : "write error");
+  return status == diffsched::kExitOk ? diffsched::kExitBadInput : status;
+}
+
+int run_subcommand(const CLI::App& app,
+                   const std::map<const CLI::App*, diffsched::cli::Runner>& runners) {
+  for (const CLI::App* sub : app.get_subcommands())
+    if (auto it = runners.find(sub); it != runners.end()) return it->second();
+  return diffsched::kExitBadInput;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -104,25 +132,35 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
-    return app.exit(e);
+    return finish_stdout(app.exit(e));
   } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e);
+    return finish_stdout(app.exit(e));
   } catch (const CLI::CallForVersion& e) {
-    return app.exit(e);
+    return finish_stdout(app.exit(e));
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "diffsched: error: {}\n", explain(app, e));
     return kExitBadInput;
   }
   // Allocation failure anywhere (a huge input under a memory limit) is a
-  // one-line error and exit 2, never an abort.
+  // one-line error and exit 2, never an abort; so is a file system error
+  // that a subcommand did not report itself (a symlink loop, a path that
+  // cannot be read): the last net under every std::filesystem call.
   try {
-    for (const CLI::App* sub : app.get_subcommands())
-      if (auto it = runners.find(sub); it != runners.end()) return it->second();
+    return finish_stdout(run_subcommand(app, runners));
   } catch (const std::bad_alloc&) {
     std::fputs("diffsched: error: out of memory (see --max-input-bytes and the memory notes "
                "in diffsched replay --help)\n", stderr);
     std::fflush(stdout);
     return kExitBadInput;
+  } catch (const std::filesystem::filesystem_error& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "diffsched: error: {}\n", e.what());
+    return kExitBadInput;
+  } catch (const std::system_error& e) {
+    // fmt::print throws when a write to stdout fails midway (a full device):
+    // the subcommand stopped before its verdict, so it could not run (2).
+    fmt::print(stderr, "diffsched: error: cannot write standard output: {}\n",
+               e.code().message());
+    return kExitBadInput;
   }
-  return kExitBadInput;
 }

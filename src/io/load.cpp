@@ -3,7 +3,9 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -309,9 +311,29 @@ Verdict check_loading(std::span<const std::uint8_t> bytes) {
 }
 
 bool write_file(const std::string& path, std::string_view contents, std::string* error) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out || !out.write(contents.data(), static_cast<std::streamsize>(contents.size()))) {
+  // A missing directory is made (issue 22: "-o a/b/x.ops" writes it, so that
+  // an output path never turns a finding into exit 2).
+  std::error_code ec;
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
+    std::filesystem::create_directories(parent, ec);
+    if (ec) {
+      *error = fmt::format("cannot write {}: cannot create {}: {}", path, parent.string(), ec.message());
+      return false;
+    }
+  }
+  std::FILE* out = std::fopen(path.c_str(), "wb");
+  if (!out) {
     *error = fmt::format("cannot write {}: {}", path, std::strerror(errno));
+    return false;
+  }
+  // Every step checked: a full disk fails at fwrite, fflush or fclose.
+  const bool written = std::fwrite(contents.data(), 1, contents.size(), out) == contents.size() &&
+                       std::fflush(out) == 0;
+  const int err = errno;
+  const bool closed = std::fclose(out) == 0;
+  if (!written || !closed) {
+    *error = fmt::format("cannot write {}: {}", path, std::strerror(written ? errno : err));
     return false;
   }
   return true;

@@ -122,7 +122,9 @@ std::optional<AnyProgram> read_program(Input& in, std::size_t max_bytes, std::st
 // if not.
 Verdict check_loading(std::span<const std::uint8_t> bytes);
 
-// Writes bytes or text; false with a reason.
+// Writes bytes or text, making a missing parent directory; every step is
+// checked (open, write, flush, close: a full disk is an error, never a
+// short file said to be written). False with a one-line reason.
 bool write_file(const std::string& path, std::string_view contents, std::string* error);
 
 }  // namespace diffsched::io

@@ -5,7 +5,7 @@
 //   perf::Report r{.subject = "pick", .metric = Metric::kWork};
 //   r.worst.push_back(row);
 //   fmt::print("{}", perf::format_table(r));
-//   std::ofstream("perf.json") << perf::to_json(r).dump(2);
+//   io::write_file("perf.json", util::dump_json(perf::to_json(r), 2), &error);
 //
 // JSON (--json): {"subject", "metric", "ratio_constant",
 //   "worst": [{"cpus", "metric", "ratio", "reference", "optimized",

@@ -27,7 +27,7 @@ std::vector<std::size_t> sides_of(const std::string& subject, const std::string&
 std::string replay_command(const std::string& self, const std::string& subject, Metric metric,
                            const std::string& file) {
   return fmt::format("{} perf {} --metric {} --replay {}", self, subject, metric_name(metric),
-                     util::shell_quote(file));
+                     util::shell_path(file));
 }
 
 namespace {

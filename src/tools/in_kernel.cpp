@@ -8,6 +8,7 @@
 
 #include "tools/in_kernel_internal.h"
 #include "tools/process.h"
+#include "util/text.h"
 
 namespace diffsched::tools {
 
@@ -150,15 +151,21 @@ int run_in_kernel(const InKernelOptions& o) {
       Minimized m = minimize(env, p, f, o.minimize_boots);
       const fs::path repro = o.output.empty() ? env.work / "minimized.ops" : o.output;
       const std::string text = reproducer_text(o.subject, m.program, m.finding ? *m.finding : f, m.minimal, o.spec);
-      if (!write_text(repro, text)) return fail(fmt::format("cannot write {}", repro.string()));
-      fmt::print("minimised{}: {} ops -> {} ops ({} variants; {} guest boot{}), written to {}\n",
+      // A reproducer that cannot be written is said, and the finding (1) still wins.
+      const bool written = write_text(repro, text);
+      if (!written)
+        fmt::print(stderr, "diffsched: error: cannot write {} (the reproducer is printed below)\n",
+                   repro.string());
+      fmt::print("minimised{}: {} ops -> {} ops ({} variants; {} guest boot{}){}\n",
                  m.minimal ? "" : " (NOT MINIMAL: the boot budget ran out)", f.op, m.program.ops.size(),
-                 m.variants, m.rounds, m.rounds == 1 ? "" : "s", repro.string());
+                 m.variants, m.rounds, m.rounds == 1 ? "" : "s",
+                 written ? ", written to " + repro.string() : std::string());
       if (m.finding)
         for (const auto& d : m.finding->details) fmt::print("  {}\n", d);
       fmt::print("{}", text);
-      fmt::print("replay: diffsched kernel-check {} --candidate {} --in-kernel --replay {}\n", o.subject,
-                 o.spec.file.string(), repro.string());
+      fmt::print("replay: {} kernel-check {} --candidate {} --in-kernel --replay {}\n",
+                 util::self_command(), o.subject, util::shell_path(o.spec.file),
+                 util::shell_path(repro));
     }
     fmt::print("verdict: FINDING {} ({})\n", f.signature, figures_now());
     return kExitFinding;

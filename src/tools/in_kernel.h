@@ -67,7 +67,16 @@ int run_in_kernel(const InKernelOptions& options);
 // `diffsched export --kmod`: a standalone module directory (Kbuild, the
 // driver, the program, the candidate and its header, a README) that builds
 // against any kernel's headers and replays `program_text` when loaded.
-bool export_kmod(const CandidateSpec& spec, const std::string& program_text, const fs::path& dir,
+// The directory is a util::OwnedDir (mode "export --kmod"): a new or empty
+// one, or one an earlier export wrote (whose files it replaces); any other
+// is refused unless `force`, which replaces only the module's files; no
+// input (the .ops, the candidate, its header, `inputs`) is ever deleted.
+struct ExportTarget {
+  fs::path dir;
+  bool force = false;
+  std::vector<fs::path> inputs;
+};
+bool export_kmod(const CandidateSpec& spec, const std::string& program_text, const ExportTarget& to,
                  std::string* error);
 
 }  // namespace diffsched::tools

@@ -25,6 +25,7 @@
 #include "engine/exit_status.h"
 #include "io/program.h"
 #include "tools/in_kernel.h"
+#include "util/owned_dir.h"
 
 namespace diffsched::tools::in_kernel_detail {
 
@@ -111,7 +112,12 @@ struct Env {
 // the module into env->work; kExitOk or the error printed.
 int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_flags, Env* env);
 // Copies the module's sources and the candidate into `dir` and writes its Kbuild.
-bool stage_module(const CandidateSpec& spec, const fs::path& dir, std::string* error);
+// The files of a staged module (util::OwnedDir entries), and with
+// `exported` those export --kmod adds.
+std::vector<util::OwnedEntry> module_files(bool exported);
+// Stages the module's sources in `dir`, each recorded in its manifest; an
+// input already in place (the candidate as dir/candidate.c) is not copied.
+bool stage_module(const CandidateSpec& spec, util::OwnedDir& dir, std::string* error);
 
 RunResult run_twin(Env& env, const std::string& text, const std::string& tag);
 // One guest at nr_cpu_ids `nr` runs `text` (`ops` ops, for its time limit).

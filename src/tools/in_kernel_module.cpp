@@ -4,42 +4,82 @@
 // kernel-check builds it) and the twin that drives it; export --kmod's
 // standalone module directory.
 #include "tools/in_kernel_internal.h"
+#include "io/load.h"
 #include "tools/process.h"
+#include "util/text.h"
 
 namespace diffsched::tools::in_kernel_detail {
 
-bool stage_module(const CandidateSpec& spec, const fs::path& dir, std::string* error) {
+namespace {
+
+// Every file a staged module holds: its path in the module and where it
+// comes from under the source tree (empty: written, or the candidate's).
+struct StagedFile {
+  const char* rel;
+  const char* from;
+};
+constexpr StagedFile kStaged[] = {
+    {"kc_driver.c", "kshim/kmod/kc_driver.c"},   {"kc_driver.h", "kshim/kmod/kc_driver.h"},
+    {"kc_ops.h", "kshim/kmod/kc_ops.h"},         {"kc_port.h", "kshim/kmod/kc_port.h"},
+    {"kc_module.c", "kshim/kmod/kc_module.c"},   {"sched.h", "kshim/kmod/sched.h"},
+    {"kc_pick.h", "kshim/kmod/kc_pick.h"},       {"kc_rename.h", "kshim/kmod/kc_rename.h"},
+    {"init.sh", "kshim/kmod/init.sh"},           {"kshim/kshim.h", "kshim/kmod/kshim/kshim.h"},
+    {"kc_inc/linux/sched/deadline.h", "kshim/kmod/kc_inc/linux/sched/deadline.h"},
+    {"kcheck_abi.h", "kshim/abi/kcheck_abi.h"},  {"glue.c", nullptr},
+    {"candidate.c", nullptr},                    {"cpudeadline.h", nullptr},
+    {"Kbuild", nullptr}};
+// What export --kmod adds (program.ops, program.txt, README).
+constexpr const char* kExported[] = {"program.ops", "program.txt", "README"};
+
+// A word in a Makefile variable: '$' as "$$", '#' as "\#" (make's own
+// quoting, after the shell's).
+std::string make_word(const std::string& word) {
+  std::string out;
+  for (char c : word) out += c == '$' ? std::string("$$") : c == '#' ? std::string("\\#") : std::string(1, c);
+  return out;
+}
+
+// Copies `from` to `to` unless they are one file (an input inside the
+// directory, staged from where it is).
+void copy_into(const fs::path& from, const fs::path& to, std::error_code& ec) {
+  if (ec) return;
+  std::error_code same;
+  if (fs::equivalent(from, to, same) && !same) return;
+  fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
+}
+
+}  // namespace
+
+std::vector<util::OwnedEntry> module_files(bool exported) {
+  std::vector<util::OwnedEntry> out;
+  for (const auto& f : kStaged) out.push_back({util::OwnedEntry::kFile, f.rel});
+  if (exported)
+    for (const char* f : kExported) out.push_back({util::OwnedEntry::kFile, f});
+  return out;
+}
+
+bool stage_module(const CandidateSpec& spec, util::OwnedDir& dir, std::string* error) {
   const fs::path src = source_dir();
-  const fs::path kmod = src / "kshim" / "kmod";
   std::error_code ec;
-  fs::remove_all(dir, ec);
-  fs::create_directories(dir / "kshim", ec);
-  fs::create_directories(dir / "kc_inc" / "linux" / "sched", ec);
-  for (const char* f : {"kc_driver.c", "kc_driver.h", "kc_ops.h", "kc_port.h", "kc_module.c", "sched.h",
-                        "kc_pick.h", "kc_rename.h", "init.sh"})
-    fs::copy_file(kmod / f, dir / f, fs::copy_options::overwrite_existing, ec);
-  fs::copy_file(kmod / "kshim" / "kshim.h", dir / "kshim" / "kshim.h",
-                fs::copy_options::overwrite_existing, ec);
-  fs::copy_file(kmod / "kc_inc" / "linux" / "sched" / "deadline.h",
-                dir / "kc_inc" / "linux" / "sched" / "deadline.h", fs::copy_options::overwrite_existing,
-                ec);
-  fs::copy_file(src / "kshim" / "abi" / "kcheck_abi.h", dir / "kcheck_abi.h",
-                fs::copy_options::overwrite_existing, ec);
+  for (const auto& f : kStaged)
+    if (f.from) copy_into(src / f.from, dir.file(f.rel), ec);
   const bool pick = spec.api == KernelApi::kPick;
-  fs::copy_file(src / "kshim" / "runtime" / (pick ? "glue_pick.c" : "glue_cpudl.c"), dir / "glue.c",
-                fs::copy_options::overwrite_existing, ec);
-  fs::copy_file(spec.file, dir / "candidate.c", fs::copy_options::overwrite_existing, ec);
+  copy_into(src / "kshim" / "runtime" / (pick ? "glue_pick.c" : "glue_cpudl.c"), dir.file("glue.c"), ec);
+  copy_into(spec.file, dir.file("candidate.c"), ec);
   const fs::path header =
       spec.header.empty() ? src / "kshim" / "cpudeadline" /
                                 fmt::format("cpudeadline-{}.h", kernel_api_name(pick ? KernelApi::kV4_9 : spec.api))
                           : spec.header;
-  fs::copy_file(header, dir / "cpudeadline.h", fs::copy_options::overwrite_existing, ec);
-  if (ec) {
-    *error = fmt::format("cannot stage the module in {}: {}", dir.string(), ec.message());
+  copy_into(header, dir.file("cpudeadline.h"), ec);
+  std::string why;
+  if (ec || !dir.ok(&why)) {
+    *error = fmt::format("cannot stage the module in {}: {}", dir.dir().string(),
+                         ec ? ec.message() : why);
     return false;
   }
   std::string glue_flags, cand_flags;
-  const std::string source = fmt::format("-DKCHECK_SOURCE='\"{}\"'", spec.file.filename().string());
+  const std::string source = fmt::format("-DKCHECK_SOURCE={}", make_word(util::shell_quote(
+      util::c_string_literal(spec.file.filename().string()))));
   if (pick) {
     // Kernels before v6.6 lack cpumask_first_and_and(): kbuild asks the
     // headers it builds against (kc_pick.h has the stand-in).
@@ -75,10 +115,7 @@ bool stage_module(const CandidateSpec& spec, const fs::path& dir, std::string* e
       "CFLAGS_glue.o := {}\n"
       "CFLAGS_candidate.o := {}\n",
       rename, own, glue_flags, cand_flags);
-  if (!write_text(dir / "Kbuild", kbuild)) {
-    *error = fmt::format("cannot write {}", (dir / "Kbuild").string());
-    return false;
-  }
+  if (!io::write_file(dir.file("Kbuild").string(), kbuild, error)) return false;
   return true;
 }
 
@@ -114,7 +151,13 @@ int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_fl
   t = Clock::now();
   const fs::path mod = env->work / "kmod";
   std::string why;
-  if (!stage_module(spec, mod, &why)) return fail(why);
+  util::OwnedDir kmod;  // kernel-check's own, afresh: never the candidate or its header
+  if (!util::remove_except(mod, {spec.file, spec.header}, &why) ||
+      !kmod.open(mod, {.mode = "kernel-check --in-kernel", .option = "--work-dir",
+                       .inputs = {spec.file, spec.header}, .claim = module_files(false),
+                       .force = true}, &why) ||
+      !kmod.clean(&why) || !stage_module(spec, kmod, &why))
+    return fail(why);
   const fs::path make = find_program("make");
   if (make.empty()) return fail("make not found on PATH (run scripts/install-deps.sh)");
   const fs::path mlog = env->work / "kmod-build.log";
@@ -139,28 +182,39 @@ int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_fl
 
 namespace diffsched::tools {
 
-bool export_kmod(const CandidateSpec& spec, const std::string& program_text, const fs::path& dir,
+bool export_kmod(const CandidateSpec& spec, const std::string& program_text, const ExportTarget& to,
                  std::string* error) {
-  if (!in_kernel_detail::stage_module(spec, dir, error)) return false;
-  std::error_code ec;
-  fs::remove(dir / "init.sh", ec);
   std::string why;
   auto program = io::parse_program(program_text, &why);
   if (!program) {
     *error = why;
     return false;
   }
+  std::vector<fs::path> inputs = to.inputs;
+  inputs.insert(inputs.end(), {spec.file, spec.header});
+  util::OwnedDir dir;
+  if (!dir.open(to.dir, {.mode = "export --kmod", .option = "-o", .inputs = inputs,
+                         .claim = in_kernel_detail::module_files(true), .force = to.force},
+                error) ||
+      !dir.clean(error) || !in_kernel_detail::stage_module(spec, dir, error))
+    return false;
+  std::error_code ec;
+  if (!dir.protects(dir.dir() / "init.sh")) fs::remove(dir.dir() / "init.sh", ec);
   in_kernel_detail::HostProgram p;
   const std::string subject = spec.api == KernelApi::kPick ? "pick" : "cpudl";
   if (!in_kernel_detail::to_host(*program, subject, "the program", &p, error)) return false;
   std::vector<in_kernel_detail::HostProgram> ps = {p};
-  in_kernel_detail::write_text(dir / "program.ops", program_text);
-  in_kernel_detail::write_text(dir / "program.txt", in_kernel_detail::programs_text(ps, {0}, true) + "Q\n");
-  in_kernel_detail::write_text(dir / "README",
+  // Every write checked: a full disk is an error, never "wrote ...".
+  const auto put = [&](const char* rel, const std::string& text) {
+    if (dir.protects(dir.dir() / rel)) return true;  // the input .ops itself: kept as it is
+    return io::write_file(dir.file(rel).string(), text, error);
+  };
+  return put("program.ops", program_text) &&
+         put("program.txt", in_kernel_detail::programs_text(ps, {0}, true) + "Q\n") &&
+         put("README",
              "Build: make -C /lib/modules/$(uname -r)/build M=$PWD modules  (a kernel with CONFIG_NR_CPUS >= cpus, booted with nr_cpu_ids == cpus of program.ops)\n"
              "Run:   sudo insmod kcheck.ko && sudo sh -c 'cat program.txt > /proc/kcheck' && sudo dmesg | grep -E 'KC|WARNING'\n"
              "Read:  one 'KC S id op STATE' line per op of program.ops; 'KC V' is a failed check, a WARNING/BUG the finding (diffsched kernel-check --in-kernel).\n");
-  return true;
 }
 
 

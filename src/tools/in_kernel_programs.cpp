@@ -8,6 +8,7 @@
 
 #include "cpudl/ops.h"
 #include "io/binary.h"
+#include "io/load.h"
 #include "io/text.h"
 #include "kernel/cpumask.h"
 #include "pick/ops.h"
@@ -24,9 +25,8 @@ using io::AnyProgram;
 using io::Program;
 
 bool write_text(const fs::path& file, const std::string& text) {
-  std::ofstream out(file, std::ios::binary);
-  out << text;
-  return static_cast<bool>(out);
+  std::string ignored;  // callers say what could not be written
+  return io::write_file(file.string(), text, &ignored);  // checked to the close
 }
 
 namespace {

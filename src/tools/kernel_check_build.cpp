@@ -7,6 +7,7 @@
 #include "tools/kernel_check.h"
 #include "engine/exit_status.h"
 #include "tools/process.h"
+#include "util/owned_dir.h"
 #include "util/text.h"
 
 namespace diffsched::tools {
@@ -18,7 +19,12 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
   const fs::path shim = src / "kshim";
   const fs::path stage = work_dir / spec.role;
   std::error_code ec;
-  fs::remove_all(stage, ec);
+  std::string why;
+  // Afresh, but never the candidate or its header when they lie in it (issue 22).
+  if (!util::remove_except(stage, {spec.file, spec.header}, &why)) {
+    r.summary = fmt::format("cannot clear {}: {}", stage.string(), why);
+    return r;
+  }
   fs::create_directories(stage, ec);
   if (ec) {
     r.summary = fmt::format("cannot create {}: {}", stage.string(), ec.message());
@@ -26,7 +32,12 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
   }
   const fs::path file = fs::absolute(spec.file);
   const fs::path staged = stage / file.filename();
-  fs::copy_file(file, staged, fs::copy_options::overwrite_existing, ec);
+  auto copy_into = [&](const fs::path& from, const fs::path& to) {  // not onto itself
+    std::error_code same;
+    if (!ec && !(fs::equivalent(from, to, same) && !same))
+      fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
+  };
+  copy_into(file, staged);
   // A pick candidate gets one too: a function cut from fair.c includes
   // "sched.h", and the kernel's (like the shim's) includes "cpudeadline.h".
   const KernelApi header_api = spec.api == KernelApi::kPick ? KernelApi::kV4_9 : spec.api;
@@ -34,7 +45,7 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
       spec.header.empty()
           ? shim / "cpudeadline" / fmt::format("cpudeadline-{}.h", kernel_api_name(header_api))
           : fs::absolute(spec.header);
-  fs::copy_file(header, stage / "cpudeadline.h", fs::copy_options::overwrite_existing, ec);
+  copy_into(header, stage / "cpudeadline.h");
   if (ec) {
     r.summary = fmt::format("cannot stage {}: {}", file.string(), ec.message());
     return r;
@@ -57,7 +68,8 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
       fmt::format("-ffile-prefix-map={}/={}/", stage.string(), file.parent_path().string()),
       "-iquote", stage.string(), "-iquote", (shim / "sched").string(),
       "-I", (shim / "include").string(), "-I", (shim / "abi").string(),
-      fmt::format("-DKCHECK_SOURCE=\"{}\"", file.string())};
+      // Any file name (a '"', a newline): a C literal, passed without a shell.
+      "-DKCHECK_SOURCE=" + util::c_string_literal(file.string())};
   if (spec.api == KernelApi::kPick) {
     argv.insert(argv.end(), {"-include", (shim / "include" / "kshim" / "kshim.h").string(),
                              fmt::format("-DKCHECK_FUNCTION={}", spec.function),
@@ -88,7 +100,7 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
   // what "sched.h" or <linux/...> would, and only where the file does not).
   for (const auto& name : shim_helpers_defined_by(util::read_text(file) + "\n" + util::read_text(header)))
     argv.insert(argv.begin() + 1, "-DKSHIM_OWN_" + name);
-  for (const auto& a : argv) r.command += (r.command.empty() ? "" : " ") + a;
+  r.command = util::shell_join(argv);
   const fs::path log = stage / "compile.log";
   const int rc = run(argv, RunOptions{.log = log});
   r.compiler_output = util::read_text(log);

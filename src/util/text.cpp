@@ -22,21 +22,77 @@ std::string read_text(const std::filesystem::path& file) {
   return buf.str();
 }
 
+namespace {
+
+bool shell_safe(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         std::string_view("_@%+=:,./-").find(c) != std::string_view::npos;
+}
+
+// A byte a terminal shows as itself: printable ASCII.
+bool printable(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u >= 0x20 && u < 0x7f;
+}
+
+}  // namespace
+
 std::string shell_quote(std::string_view word) {
-  auto safe = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           std::string_view("_@%+=:,./-").find(c) != std::string_view::npos;
-  };
-  if (!word.empty() && std::all_of(word.begin(), word.end(), safe)) return std::string(word);
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  if (!word.empty() && std::all_of(word.begin(), word.end(), shell_safe)) return std::string(word);
+  std::string out;
+  if (std::all_of(word.begin(), word.end(), printable)) {
+    out = "'";
+    for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+  }
+  out = "$'";
+  for (char c : word) {
+    if (c == '\\' || c == '\'') out += {'\\', c};
+    else if (printable(c)) out += c;
+    else out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+  }
   return out + "'";
+}
+
+std::string shell_command_word(std::string_view word) {
+  std::string quoted = shell_path(std::filesystem::path(word));
+  if (word.find('=') != std::string_view::npos && quoted.front() != '\'' && quoted.front() != '$')
+    quoted = "'" + quoted + "'";  // only safe characters: no ' inside
+  return quoted;
 }
 
 std::string shell_join(const std::vector<std::string>& words) {
   std::string out;
-  for (const auto& w : words) out += (out.empty() ? "" : " ") + shell_quote(w);
+  for (const auto& w : words)
+    out += out.empty() ? shell_command_word(w) : " " + shell_quote(w);
   return out;
+}
+
+std::string shell_path(const std::filesystem::path& path) {
+  const std::string& s = path.native();
+  return shell_quote(s.starts_with('-') ? "./" + s : s);
+}
+
+std::string self_path() {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return "diffsched";
+  const auto rel = std::filesystem::relative(self, std::filesystem::current_path(), ec);
+  if (!ec && !rel.empty() && !rel.string().starts_with(".."))
+    return rel.string().find('/') == std::string::npos ? "./" + rel.string() : rel.string();
+  return self.string();
+}
+
+std::string self_command() { return shell_command_word(self_path()); }
+
+std::string c_string_literal(std::string_view bytes) {
+  std::string out = "\"";
+  for (char c : bytes) {
+    if (c == '\\' || c == '"' || c == '?') out += {'\\', c};
+    else if (printable(c)) out += c;
+    else out += fmt::format("\\{:03o}", static_cast<unsigned char>(c));
+  }
+  return out + "\"";
 }
 
 std::vector<std::string> split(std::string_view text, char sep) {

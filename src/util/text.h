@@ -6,6 +6,9 @@
 //   util::read_text("compile.log")            -> the whole file ("" if unreadable)
 //   util::shell_quote("a b")                  -> "'a b'"  (plain words stay as they are)
 //   util::shell_join({"x", "it's"})           -> "x 'it'\''s'"
+//   util::shell_quote("a\nb")                 -> "$'a\\nb'"  (one line, bash/ksh/zsh)
+//   util::shell_path("-x.ops")                -> "./-x.ops" (never read as an option)
+//   util::c_string_literal("a\"b")            -> "\"a\\\"b\""  (for -DNAME=..., no shell)
 //   util::parse_number<unsigned>("12")        -> 12; "12x", "", "-1" -> nullopt
 //   util::sanitizer_summary(log)              -> "SUMMARY: AddressSanitizer: ..." or ""
 #pragma once
@@ -26,12 +29,38 @@ std::string_view trim(std::string_view s);
 // A whole file as text ("" if it cannot be read).
 std::string read_text(const std::filesystem::path& file);
 
-// One quoting style for every printed command: a word of only safe characters
-// ([A-Za-z0-9_@%+=:,./-]) as it is, anything else (or "") in single quotes,
-// with a ' written as '\''. Good for sh, bash and copy-paste.
+// One quoting style for every printed command (issue 22), so that a pasted
+// line runs exactly the words it shows and nothing else:
+//   - a word of only safe characters ([A-Za-z0-9_@%+=:,./-]) as it is;
+//   - a word of printable ASCII otherwise (or "") in single quotes, with a '
+//     written as '\'';
+//   - a word holding a control character (a newline, a tab, ESC, ...) or
+//     any byte >= 0x80 (UTF-8 or not) as a bash ANSI-C string $'...': those
+//     bytes as \xHH, \ and ' as \\ and \', so the command stays one line
+//     of ASCII and no byte reaches the terminal raw.
 std::string shell_quote(std::string_view word);
-// The words quoted and joined with single spaces.
+// The words quoted and joined with single spaces. The first word is the
+// command: it is quoted also when it holds a '=' (else the shell would read
+// "a=b/diffsched" as an assignment).
 std::string shell_join(const std::vector<std::string>& words);
+// A path as a printed command's argument: shell_quote, and "./" before a
+// relative path that begins with '-' (so that no program reads it as an
+// option).
+std::string shell_path(const std::filesystem::path& path);
+// The command word of a printed command: shell_path, also quoting '='.
+std::string shell_command_word(std::string_view word);
+
+// This binary's path (/proc/self/exe) relative to the cwd
+// ("./build/diffsched"), or absolute when outside it; "diffsched" if unknown.
+std::string self_path();
+// self_path() as the first word of a printed command (shell_command_word).
+std::string self_command();
+
+// A C string literal of the bytes, for a generated compiler argument such as
+// -DKCHECK_SOURCE=<literal> (passed through execve, no shell): "..." with
+// \\, \" and \? escaped and every byte outside printable ASCII as a
+// three-digit octal escape (\012 for a newline), so any file name compiles.
+std::string c_string_literal(std::string_view bytes);
 
 // `text` split at `sep` (an empty text gives one empty item).
 std::vector<std::string> split(std::string_view text, char sep);

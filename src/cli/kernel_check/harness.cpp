@@ -51,7 +51,10 @@ int Harness::run(const KernelCheckOptions& options, const std::vector<std::strin
 }
 
 fs::path find_crash(const fs::path& dir) {
-  for (const auto& e : fs::directory_iterator(dir)) {
+  std::error_code ec;  // a missing or unreadable directory holds no artifact (never an abort)
+  fs::directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const fs::directory_entry& e = *it;
     const std::string name = e.path().filename().string();
     for (const char* prefix : {"crash-", "leak-", "timeout-", "oom-"})
       if (name.starts_with(prefix)) return e.path();

@@ -23,6 +23,7 @@
 #include "tools/kcheck_options.h"
 #include "tools/kcheck_status.h"
 #include "tools/kernel_check.h"
+#include "util/owned_dir.h"
 
 namespace diffsched::cli::kernel_check {
 
@@ -65,6 +66,9 @@ struct Session {
   KernelCheckOptions o;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   fs::path work;
+  fs::path artifacts;          // libFuzzer's -artifact_prefix: work/artifacts/, this run's only
+  util::OwnedDir owned;        // a given --work-dir (prepare.cpp); records this run's files
+  std::vector<fs::path> owned_before;  // its entries when the run began
   std::string level;   // resolved: exact | deadline
   std::string target;  // the fuzz target: cpudl, cpudl_exact, pick
   bool builtin_base = true;
@@ -76,6 +80,10 @@ struct Session {
   std::vector<std::string> find_return_errors;  // files whose cpudl_find() form is unknown
 
   void print_forms() const;
+  // A given --work-dir records what the run added (util::OwnedDir::adopt_new).
+  ~Session() {
+    if (!o.work_dir.empty() && !owned.dir().empty()) owned.adopt_new(owned_before);
+  }
 };
 
 // prepare.cpp: everything up to a loaded harness; kExitOk or the status to

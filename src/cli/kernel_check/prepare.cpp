@@ -133,10 +133,31 @@ int make_work_dir(Session& s) {
     if (!mkdtemp(tmpl.data()))
       return error(fmt::format("cannot create a directory under {}", root.string()));
     s.work = tmpl;
-  } else {
-    fs::create_directories(s.work, ec);
-    if (ec) return error(fmt::format("--work-dir {}: {}", s.work.string(), ec.message()));
+    s.artifacts = s.work / "artifacts";
+    fs::create_directories(s.artifacts, ec);
+    return kExitOk;
   }
+  // A given --work-dir is a util::OwnedDir (issue 22): new, empty or an
+  // earlier kernel-check's, whose recorded files alone are removed, never an
+  // input (the candidate, the baseline, a header, --replay, -o) even inside
+  // candidate/ or baseline/; what this run adds is recorded when it ends.
+  std::vector<fs::path> inputs;
+  for_each_option(s.o, [&](const tools::OptionSpec& spec, const auto& field) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(field)>, std::string>)
+      if (spec.role != tools::OptionRole::kValue && !field.empty()) inputs.emplace_back(field);
+  });
+  inputs.insert(inputs.end(), {s.o.candidate, s.o.baseline, s.o.header, s.o.harness});
+  std::string why;
+  if (!s.owned.open(s.work, {.mode = "kernel-check", .option = "--work-dir", .inputs = inputs}, &why) ||
+      !s.owned.clean(&why))
+    return error(why);
+  s.owned_before = s.owned.entries();
+  // libFuzzer's artifacts go to a tree of their own, so that a finding is
+  // always this run's (never a crash- file an earlier run left).
+  s.artifacts = s.owned.tree("artifacts");
+  (void)s.owned.tree("candidate");
+  (void)s.owned.tree("baseline");
+  if (!s.owned.ok(&why)) return error(fmt::format("--work-dir {}: {}", s.work.string(), why));
   return kExitOk;
 }
 
@@ -147,7 +168,7 @@ int find_harness(Session& s) {
                                  : fs::path(o.harness);
   if (!o.no_build && o.harness.empty()) {
     const auto t = std::chrono::steady_clock::now();
-    if (!fs::exists(s.h.binary))
+    if (std::error_code e; !fs::exists(s.h.binary, e))
       fmt::print("  building the harness (fuzz preset, first use: a few minutes)...\n");
     std::string why;
     std::fflush(stdout);
@@ -156,9 +177,11 @@ int find_harness(Session& s) {
     if (o.replay.empty())
       fmt::print("  harness {} ready ({:.1f} s)\n", s.h.binary.string(), since(t));
   }
-  if (!fs::exists(s.h.binary))
-    return error(fmt::format("no harness at {} (build it: cmake --preset fuzz && cmake --build "
-                             "build-fuzz --target kcheck_harness)", s.h.binary.string()));
+  std::error_code ec;
+  if (!fs::is_regular_file(s.h.binary, ec))  // ec: a symlink loop is "no harness", not an abort
+    return error(fmt::format("no harness at {}{} (build it: cmake --preset fuzz && cmake --build "
+                             "build-fuzz --target kcheck_harness)", s.h.binary.string(),
+                             ec ? ": " + ec.message() : std::string()));
   return kExitOk;
 }
 

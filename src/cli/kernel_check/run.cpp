@@ -221,10 +221,10 @@ int run_fuzzing(Session& s) {
                          {fmt::format("-max_total_time={}", static_cast<long>(o.time + 0.5)),
                           fmt::format("-seed={}", o.seed), "-dict=" + dict, "-max_len=4096",
                           fmt::format("-timeout={}", o.hang_seconds), "-detect_leaks=0",
-                          "-print_final_stats=1", "-artifact_prefix=" + (s.work / "").string(),
+                          "-print_final_stats=1", "-artifact_prefix=" + (s.artifacts / "").string(),
                           corpus.string()},
                          log, o.time + kWatchdogSlack);
-  const fs::path crash = find_crash(s.work);
+  const fs::path crash = find_crash(s.artifacts);
   if (!crash.empty()) return fuzz_finding(s, crash, log, t);
   if (rc == kHarnessTimedOut)
     return error(fmt::format("the fuzzer did not stop within --time + {:.0f} s; see {}",
