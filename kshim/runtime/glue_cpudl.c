@@ -89,6 +89,20 @@ static struct cpudl cp;
 static bool initialised;
 static struct task_struct task;
 static struct kcheck_item items[NR_CPUS]; /* when struct cpudl_item differs */
+static struct cpumask view_free; /* the free mask as the view shows it */
+
+/* Whether cpudl_init() marked every CPU below nr_cpu_ids free (the v3.14 ..
+ * v3.18 init: cpumask_setall(free_cpus)); the bits past nr_cpu_ids are not
+ * asked, as the kernel never reads them. O(nr_cpu_ids). */
+static bool init_set_whole_mask(void)
+{
+	unsigned cpu;
+
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		if (!cpumask_test_cpu(cpu, cp.free_cpus))
+			return false;
+	return nr_cpu_ids > 0;
+}
 
 static int glue_init(void)
 {
@@ -107,13 +121,15 @@ static int glue_init(void)
 	 * just fails), so forget the struct: what it still points to is leaked. */
 	if (!initialised)
 		memset(&cp, 0, sizeof(cp));
-#if KCHECK_GLUE_FREE_MASK
-	else
+	else if (KCHECK_GLUE_FREE_MASK || init_set_whole_mask())
 		/* The tool's initial state (see above), every bit: that era used
 		 * alloc_cpumask_var(), which leaves the bits past nr_cpu_ids as
-		 * they were (the kernel never reads them). */
+		 * they were (the kernel never reads them). A file with the
+		 * free-CPU helpers whose init still marks every CPU free (a 3.18
+		 * tree that took v3.19's helpers but kept the old init) starts
+		 * from the same state: rq_online_dl() then sets the bit of every
+		 * online CPU, which init had set already. */
 		memset(cp.free_cpus, 0, sizeof(struct cpumask));
-#endif
 	return ret;
 }
 
@@ -265,7 +281,15 @@ static struct kcheck_view glue_view(void)
 	unsigned i;
 
 	v.size = cp.size;
-	v.free_bits = cp.free_cpus->bits;
+	/* What the kernel can observe of the free mask: its nr_cpu_ids bits
+	 * (every cpumask operation stops there; cpumask_setall() and
+	 * alloc_cpumask_var() may leave the rest of the last word, or of the
+	 * mask, set), so the bits past nr_cpu_ids are never compared. */
+	for (i = 0; i < BITS_TO_LONGS(NR_CPUS); i++)
+		view_free.bits[i] = i * BITS_PER_LONG >= nr_cpu_ids ? 0 : cp.free_cpus->bits[i];
+	if (nr_cpu_ids % BITS_PER_LONG)
+		view_free.bits[nr_cpu_ids / BITS_PER_LONG] &= (1UL << (nr_cpu_ids % BITS_PER_LONG)) - 1;
+	v.free_bits = view_free.bits;
 #if KCHECK_API == KCHECK_API_V3_14
 	for (i = 0; i < nr_cpu_ids; i++) {
 		items[i].dl = cp.elements[i].dl;

@@ -152,6 +152,80 @@ TEST(Minimize, LargeCpuAndNrShrinkByBisection) {
   EXPECT_LE(nr, 8u) << io::format_program(r->program);
 }
 
+// A side whose find_cap reads every capacity below 512 as 1024 (a planted
+// bug): caught by a find_cap whose task fits only at full capacity.
+class CapacityBlindSide : public cpudl::KernelModelSide<kernel::SwapHeapify> {
+ public:
+  CapacityBlindSide() : KernelModelSide("capacity-blind") {}
+  void apply(const cpudl::Op& op, cpudl::FindResult* result) override {
+    if (!std::holds_alternative<cpudl::FindCap>(op)) return KernelModelSide::apply(op, result);
+    const std::vector<std::uint16_t> real = config_.capacity;
+    for (auto& c : config_.capacity)
+      if (c < 512) c = 1024;
+    KernelModelSide::apply(op, result);
+    config_.capacity = real;
+  }
+};
+
+std::vector<std::unique_ptr<cpudl::Side>> capacity_blind_sides() {
+  std::vector<std::unique_ptr<cpudl::Side>> s;
+  s.push_back(cpudl::make_reference_side());
+  s.push_back(std::make_unique<CapacityBlindSide>());
+  return s;
+}
+
+class MinimizeCapacityBlind : public ::testing::Test {
+ protected:
+  void SetUp() override { cpudl::set_default_sides_factory(capacity_blind_sides); }
+  void TearDown() override { cpudl::set_default_sides_factory(nullptr); }
+};
+
+std::vector<std::uint16_t> capacity_of(const io::AnyProgram& p) {
+  return std::visit([](const auto& q) -> std::vector<std::uint16_t> {
+    if constexpr (requires { q.config.capacity; })
+      return q.config.capacity;
+    else
+      return {};
+  }, p);
+}
+
+// Issue 22 section 6: the capacity line shrinks, in length and in value. A
+// 26-value list of which only CPU 1's (256) matters: one value remains, the
+// one nearest 1024 that still fails (511, the planted bound), and the
+// reproducer is minimal.
+TEST_F(MinimizeCapacityBlind, TheCapacityListShrinksInLengthAndValues) {
+  const auto program = parse(
+      "subject cpudl\ncpus 2\n"
+      "capacity 600,256,1024,512,128,1000,900,300,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,"
+      "17,18\n"
+      "set_freecpu 0\nset_freecpu 1\nset 1 7\nclear 1\nset_freecpu 1\n"
+      "find_cap 50 0-1 0 512 1024\n");
+  ASSERT_EQ(capacity_of(program).size(), 26u);
+  const std::string before = signature_of(program, Level::kDeadline);
+  ASSERT_FALSE(before.empty());
+  std::string error;
+  auto r = tools::minimize(program, Level::kDeadline, &error);
+  ASSERT_TRUE(r) << error;
+  EXPECT_TRUE(r->minimal) << r->stopped;
+  EXPECT_EQ(r->signature, before);
+  EXPECT_EQ(signature_of(r->program, Level::kDeadline), before) << io::format_program(r->program);
+  EXPECT_EQ(capacity_of(r->program), std::vector<std::uint16_t>{511})
+      << io::format_program(r->program);
+  EXPECT_LE(ops_of(r->program), 3u) << io::format_program(r->program);
+  EXPECT_LT(r->runs, 2000u) << r->runs << " runs";
+}
+
+// A capacity line the failure does not need goes whole.
+TEST_F(MinimizePlainCompare, AnUnneededCapacityLineGoes) {
+  const auto program = parse(std::string(kWrapProgram).replace(
+      std::string(kWrapProgram).find("cpus 64\n"), 8, "cpus 64\ncapacity 1024,512,256\n"));
+  ASSERT_EQ(capacity_of(program).size(), 3u);
+  std::string error;
+  auto r = tools::minimize(program, Level::kDeadline, &error);
+  ASSERT_TRUE(r) << error;
+  EXPECT_TRUE(capacity_of(r->program).empty()) << io::format_program(r->program);
+}
+
 TEST(Minimize, NothingToMinimiseIsAnError) {
   const auto program = parse("subject cpudl\ncpus 4\nset 1 5\nclear 1\n");
   std::string error;

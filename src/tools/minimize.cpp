@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "cpudl/ops.h"
 #include "engine/runner.h"
 #include "io/binary.h"
 #include "util/ddmin.h"
@@ -82,6 +83,7 @@ class Minimizer {
       changed |= truncate_after_finding(p);
       changed |= ddmin(p);
       changed |= shrink_nr(p);
+      changed |= shrink_capacity(p);
       if constexpr (io::kHasDeadlines<S>) changed |= shift_deadlines(p);
       changed |= simplify_fields(p);
       if (budget_.exhausted()) return false;
@@ -148,6 +150,56 @@ class Minimizer {
     // None of those: between the largest one below and the current value.
     const unsigned below = candidates.empty() ? 0 : *candidates.rbegin();
     return bisect<unsigned>(p, below, current, with_nr);
+  }
+
+  // The program's capacity list (`capacity 1024,512`, cpudl: CPU c has
+  // capacity[c % size]): the whole line first (every CPU then has
+  // SCHED_CAPACITY_SCALE), then ddmin over its values (entries no CPU below
+  // nr_cpu_ids reads, and repetitions, go), then each value towards 1024,
+  // the capacity of a CPU without asymmetry: 1024 itself, else the value
+  // nearest 1024 that still fails, by bisection. O(n log n + n log 1024)
+  // tries for n values.
+  bool shrink_capacity(Program& p) {
+    if constexpr (requires { p.config.capacity; }) {
+      if (p.config.capacity.empty() || budget_.exhausted()) return false;
+      Program candidate = p;
+      candidate.config.capacity.clear();
+      if (fails(candidate)) {
+        p = std::move(candidate);
+        return true;
+      }
+      candidate = p;
+      bool changed = util::ddmin(
+          p.config.capacity,
+          [&](const std::vector<std::uint16_t>& fewer) {
+            candidate.config.capacity = fewer;
+            return fails(candidate);
+          },
+          [&] { return budget_.exhausted(); });
+      for (std::size_t i = 0; i < p.config.capacity.size() && !budget_.exhausted(); ++i)
+        changed |= shrink_capacity_value(p, i);
+      return changed;
+    } else {
+      return false;
+    }
+  }
+
+  bool shrink_capacity_value(Program& p, std::size_t i) {
+    constexpr unsigned kScale = cpudl::kCapacityScale;
+    const unsigned v = p.config.capacity[i];
+    if (v >= kScale) return false;
+    auto make = [&](unsigned distance) {
+      Program candidate = p;
+      candidate.config.capacity[i] = static_cast<std::uint16_t>(kScale - distance);
+      return candidate;
+    };
+    Program full = make(0);
+    if (fails(full)) {
+      p = std::move(full);
+      return true;
+    }
+    // The smallest distance below 1024 - v (which fails) that still fails.
+    return bisect<unsigned>(p, 0, kScale - v, make);
   }
 
   // Moves every deadline by the same amount, so that the smallest (circular

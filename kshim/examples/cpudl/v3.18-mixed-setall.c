@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cpudeadline.c of a mixed 3.18 backport, v4.8 API, swap-based heapify:
+ * correct. The tree took v3.19's free-CPU helpers and elements[cpu].idx but
+ * kept the v3.14 .. v3.18 cpudl_init(): alloc_cpumask_var() and
+ * cpumask_setall(free_cpus). What the kernel can observe of that init is
+ * what the helpers give it anyway (rq_online_dl() makes every online CPU
+ * free; the bits past nr_cpu_ids are never read), so it is equivalent.
+ * Compare broken/v3.18-mixed-setall-placeholder-zero.c, which also keeps the
+ * placeholder 0. Otherwise as v4.7-placeholder-fixed.c.
+ *
+ * A diffsched test file written in the style of kernel/sched/cpudeadline.c
+ * (v3.14 .. v4.8 API: cpudl_set(cp, cpu, dl, is_valid), cpudl_find() returns
+ * a CPU or -1), for `diffsched kernel-check cpudl`. Not kernel code: written
+ * for this project from the documented behaviour of the cpudl heap.
+ *
+ */
+#include <linux/gfp.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include "cpudeadline.h"
+
+/*
+ * Its own deadline comparison, as the early files had (an int, where the
+ * kernel's <linux/sched/deadline.h> has a bool): the file's definition wins
+ * over the shim's.
+ */
+static inline int dl_time_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
+
+static inline int parent(int i)
+{
+	return (i - 1) >> 1;
+}
+
+static inline int left_child(int i)
+{
+	return (i << 1) + 1;
+}
+
+static inline int right_child(int i)
+{
+	return (i << 1) + 2;
+}
+
+/* Swaps the (dl, cpu) of two slots and fixes both CPUs' back-pointers. */
+static void cpudl_exchange(struct cpudl *cp, int a, int b)
+{
+	int cpu_a = cp->elements[a].cpu, cpu_b = cp->elements[b].cpu;
+	u64 dl_a = cp->elements[a].dl;
+
+	cp->elements[a].dl = cp->elements[b].dl;
+	cp->elements[a].cpu = cpu_b;
+	cp->elements[b].dl = dl_a;
+	cp->elements[b].cpu = cpu_a;
+	cp->elements[cpu_b].idx = a;
+	cp->elements[cpu_a].idx = b;
+}
+
+static void cpudl_heapify_down(struct cpudl *cp, int idx)
+{
+	int l, r, largest;
+
+	for (;;) {
+		l = left_child(idx);
+		r = right_child(idx);
+		largest = idx;
+		if (l < cp->size && dl_time_before(cp->elements[largest].dl,
+						   cp->elements[l].dl))
+			largest = l;
+		if (r < cp->size && dl_time_before(cp->elements[largest].dl,
+						   cp->elements[r].dl))
+			largest = r;
+		if (largest == idx)
+			break;
+		cpudl_exchange(cp, largest, idx);
+		idx = largest;
+	}
+}
+
+static void cpudl_heapify_up(struct cpudl *cp, int idx)
+{
+	while (idx > 0 && dl_time_before(cp->elements[parent(idx)].dl,
+					 cp->elements[idx].dl)) {
+		cpudl_exchange(cp, idx, parent(idx));
+		idx = parent(idx);
+	}
+}
+
+static void cpudl_heapify(struct cpudl *cp, int idx)
+{
+	if (idx > 0 && dl_time_before(cp->elements[parent(idx)].dl,
+				      cp->elements[idx].dl))
+		cpudl_heapify_up(cp, idx);
+	else
+		cpudl_heapify_down(cp, idx);
+}
+
+static inline int cpudl_maximum(struct cpudl *cp)
+{
+	return cp->elements[0].cpu;
+}
+
+/*
+ * cpudl_find - find the best (later-dl) CPU in the system
+ * Returns the CPU found, or -1.
+ */
+int cpudl_find(struct cpudl *cp, struct task_struct *p,
+	       struct cpumask *later_mask)
+{
+	int best_cpu = -1;
+	const struct sched_dl_entity *dl_se = &p->dl;
+
+	if (later_mask &&
+	    cpumask_and(later_mask, cp->free_cpus, tsk_cpus_allowed(p)) &&
+	    cpumask_and(later_mask, later_mask, cpu_active_mask)) {
+		best_cpu = cpumask_any(later_mask);
+	} else if (cpumask_test_cpu(cpudl_maximum(cp), tsk_cpus_allowed(p)) &&
+		   dl_time_before(dl_se->deadline, cp->elements[0].dl)) {
+		best_cpu = cpudl_maximum(cp);
+		if (later_mask)
+			cpumask_set_cpu(best_cpu, later_mask);
+	}
+
+	WARN_ON(best_cpu != -1 && !cpu_present(best_cpu));
+	return best_cpu;
+}
+
+/*
+ * Gives slot idx the deadline new_dl: an earlier deadline than the old one
+ * moves towards the leaves, a later one towards the root.
+ */
+static void cpudl_change_key(struct cpudl *cp, int idx, u64 new_dl)
+{
+	u64 old_dl = cp->elements[idx].dl;
+
+	WARN_ON(idx == IDX_INVALID || !cpu_present(idx));
+
+	cp->elements[idx].dl = new_dl;
+	if (dl_time_before(new_dl, old_dl))
+		cpudl_heapify_down(cp, idx);
+	else
+		cpudl_heapify_up(cp, idx);
+}
+
+/*
+ * cpudl_set - update the cpudl max-heap
+ * @cp: the cpudl max-heap context
+ * @cpu: the target CPU
+ * @dl: the new earliest deadline for this CPU
+ * @is_valid: 0 removes the CPU from the heap
+ */
+void cpudl_set(struct cpudl *cp, int cpu, u64 dl, int is_valid)
+{
+	int old_idx, new_cpu;
+	unsigned long flags;
+
+	WARN_ON(!cpu_present(cpu));
+
+	raw_spin_lock_irqsave(&cp->lock, flags);
+
+	if (!is_valid) {
+		old_idx = cp->elements[cpu].idx;
+		if (old_idx == IDX_INVALID) {
+			/*
+			 * Nothing to remove: e.g. rq_offline_dl() for a CPU without
+			 * -dl tasks.
+			 */
+		} else {
+			new_cpu = cp->elements[cp->size - 1].cpu;
+			cp->elements[old_idx].dl = cp->elements[cp->size - 1].dl;
+			cp->elements[old_idx].cpu = new_cpu;
+			cp->size--;
+			cp->elements[new_cpu].idx = old_idx;
+			cp->elements[cpu].idx = IDX_INVALID;
+			cpudl_heapify(cp, old_idx);
+			cpumask_set_cpu(cpu, cp->free_cpus);
+		}
+
+		goto out;
+	}
+
+	old_idx = cp->elements[cpu].idx;
+	if (old_idx == IDX_INVALID) {
+		cp->size++;
+		cp->elements[cp->size - 1].dl = dl;	/* not 0: see above */
+		cp->elements[cp->size - 1].cpu = cpu;
+		cp->elements[cpu].idx = cp->size - 1;
+		cpudl_change_key(cp, cp->size - 1, dl);
+		cpumask_clear_cpu(cpu, cp->free_cpus);
+	} else {
+		cpudl_change_key(cp, old_idx, dl);
+	}
+
+out:
+	raw_spin_unlock_irqrestore(&cp->lock, flags);
+}
+
+/*
+ * cpudl_set_freecpu - Set the cpudl.free_cpus
+ * @cp: the cpudl max-heap context
+ * @cpu: rd attached CPU
+ */
+void cpudl_set_freecpu(struct cpudl *cp, int cpu)
+{
+	cpumask_set_cpu(cpu, cp->free_cpus);
+}
+
+/*
+ * cpudl_clear_freecpu - Clear the cpudl.free_cpus
+ * @cp: the cpudl max-heap context
+ * @cpu: rd attached CPU
+ */
+void cpudl_clear_freecpu(struct cpudl *cp, int cpu)
+{
+	cpumask_clear_cpu(cpu, cp->free_cpus);
+}
+
+/*
+ * cpudl_init - initialize the cpudl structure
+ * @cp: the cpudl max-heap context
+ */
+int cpudl_init(struct cpudl *cp)
+{
+	int i;
+
+	memset(cp, 0, sizeof(*cp));
+	raw_spin_lock_init(&cp->lock);
+	cp->size = 0;
+
+	cp->elements = kcalloc(nr_cpu_ids,
+			      sizeof(struct cpudl_item),
+			      GFP_KERNEL);
+	if (!cp->elements)
+		return -ENOMEM;
+
+	if (!alloc_cpumask_var(&cp->free_cpus, GFP_KERNEL)) {
+		kfree(cp->elements);
+		return -ENOMEM;
+	}
+	/*
+	 * The init of the v3.14 .. v3.18 era, kept by the backport: every CPU
+	 * starts free (whole words: the bits past nr_cpu_ids too, which no
+	 * cpumask operation reads), although rq_online_dl() now calls
+	 * cpudl_set_freecpu().
+	 */
+	cpumask_setall(cp->free_cpus);
+
+	for_each_possible_cpu(i)
+		cp->elements[i].idx = IDX_INVALID;
+
+	return 0;
+}
+
+/*
+ * cpudl_cleanup - clean up the cpudl structure
+ * @cp: the cpudl max-heap context
+ */
+void cpudl_cleanup(struct cpudl *cp)
+{
+	free_cpumask_var(cp->free_cpus);
+	kfree(cp->elements);
+}
