@@ -178,11 +178,15 @@ std::vector<std::string> sandboxed(const std::vector<std::string>& argv,
     return {};
   }
   std::vector<std::string> out = {bwrap.string(), "--ro-bind", "/", "/", "--dev", "/dev",
-                                  "--proc", "/proc", "--tmpfs", "/tmp"};
+                                  "--proc", "/proc"};
+  // /tmp stays as it is, read-only (an input there, e.g. a replayed file,
+  // stays visible); temporary files go to the first writable directory.
   for (const auto& dir : writable) {
     const std::string d = fs::absolute(dir).lexically_normal().string();
     out.insert(out.end(), {"--bind", d, d});
   }
+  if (!writable.empty())
+    out.insert(out.end(), {"--setenv", "TMPDIR", fs::absolute(writable[0]).lexically_normal().string()});
   out.insert(out.end(), {"--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
                          "--new-session", "--die-with-parent", "--"});
   if (argv.empty()) return out;

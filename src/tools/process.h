@@ -63,8 +63,8 @@ void stop_children_on_signal();
 
 // The sandbox that user code (a kernel-check candidate, its compile, the
 // --in-kernel twin) runs in: bubblewrap (bwrap), the whole file system
-// read-only, `writable` directories bound read-write, a fresh /dev, /proc
-// and /tmp, no network (its own empty network namespace), its own PID
+// read-only, `writable` directories bound read-write (TMPDIR the first), a
+// fresh /dev and /proc, no network (its own empty network namespace), its own PID
 // namespace and session, killed with its parent. Returns argv wrapped in
 // bwrap, or an empty vector with *error set (bwrap missing: one line naming
 // the package).
