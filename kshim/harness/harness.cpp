@@ -32,6 +32,7 @@
 
 #include <fcntl.h>
 #include <sanitizer/common_interface_defs.h>
+#include <sanitizer/lsan_interface.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -42,6 +43,8 @@
 #include "io/load.h"
 #include "io/text.h"
 #include "io/trace.h"
+#include "harness_internal.h"
+#include "harness_record.h"
 #include "kernel_c_side.h"
 #include "targets.h"
 #include "tools/kcheck_options.h"
@@ -50,19 +53,10 @@
 #include "util/text.h"
 
 namespace diffsched::kcheck {
-namespace {
-
-// The options (tools/kcheck_options.h) and what setup() derives from them.
-struct Settings {
-  tools::KernelCheckOptions o;
-  std::string subject = "cpudl";
-  std::string candidate, baseline = "builtin-reference";
-  Level level = Level::kDeadline;
-  const FuzzTarget* target = nullptr;
-  TaskShape task;
-};
+namespace harness {
 
 Settings g_settings;
+Current g_current;
 std::vector<Candidate> g_candidates;  // [baseline if a file], candidate
 std::vector<pick::PickSide> g_pick_sides;
 std::vector<unsigned> g_nr_cpus;  // --nr-cpus: the nr_cpu_ids to use, else the body's
@@ -81,9 +75,14 @@ std::span<const std::uint8_t> shape_body(std::span<const std::uint8_t> in) {
   return buf;
 }
 
-[[noreturn]] void fail(const std::string& message, int status = kHarnessCouldNotRun) {
+// The harness could not run its checks: said in the record (outcome
+// "error", the message), so kernel-check reports this, not a stop.
+[[noreturn]] void fail(const std::string& message, int status) {
   fmt::print(stderr, "kcheck: error: {}\n", message);
-  std::exit(status);
+  record().mode = g_settings.o.mode;
+  record().outcome = "error";
+  record().detail = message;
+  finish(status);
 }
 
 bool is_builtin(const std::string& name) { return name.rfind("builtin-", 0) == 0; }
@@ -184,14 +183,20 @@ void setup(const std::vector<std::string>& args, std::vector<std::string>* fuzze
   }
 }
 
-// The check mode's current program, written out by the sanitizers' death
-// callback (a memory or UB error in a candidate kills the process): the seed
-// file's text as <output>.crash.ops, or the random body as <output>.crash.
-struct Current {
-  std::string crash_base;  // --output
-  std::string seed_text;   // non-empty while a seed file runs
-  std::span<const std::uint8_t> body;
-} g_current;
+
+std::span<const std::uint8_t> bytes_of(const std::string& text) {
+  return {reinterpret_cast<const std::uint8_t*>(text.data()), text.size()};
+}
+
+// Before each program: it is the current input (kernel-check's to name if
+// the process ends inside it); after it: none.
+void begin_input(const std::string& text) {
+  current_input().set(tools::InputKind::kText, bytes_of(text));
+}
+void begin_input(std::span<const std::uint8_t> body) {
+  current_input().set(tools::InputKind::kRaw, body);
+}
+void end_input() { current_input().clear(); }
 
 void write_all(const std::string& path, const void* data, std::size_t size) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -206,21 +211,56 @@ void write_all(const std::string& path, const void* data, std::size_t size) {
   ::close(fd);
 }
 
-void on_sanitizer_death() {
-  if (g_current.crash_base.empty()) return;
-  if (!g_current.seed_text.empty())
+// Saves the current program (open() and write() only); true if it did.
+bool save_current_input() {
+  if (g_current.crash_base.empty()) return false;
+  if (!g_current.seed_text.empty()) {
     write_all(g_current.crash_base + ".crash.ops", g_current.seed_text.data(),
               g_current.seed_text.size());
-  else if (!g_current.body.empty())
+    return true;
+  }
+  if (!g_current.body.empty()) {
     write_all(g_current.crash_base + ".crash", g_current.body.data(), g_current.body.size());
+    return true;
+  }
+  return false;
+}
+
+// A sanitizer stopped the run: the input saved, then the record says so.
+void on_sanitizer_death() {
+  tools::HarnessRecord& r = record();
+  r.outcome = "sanitizer";
+  if (save_current_input()) {
+    r.input_raw = g_current.seed_text.empty();
+    r.input = g_current.crash_base + (r.input_raw ? ".crash" : ".crash.ops");
+  } else if (!g_settings.o.input.empty()) {  // replay, minimize: its input
+    r.input = g_settings.o.input;
+    r.input_raw = g_settings.o.raw;
+  }
+  write_record_now();
 }
 
 void on_alarm(int) {
-  on_sanitizer_death();  // open() and write() only
+  const bool saved = save_current_input();  // open() and write() only
+  if (saved)
+    write_prepared(g_current.seed_text.empty() ? g_current.hang_raw_record
+                                               : g_current.hang_text_record);
   static const char msg[] =
       "kcheck: a program did not finish within --hang-seconds (a hang in the candidate)\n";
   [[maybe_unused]] const ssize_t n = ::write(STDERR_FILENO, msg, sizeof msg - 1);
   ::_exit(kHarnessHang);
+}
+
+// The two hang records (the counts are those at the start of the run).
+void prepare_hang_records() {
+  tools::HarnessRecord r = record();
+  r.outcome = "hang";
+  r.input = g_current.crash_base + ".crash.ops";
+  r.input_raw = false;
+  g_current.hang_text_record = prepared_record(r);
+  r.input = g_current.crash_base + ".crash";
+  r.input_raw = true;
+  g_current.hang_raw_record = prepared_record(r);
 }
 
 // Arms the alarm for one program of the property run (false disarms it).
@@ -254,16 +294,11 @@ int minimize_and_write(const io::AnyProgram& program, const std::string& out) {
                "found so far (it fails the same way)\n", r->stopped);
   fmt::print("---- reproducer ----\n{}----\n", text);
   if (!out.empty() && !io::write_file(out, text, &error)) fail(error);
+  record().reproducer = out;
+  record().signature = r->signature;
   return kHarnessFinding;
 }
 
-template <class S>
-Verdict replay(const io::Program<S>& p, bool trace) {
-  typename S::Lockstep lockstep;
-  io::TextTrace<S> observer(stdout);
-  return run_lockstep<S>(lockstep, p.config, std::span<const typename S::Op>(p.ops),
-                         g_settings.level, trace ? &observer : nullptr);
-}
 
 int mode_replay(bool minimize) {
   const tools::KernelCheckOptions& o = g_settings.o;
@@ -290,11 +325,20 @@ int mode_replay(bool minimize) {
   if (o.decode_only) {  // the input as .ops, for minimising outside
     if (o.output.empty()) fail("--decode-only needs --output", kHarnessBadUsage);
     if (!io::write_file(o.output, io::format_program(*program), &error)) fail(error);
+    record().outcome = "decoded";
+    record().reproducer = o.output;
     return kHarnessOk;
   }
   Verdict v;
   const bool trace = !minimize && !o.quiet;
+  __sanitizer_set_death_callback(on_sanitizer_death);
+  const std::string input_bytes = util::read_text(input);
+  if (raw) begin_input(bytes_of(input_bytes));
+  else begin_input(input_bytes);
   std::visit([&](const auto& p) { v = replay(p, trace); }, *program);
+  end_input();
+  record().programs = 1;
+  record().ops = v.ops_run;
   if (!minimize && v.finding && v.finding->kind == FindingKind::kOutOfDomain) {
     io::print_notes(stdout, v);
     fmt::print("OUT OF DOMAIN (no verdict, exit {}): {}\n", kExitOutOfDomain,
@@ -316,109 +360,6 @@ int mode_replay(bool minimize) {
   return kHarnessFinding;
 }
 
-// The bounded exhaustive check (--exhaustive): every program, built as .ops
-// text op by op. cpudl N D K: every sequence of exactly K ops (a shorter
-// program is a prefix of a longer one, and every op is checked) of set c d,
-// clear c, set_freecpu c, clear_freecpu c and find d mask (every non-empty
-// mask) over N CPUs and the first D of the deadlines below (0, 1 and 2^64-1
-// straddle the wrap: dl_time_before() orders them 2^64-1 < 0 < 1). pick N:
-// every dst/cpus/allowed triple of masks over N CPUs, one pick each (a pick
-// has no state). A program that leaves the contract domain stops there (as
-// in every run) and is counted.
-constexpr std::uint64_t kExhaustiveDeadlines[] = {0, 1, ~std::uint64_t{0}, 2,
-                                                  std::uint64_t{1} << 63};
-
-std::string mask_text(unsigned bits, unsigned n) {
-  std::string t;
-  for (unsigned c = 0; c < n; ++c)
-    if (bits >> c & 1) t += (t.empty() ? "" : ",") + std::to_string(c);
-  if (!t.empty()) return t;
-  return io::format_value(kernel::Cpumask{});
-}
-
-template <class S>
-typename S::Op parse_exhaustive_op(const std::string& line) {
-  const auto words = io::split_words(line);
-  typename S::Op op{};
-  std::string error;
-  if (!io::parse_op(std::span<const std::string_view>(words), &op, &error))
-    fail(fmt::format("--exhaustive: cannot build '{}': {}", line, error));
-  return op;
-}
-
-template <class S>
-int run_exhaustive(typename S::Config config, const std::vector<std::vector<std::string>>& per_op,
-                   unsigned k, const std::string& bounds) {
-  kernel::NrCpuIdsScope scope(config.nr_cpu_ids);
-  std::vector<typename S::Op> choices;
-  for (const auto& line : per_op[0]) choices.push_back(parse_exhaustive_op<S>(line));
-  std::size_t programs = 0, left = 0;
-  std::vector<std::size_t> digit(k, 0);
-  io::Program<S> p;
-  p.config = config;
-  p.level = g_settings.level;
-  p.ops.resize(k);
-  for (;;) {
-    for (unsigned i = 0; i < k; ++i) p.ops[i] = choices[digit[i]];
-    g_current.seed_text = io::format_program(io::AnyProgram(p));
-    arm_hang_alarm(true);
-    const Verdict v = replay(p, false);
-    arm_hang_alarm(false);
-    g_current.seed_text.clear();
-    ++programs;
-    if (v.finding && !is_failure(v)) ++left;
-    if (is_failure(v)) {
-      fmt::print("FINDING in exhaustive program {} ({}):\n{}\n", programs, bounds,
-                 v.finding->describe());
-      return minimize_and_write(io::AnyProgram(p), g_settings.o.output);
-    }
-    unsigned i = 0;
-    while (i < k && ++digit[i] == choices.size()) digit[i++] = 0;
-    if (i == k) break;
-  }
-  fmt::print("exhaustive: no difference over all {} programs of {} ({} left the domain early)\n",
-             programs, bounds, left);
-  return kHarnessOk;
-}
-
-int mode_exhaustive() {
-  const std::vector<unsigned>& b = g_settings.o.exhaustive;
-  std::vector<std::string> ops;
-  if (g_settings.subject == "pick") {
-    if (b.size() != 1 || b[0] > 6) fail("--exhaustive for pick is N (1..6)", kHarnessBadUsage);
-    const unsigned n = b[0];
-    for (unsigned d = 0; d < (1u << n); ++d)
-      for (unsigned c = 0; c < (1u << n); ++c)
-        for (unsigned a = 0; a < (1u << n); ++a)
-          ops.push_back(fmt::format("pick dst={} cpus={} allowed={}", mask_text(d, n),
-                                    mask_text(c, n), mask_text(a, n)));
-    pick::Config config;
-    config.nr_cpu_ids = n;
-    return run_exhaustive<pick::Subject>(config, {ops}, 1,
-                                         fmt::format("1 op, {} CPUs, every mask", n));
-  }
-  if (b.size() != 3 || b[1] > std::size(kExhaustiveDeadlines))
-    fail(fmt::format("--exhaustive for cpudl is N D K (D at most {})",
-                     std::size(kExhaustiveDeadlines)), kHarnessBadUsage);
-  const unsigned n = b[0], d = b[1], k = b[2];
-  for (unsigned c = 0; c < n; ++c) {
-    for (unsigned i = 0; i < d; ++i)
-      ops.push_back(fmt::format("set {} {}", c, kExhaustiveDeadlines[i]));
-    ops.push_back(fmt::format("clear {}", c));
-    ops.push_back(fmt::format("set_freecpu {}", c));
-    ops.push_back(fmt::format("clear_freecpu {}", c));
-  }
-  for (unsigned i = 0; i < d; ++i)
-    for (unsigned m = 1; m < (1u << n); ++m)
-      ops.push_back(fmt::format("find {} {}", kExhaustiveDeadlines[i], mask_text(m, n)));
-  cpudl::Config config;
-  config.nr_cpu_ids = n;
-  if (!g_settings.o.capacity.empty())
-    fail("--exhaustive does not run with --capacity (its finds are not find_cap)",
-         kHarnessBadUsage);
-  return run_exhaustive<cpudl::Subject>(
-      config, {ops}, k, fmt::format("{} ops, {} CPUs, {} deadlines", k, n, d));
-}
 
 // The property run: the checked-in seeds, then random programs (random bytes
 // through the total decoder) from a fixed seed.
@@ -426,6 +367,7 @@ int mode_check() {
   const tools::KernelCheckOptions& o = g_settings.o;
   std::size_t programs = 0, ops = 0;
   g_current.crash_base = o.output;
+  prepare_hang_records();
   __sanitizer_set_death_callback(on_sanitizer_death);
   std::signal(SIGALRM, on_alarm);
   if (!o.exhaustive.empty()) return mode_exhaustive();
@@ -445,12 +387,16 @@ int mode_check() {
       if (io::subject_name(*program) != g_settings.subject) continue;
       Verdict v;
       g_current.seed_text = io::format_program(*program);
+      begin_input(g_current.seed_text);
       arm_hang_alarm(true);
       std::visit([&](const auto& p) { v = replay(p, false); }, *program);
       arm_hang_alarm(false);
+      end_input();
       g_current.seed_text.clear();
       ++programs;
       ops += v.ops_run;
+      record().programs = programs;
+      record().ops = ops;
       if (is_failure(v)) return failed(*program, v, f.string());
     }
   }
@@ -462,11 +408,16 @@ int mode_check() {
     for (auto& b : body) b = static_cast<std::uint8_t>(rng());
     g_current.body = body;
     const auto shaped = shape_body(body);
+    begin_input(std::span<const std::uint8_t>(body));
     arm_hang_alarm(true);
     const Verdict v = run_target(*g_settings.target, shaped);
     arm_hang_alarm(false);
+    end_input();
     ++programs;
     ops += v.ops_run;
+    record().programs = programs;
+    record().random_programs = i + 1;
+    record().ops = ops;
     if (is_failure(v)) {
       auto program = io::decode_body_for(g_settings.target->subject, shaped);
       return failed(*program, v, fmt::format("random program {} (seed {})", i, seed));
@@ -489,6 +440,7 @@ int mode_alloc() {
   if (t.api == KCHECK_API_PICK)
     fail("allocation failure applies to cpudl candidates", kHarnessBadUsage);
   const unsigned nr = g_nr_cpus.empty() ? 8 : g_nr_cpus.front();
+  __sanitizer_set_death_callback(on_sanitizer_death);
   t.reset_runtime(nr);
   t.fail_alloc(n);
   const int r = t.init();
@@ -503,6 +455,13 @@ int mode_alloc() {
   constexpr int kENOMEM = 12;
   if (r == -kENOMEM) {
     fmt::print("cpudl_init() returned -ENOMEM when allocation {} failed\n", n);
+    // What the failed init still points to is leaked (the caller frees
+    // nothing): checked here, before the record, not by an exit handler.
+    if (__lsan_do_recoverable_leak_check() != 0) {
+      record().outcome = "sanitizer";
+      record().detail = fmt::format("LeakSanitizer: leaks after allocation {} failed", n);
+      return kHarnessSanitizer;
+    }
     return kHarnessOk;
   }
   if (r == 0 && failed) {
@@ -518,16 +477,39 @@ int mode_alloc() {
   return kHarnessFinding;
 }
 
+}  // namespace harness
+}  // namespace diffsched::kcheck
+
+namespace diffsched::kcheck {
+namespace {
+
+using namespace harness;
+
+bool g_in_input = false;  // the fuzzer is running an input (the candidate may be)
+
+// The fuzzer's end: libFuzzer exit()s when its time is up. An exit from
+// inside an input (the candidate's exit()) writes nothing.
+void on_fuzz_exit() {
+  if (g_in_input) return;
+  record().outcome = "ok";
+  write_record_now();
+}
+
 }  // namespace
 }  // namespace diffsched::kcheck
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   using namespace diffsched::kcheck;
+  start_record();
   std::vector<std::string> args, fuzzer_args;
   for (int i = 1; i < *argc; ++i) args.emplace_back((*argv)[i]);
   setup(args, &fuzzer_args);
   const std::string& mode = g_settings.o.mode;
-  if (mode == "fuzz") return 0;
+  record().mode = mode;
+  if (mode == "fuzz") {
+    std::atexit(on_fuzz_exit);
+    return 0;
+  }
   int status = kHarnessCouldNotRun;
   if (mode == "load") {  // setup() loaded every candidate (dlopen RTLD_NOW)
     fmt::print("loaded\n");
@@ -541,11 +523,16 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
   } else if (mode == "alloc") {
     status = mode_alloc();
   }  // --mode's choices are exactly these
-  std::fflush(stdout);
-  std::exit(status);
+  finish(status);
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace diffsched::kcheck;
-  return diffsched::fuzz_one(*g_settings.target, shape_body({data, size}));
+  g_in_input = true;
+  current_input().set(diffsched::tools::InputKind::kRaw, {data, size});
+  const int r = diffsched::fuzz_one(*g_settings.target, shape_body({data, size}));
+  current_input().clear();
+  ++record().executions;
+  g_in_input = false;
+  return r;
 }

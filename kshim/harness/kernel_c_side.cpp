@@ -1,5 +1,7 @@
 #include "kernel_c_side.h"
 
+#include "harness_record.h"
+
 #include <dlfcn.h>
 
 #include <cstdio>
@@ -41,8 +43,7 @@ class KernelCSide final : public cpudl::Side {
     if (r != 0) {
       // Not simulated unless asked (fail_alloc), so this is the file's doing.
       init_failure_ = fmt::format("cpudl_init() returned {}", r);
-      std::fprintf(stderr, "kcheck: %s: %s\n", name_.c_str(), init_failure_.c_str());
-      std::exit(kHarnessCouldNotRun);
+      stop_on_init_failure(fmt::format("{}: {}", name_, init_failure_));
     }
   }
 

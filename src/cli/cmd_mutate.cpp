@@ -154,7 +154,7 @@ int run_mutate(const MutateOptions& o) {
                               r[0].log.string()));
     fmt::print("  the original passes kernel-check ({:.1f} s)\n", r[0].seconds);
     if (o.subject == "cpudl")
-      ro.find_returns = mutate::detected_find_returns(util::read_text(r[0].log));
+      ro.find_returns = mutate::detected_find_returns(util::read_text(r[0].verdict));
   }
   bool interrupted = false;
   mutate::Report rep;

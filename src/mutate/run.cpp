@@ -10,10 +10,10 @@
 #include <fstream>
 #include <map>
 #include <mutex>
-#include <regex>
 #include <thread>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <signal.h>
 #include <sys/wait.h>
 
@@ -35,95 +35,53 @@ std::string_view status_name(Status s) {
   return "?";
 }
 
-namespace {
-
-double number_after(const std::string& text, const std::regex& re) {
-  std::smatch m;
-  if (std::regex_search(text, m, re)) return std::stod(m[1].str());
-  return -1;
-}
-
-std::string last_error_line(const std::string& output) {
-  const std::string tag = "diffsched: error: ";
-  const std::size_t at = output.rfind(tag);
-  if (at == std::string::npos) return {};
-  return output.substr(at + tag.size(), output.find('\n', at) - at - tag.size());
-}
-
-}  // namespace
-
-Outcome classify(int exit_status, const std::string& output) {
+// The verdict is data: kernel-check's --verdict-json file, written by
+// kernel-check itself. Nothing the mutant prints (its output is in the log,
+// next to kernel-check's) is read: a mutant that prints a verdict, a
+// signature or a harness message changes nothing here.
+Outcome classify(int exit_status, const std::string& verdict_json) {
   Outcome o;
-  static const std::regex kProps(R"(properties: no finding \(([0-9.]+) s\))");
-  static const std::regex kFuzzKill(R"(fuzzing: finding after ([0-9.]+) s)");
-  static const std::regex kVerdictSecs(R"(verdict: FINDING \([^\n]*?([0-9]+\.[0-9]+) s)");
-  static const std::regex kAllSecs(R"(; ([0-9.]+) s in all\))");
-  static const std::regex kSignature(R"(signature ([a-z_]+):([a-z-]+):([^:\s]+):)");
   if (exit_status == -1) {
     o.status = Status::kTimeout;
     o.detail = "kernel-check gave no verdict within its watchdog";
     return o;
   }
-  if (exit_status == kExitOk) {
+  const nlohmann::json j = nlohmann::json::parse(verdict_json, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("verdict") ||
+      j.value("exit", -100) != exit_status) {
+    o.status = Status::kError;
+    o.detail = fmt::format("kernel-check exited with status {} and no verdict file", exit_status);
+    return o;
+  }
+  const std::string verdict = j.value("verdict", ""), kind = j.value("kind", "");
+  o.seconds = std::max(0.0, j.value("check_seconds", j.value("seconds", 0.0)));
+  o.signature = j.value("signature", "");
+  if (verdict == "equivalent" && exit_status == kExitOk) {
     o.status = Status::kSurvived;
-    o.seconds = std::max(0.0, number_after(output, kAllSecs));
+    o.seconds = std::max(0.0, j.value("seconds", 0.0));
     return o;
   }
-  if (exit_status == kExitFinding) {
+  if (verdict == "finding" && exit_status == kExitFinding) {
     o.status = Status::kKilled;
-    const double props = std::max(0.0, number_after(output, kProps));
-    if (const double f = number_after(output, kFuzzKill); f >= 0)
-      o.seconds = props + f;
-    else
-      o.seconds = std::max(0.0, number_after(output, kVerdictSecs));
-    std::smatch m;
-    const std::size_t verdict = output.find("verdict: FINDING");
-    const std::string verdict_line =
-        verdict == std::string::npos ? "" : output.substr(verdict, output.find('\n', verdict) - verdict);
-    if (verdict_line.find("a hang") != std::string::npos ||
-        output.find("did not finish within") != std::string::npos) {
-      o.check = "hang";
-    } else if (verdict_line.find("sanitizer") != std::string::npos ||
-               util::sanitizer_report_start(output) != std::string::npos) {
-      o.check = "sanitizer";
-    } else if (std::regex_search(output, m, kSignature)) {
-      o.signature = m[0].str().substr(10);
-      const std::string kind = m[2].str(), check = m[3].str();
-      o.check = kind == "invariant" ? (check == "WARN_ON" ? "WARN_ON" : "invariant")
-                : kind == "model-mismatch" ? "model"
-                                           : kind;  // divergence, out-of-domain
-    } else if (output.find("FINDING: cpudl_init()") != std::string::npos) {
-      o.check = "alloc";
-    } else {
-      o.check = "other";
-    }
+    o.check = kind.empty() ? "other" : kind;
     return o;
   }
-  const std::string why = last_error_line(output);
-  o.detail = why;
+  o.detail = j.value("detail", "");
   // cpudl_init() failing with no allocation failing: the harness cannot run
-  // the file (kernel-check exit 2), and a kernel could not set up the root
-  // domain: the checks did catch the mutant.
-  static const std::regex kInit(R"(kcheck: candidate: cpudl_init\(\) returned (-?[0-9]+))");
-  if (std::smatch m; exit_status == kExitBadInput && std::regex_search(output, m, kInit)) {
+  // the file (kernel-check exit 2; the harness's result record says so), and
+  // a kernel could not set up the root domain: the checks did catch the mutant.
+  if (exit_status == kExitBadInput && kind == "init") {
     o.status = Status::kKilled;
     o.check = "init";
-    o.signature = "cpudl_init() returned " + m[1].str();
+    o.signature = o.detail;
     o.detail.clear();
     return o;
   }
-  if (exit_status == kExitBadInput &&
-      (why.find("does not build") != std::string::npos ||
-       why.find("does not link") != std::string::npos ||
-       why.find("API form") != std::string::npos ||
-       why.find("unsupported signature") != std::string::npos ||
-       why.find("return statements") != std::string::npos ||
-       why.find("defines no function") != std::string::npos ||
-       why.find("declares") != std::string::npos)) {
+  if (exit_status == kExitBadInput && kind == "build") {
     o.status = Status::kCompileError;
     return o;
   }
-  if (why.find("did not finish within") != std::string::npos) {  // the property run's watchdog
+  if (kind == "timeout") {  // a watchdog of kernel-check's
     o.status = Status::kTimeout;
     return o;
   }
@@ -132,9 +90,11 @@ Outcome classify(int exit_status, const std::string& output) {
   return o;
 }
 
-std::string detected_find_returns(const std::string& output) {
-  if (output.find("cpudl_find() returns 0/1") != std::string::npos) return "0/1";
-  if (output.find("cpudl_find() returns a CPU or -1") != std::string::npos) return "cpu";
+std::string detected_find_returns(const std::string& verdict_json) {
+  const nlohmann::json j = nlohmann::json::parse(verdict_json, nullptr, false);
+  const std::string forms = j.is_object() ? j.value("forms", "") : "";
+  if (forms.find("cpudl_find() returns 0/1") != std::string::npos) return "0/1";
+  if (forms.find("cpudl_find() returns a CPU or -1") != std::string::npos) return "cpu";
   return {};
 }
 
@@ -179,6 +139,11 @@ int run_with_watchdog(const std::vector<std::string>& argv, const fs::path& log,
   }
 }
 
+// Where kernel-check writes its verdict (--verdict-json), beside its work directory.
+fs::path verdict_file(const fs::path& work) {
+  return work.parent_path() / (work.filename().string() + ".verdict.json");
+}
+
 std::vector<std::string> kernel_check_args(const RunOptions& o, const fs::path& file,
                                            const fs::path& work, double budget,
                                            std::uint64_t seed) {
@@ -188,7 +153,8 @@ std::vector<std::string> kernel_check_args(const RunOptions& o, const fs::path& 
                                 "--hang-seconds", fmt::format("{}", o.hang_seconds),
                                 // The kill is what counts, not a minimal reproducer.
                                 "--minimize-seconds", "1", "--minimize-tries", "1",
-                                "--work-dir", work.string()};
+                                "--work-dir", work.string(),
+                                "--verdict-json", verdict_file(work).string()};
   if (o.harness.empty()) a.push_back("--no-build");
   else a.insert(a.end(), {"--harness", o.harness.string()});
   if (o.subject == "pick") a.insert(a.end(), {"--function", o.function});
@@ -215,6 +181,7 @@ Outcome run_one(const Mutant& m, const RunOptions& o, double budget, std::uint64
   const fs::path work = dir / ("work" + tag);
   fs::remove_all(work, ec);
   const fs::path log = dir / ("kernel-check" + tag + ".log");
+  fs::remove(verdict_file(work), ec);
   // The watchdog: the budget, the hang limit of the property run and of
   // fuzzing, building under load, and kernel-check's own 30 s slack.
   const double limit = budget + 2 * o.hang_seconds + o.runs / 100.0 + 90;
@@ -229,8 +196,9 @@ Outcome run_one(const Mutant& m, const RunOptions& o, double budget, std::uint64
     watchdog = limit + 1800;  // kernel-check's own allowance for it
   }
   const int rc = run_with_watchdog(args, log, watchdog);
-  Outcome out = classify(rc, util::read_text(log));
+  Outcome out = classify(rc, util::read_text(verdict_file(work)));
   out.log = log;
+  out.verdict = verdict_file(work);
   if (out.status != Status::kError || rc < kExitSignalBase) fs::remove_all(work, ec);
   if (rc == kExitSignalBase + SIGINT || rc == kExitSignalBase + SIGTERM) g_stop = true;
   return out;

@@ -52,15 +52,19 @@ struct Outcome {
   std::string signature; // kernel-check's finding signature, when it printed one
   std::string detail;    // one line: the error, or how a survivor was confirmed
   fs::path log;
+  fs::path verdict;      // kernel-check's --verdict-json file (what was classified)
 };
 
 // Classifies one finished kernel-check run from its exit status (or -1 for
-// killed by our watchdog) and its output.
-Outcome classify(int exit_status, const std::string& output);
+// killed by our watchdog) and its verdict as data (the text of its
+// --verdict-json file), never from its log, which holds the mutant's output.
+Outcome classify(int exit_status, const std::string& verdict_json);
 
-// cpudl_find()'s return convention kernel-check detected in a run's output:
-// "0/1", "cpu", or "" (not printed).
-std::string detected_find_returns(const std::string& output);
+// cpudl_find()'s return convention kernel-check detected (its verdict file's
+// "forms"): "0/1", "cpu", or "" (not said).
+std::string detected_find_returns(const std::string& verdict_json);
+// The --verdict-json file of a kernel-check run with work directory `work`.
+fs::path verdict_file(const fs::path& work);
 
 // Runs kernel-check on every mutant; outcomes in the mutants' order.
 // Interrupted (SIGINT/SIGTERM to us or to a child): the running children are

@@ -17,35 +17,18 @@ namespace diffsched::tools::in_kernel_detail {
 
 namespace {
 
-// Runs argv with output to `log`; kills it after `limit` seconds (then -2).
+// Runs argv with output to `log`; kills its process group after `limit`
+// seconds (then -2, tools::kExitTimedOut).
 int run_limited(const std::vector<std::string>& argv, const fs::path& log, double limit,
                 std::vector<std::pair<std::string, std::string>> env = {}) {
   RunOptions o;
   o.log = log;
   o.env = std::move(env);
-  o.new_process_group = true;
+  o.deadline = limit;
+  o.stdin_null = true;
   std::fflush(stdout);
-  const pid_t pid = spawn(argv, o);
-  if (pid < 0) return -1;
-  const auto deadline = Clock::now() + std::chrono::duration<double>(limit);
-  for (;;) {
-    int status = 0;
-    const pid_t done = ::waitpid(pid, &status, WNOHANG);
-    if (done == pid) {
-      if (WIFEXITED(status)) return WEXITSTATUS(status);
-      return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
-    }
-    if (done < 0 && errno != EINTR) return -1;
-    if (Clock::now() >= deadline) {
-      ::kill(-pid, SIGKILL);
-      ::kill(pid, SIGKILL);
-      wait_exit(pid);
-      return -2;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  }
+  return run(argv, o);
 }
-
 
 bool is_static_elf(const fs::path& file) {
   const std::string head = read_text(file).substr(0, 8192);
@@ -62,9 +45,14 @@ RunResult run_twin(Env& env, const std::string& text, const std::string& tag) {
   write_text(in, text + "Q\n");
   const auto t = Clock::now();
   // The twin never calls cpudl_cleanup() at its end: no leak reports.
-  const int rc = run_limited({env.twin.string(), env.shim_so.string(), in.string()}, out, 600,
-                             {{"ASAN_OPTIONS", "detect_leaks=0"}});
-  RunResult r = parse_output(read_text(out), false);
+  // The twin runs the candidate on this machine: in the sandbox, as the
+  // kcheck harness does (only the work directory writable, no network).
+  RunResult r;
+  const auto argv = sandboxed({env.twin.string(), env.shim_so.string(), in.string()},
+                              {env.work}, &r.failure);
+  if (argv.empty()) return r;
+  const int rc = run_limited(argv, out, 600, {{"ASAN_OPTIONS", "detect_leaks=0"}});
+  r = parse_output(read_text(out), false);
   r.seconds = since(t);
   if (rc != 0 || !r.done)
     r.failure = fmt::format("the shim twin stopped (status {}): {}", rc, tail_file(out, 3));

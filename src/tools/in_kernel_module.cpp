@@ -120,6 +120,10 @@ bool stage_module(const CandidateSpec& spec, util::OwnedDir& dir, std::string* e
 }
 
 
+// The deadline of each compile (the twin, the module): far above the 6-9 s
+// they take here.
+constexpr double kBuildSeconds = 600;
+
 int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_flags, Env* env) {
   // The candidate against the shim, and the twin that drives it.
   CandidateSpec shim_spec = spec;
@@ -142,7 +146,8 @@ int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_fl
            "-I", (source_dir() / "kshim" / "abi").string(), "-I", kmod_src.string(),
            (kmod_src / "twin.c").string(), (kmod_src / "kc_driver.c").string(), "-ldl", "-o",
            env->twin.string()},
-          RunOptions{.log = env->work / "twin-build.log"}) != 0)
+          RunOptions{.log = env->work / "twin-build.log", .deadline = kBuildSeconds,
+                     .stdin_null = true}) != 0)
     return fail(fmt::format("could not build the shim twin: {}",
                             tail_file(env->work / "twin-build.log", 3)));
   env->shim_seconds = since(t);
@@ -161,8 +166,13 @@ int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_fl
   const fs::path make = find_program("make");
   if (make.empty()) return fail("make not found on PATH (run scripts/install-deps.sh)");
   const fs::path mlog = env->work / "kmod-build.log";
-  if (run({make.string(), "-C", env->pieces.headers.string(), "M=" + mod.string(), "modules"},
-          RunOptions{.log = mlog}) != 0 ||
+  // kbuild compiles the candidate: in the sandbox, only the module's directory
+  // writable, stdin /dev/null, under a deadline (an #include of a FIFO).
+  const auto kbuild = sandboxed(
+      {make.string(), "-C", env->pieces.headers.string(), "M=" + mod.string(), "modules"}, {mod},
+      &why);
+  if (kbuild.empty()) return fail(why);
+  if (run(kbuild, RunOptions{.log = mlog, .deadline = kBuildSeconds, .stdin_null = true}) != 0 ||
       !fs::exists(mod / "kcheck.ko")) {
     std::string log = read_text(mlog);
     const std::string staged = (mod / "candidate.c").string();

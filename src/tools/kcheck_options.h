@@ -78,6 +78,7 @@ struct KernelCheckOptions {
   std::string replay;
   std::string output;
   std::string work_dir;
+  std::string verdict_json;  // CLI: also write the verdict as JSON there
   std::string harness;
   std::string capacity;
   unsigned task_util = 0;  // 0: each find's own task (the harness draws it per find)
@@ -85,6 +86,7 @@ struct KernelCheckOptions {
   std::vector<unsigned> exhaustive;  // cpudl: N D K; pick: N (the bounded exhaustive check)
   double time = 10;
   unsigned hang_seconds = 10;    // one program (input) longer than this is a hang
+  double build_seconds = 120;    // the deadline of each compile of a candidate
   double minimize_seconds = 10;  // the budget of each minimisation
   std::size_t minimize_tries = MinimizeBudget::kDefaultTries;
   unsigned runs = 2000;
@@ -150,6 +152,11 @@ void for_each_option(Options& o, F&& f) {
   f(OptionSpec{.name = "work-dir",
                .help = "staging and build directory (default: a new one under build-fuzz/kcheck)"},
     o.work_dir);
+  f(OptionSpec{.name = "verdict-json",
+               .help = "also write the verdict as JSON to this file (verdict, kind, signature, "
+                       "counts; what diffsched mutate reads)",
+               .role = OptionRole::kOutputPath},
+    o.verdict_json);
   f(OptionSpec{.name = "harness", .help = "use this kcheck_harness binary instead of build-fuzz's",
                .uses = kCli | kReplay},
     o.harness);
@@ -178,6 +185,11 @@ void for_each_option(Options& o, F&& f) {
                        "(the property run's alarm, libFuzzer's -timeout, the replay's watchdog)",
                .uses = kAll, .min = 1, .max = 3600},
     o.hang_seconds);
+  f(OptionSpec{.name = "build-seconds",
+               .help = "deadline of each compile of a candidate (default 120; the compile is "
+                       "killed after it: an #include of a FIFO or a device)",
+               .min = 1, .max = 3600},
+    o.build_seconds);
   f(OptionSpec{.name = "minimize-seconds",
                .help = "wall-clock budget of the minimisation of a finding (0: none); when it "
                        "runs out, the smallest reproducer so far is reported, marked NOT MINIMAL",

@@ -61,6 +61,10 @@ struct CandidateSpec {
   fs::path header;                           // cpudeadline.h to stage; empty: the shim's
   std::string role = "candidate";            // staging subdirectory
   std::vector<std::string> extra_flags;      // added to the compile (tests: a planted shim primitive)
+  // The compile runs in the sandbox (tools::sandboxed: only its staging
+  // directory writable, stdin /dev/null) and is killed after this long (an
+  // #include of a FIFO must not hang it).
+  double build_seconds = 120;
 };
 
 struct BuildResult {

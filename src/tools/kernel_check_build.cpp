@@ -102,8 +102,17 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
     argv.insert(argv.begin() + 1, "-DKSHIM_OWN_" + name);
   r.command = util::shell_join(argv);
   const fs::path log = stage / "compile.log";
-  const int rc = run(argv, RunOptions{.log = log});
+  const auto boxed = sandboxed(argv, {stage}, &r.summary);
+  if (boxed.empty()) return r;
+  const int rc =
+      run(boxed, RunOptions{.log = log, .deadline = spec.build_seconds, .stdin_null = true});
   r.compiler_output = util::read_text(log);
+  if (rc == kExitTimedOut) {
+    r.summary = fmt::format("the compile did not finish within {:g} s (--build-seconds; does an "
+                            "#include name a FIFO or a device?)",
+                            spec.build_seconds);
+    return r;
+  }
   // Messages name the user's files, not the staged copies.
   auto replace_all = [&](const std::string& from, const std::string& to) {
     for (std::size_t at = 0; (at = r.compiler_output.find(from, at)) != std::string::npos;

@@ -3,7 +3,10 @@
 #include "engine/exit_status.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -37,8 +40,48 @@ fs::path find_program(const std::string& name) {
   return {};
 }
 
-pid_t spawn(const std::vector<std::string>& argv, const RunOptions& o) {
+namespace {
+
+// The process groups of the live children (0: a free slot), for the signal
+// handler of stop_children_on_signal(): lock-free, async-signal-safe reads.
+constexpr std::size_t kMaxGroups = 256;
+std::atomic<pid_t> g_groups[kMaxGroups];
+
+void remember_group(pid_t pid) {
+  for (auto& slot : g_groups) {
+    pid_t free = 0;
+    if (slot.compare_exchange_strong(free, pid)) return;
+  }
+}
+
+void forget_group(pid_t pid) {
+  for (auto& slot : g_groups) {
+    pid_t mine = pid;
+    if (slot.compare_exchange_strong(mine, 0)) return;
+  }
+}
+
+void on_stop_signal(int sig) {
+  for (auto& slot : g_groups)
+    if (const pid_t pid = slot.load(); pid > 0) ::kill(-pid, SIGKILL);
+  std::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+}  // namespace
+
+void stop_children_on_signal() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+}
+
+pid_t spawn(const std::vector<std::string>& argv, const RunOptions& options) {
   if (argv.empty()) return -1;
+  RunOptions o = options;
+  if (o.deadline > 0) o.new_process_group = true;
   const fs::path exe = find_program(argv[0]);
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -47,10 +90,17 @@ pid_t spawn(const std::vector<std::string>& argv, const RunOptions& o) {
   std::fflush(stderr);
   const pid_t pid = ::fork();
   // Both sides set the group, so that a kill(-pid) right after spawn() reaches it.
-  if (pid > 0 && o.new_process_group) ::setpgid(pid, pid);
+  if (pid > 0 && o.new_process_group) {
+    ::setpgid(pid, pid);
+    remember_group(pid);
+  }
   if (pid != 0) return pid;
   // Child: only async-signal-safe work from here on, then exec.
   if (o.new_process_group) ::setpgid(0, 0);
+  if (o.stdin_null) {
+    const int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) ::dup2(fd, STDIN_FILENO);
+  }
   if (!o.log.empty()) {
     const int fd = ::open(o.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd >= 0) {
@@ -64,18 +114,101 @@ pid_t spawn(const std::vector<std::string>& argv, const RunOptions& o) {
   ::_exit(kExitNotExecuted);
 }
 
-int wait_exit(pid_t pid) {
-  if (pid < 0) return -1;
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return -1;
+namespace {
+
+int exit_of(int status) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   if (WIFSIGNALED(status)) return kExitSignalBase + WTERMSIG(status);
   return -1;
 }
 
+// Reaps pid; first, while its zombie still holds the group id, kills what
+// is left of its group (if `group`), so that nothing it started outlives it.
+int reap(pid_t pid, bool group) {
+  if (group) {
+    siginfo_t info{};
+    while (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) < 0 && errno == EINTR) {
+    }
+    ::kill(-pid, SIGKILL);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) {
+      forget_group(pid);
+      return -1;
+    }
+  forget_group(pid);
+  return exit_of(status);
+}
+
+}  // namespace
+
+int wait_exit(pid_t pid) {
+  if (pid < 0) return -1;
+  return reap(pid, false);
+}
+
 int run(const std::vector<std::string>& argv, const RunOptions& options) {
-  return wait_exit(spawn(argv, options));
+  const pid_t pid = spawn(argv, options);
+  if (pid < 0) return -1;
+  if (options.deadline <= 0) return reap(pid, options.new_process_group);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::duration<double>(options.deadline);
+  for (auto pause = std::chrono::milliseconds(1);;
+       pause = std::min(pause * 2, std::chrono::milliseconds(50))) {
+    siginfo_t info{};
+    if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+        info.si_pid == pid)
+      return reap(pid, true);
+    if (std::chrono::steady_clock::now() >= deadline) {
+      ::kill(-pid, SIGKILL);
+      reap(pid, true);
+      return kExitTimedOut;
+    }
+    std::this_thread::sleep_for(pause);
+  }
+}
+
+std::vector<std::string> sandboxed(const std::vector<std::string>& argv,
+                                   const std::vector<fs::path>& writable, std::string* error) {
+  const fs::path bwrap = find_program("bwrap");
+  if (bwrap.empty()) {
+    *error = "bubblewrap (bwrap) is not on PATH, and candidates run only in its sandbox: "
+             "install the package bubblewrap (scripts/install-deps.sh)";
+    return {};
+  }
+  std::vector<std::string> out = {bwrap.string(), "--ro-bind", "/", "/", "--dev", "/dev",
+                                  "--proc", "/proc"};
+  // /tmp stays as it is, read-only (an input there, e.g. a replayed file,
+  // stays visible); temporary files go to the first writable directory.
+  for (const auto& dir : writable) {
+    const std::string d = fs::absolute(dir).lexically_normal().string();
+    out.insert(out.end(), {"--bind", d, d});
+  }
+  if (!writable.empty())
+    out.insert(out.end(), {"--setenv", "TMPDIR", fs::absolute(writable[0]).lexically_normal().string()});
+  out.insert(out.end(), {"--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+                         "--new-session", "--die-with-parent", "--"});
+  if (argv.empty()) return out;
+  const fs::path exe = find_program(argv[0]);
+  out.push_back(exe.empty() ? argv[0] : exe.string());
+  out.insert(out.end(), argv.begin() + 1, argv.end());
+  return out;
+}
+
+std::string sha256_file(const fs::path& file) {
+  char tmpl[] = "/tmp/diffsched-sha256-XXXXXX";
+  const int fd = ::mkstemp(tmpl);
+  if (fd < 0) return {};
+  ::close(fd);
+  const fs::path out = tmpl;
+  RunOptions o{.log = out, .deadline = 120, .stdin_null = true};
+  const int rc = run({"sha256sum", "--", file.string()}, o);
+  const std::string text = read_text(out);
+  std::error_code ec;
+  fs::remove(out, ec);
+  if (rc != kExitOk || text.size() < 64) return {};
+  return text.substr(0, 64);
 }
 
 fs::path preset_dir(const std::string& preset) {

@@ -32,21 +32,47 @@ struct RunOptions {
   fs::path cwd;                 // empty: inherit
   std::vector<std::pair<std::string, std::string>> env;  // added/overridden
   bool new_process_group = false;  // so a signal to us is forwarded, not shared
+  // run(): after this many seconds (> 0) the child's whole process group is
+  // killed (SIGKILL) and kExitTimedOut returned. Implies its own group.
+  double deadline = 0;
+  bool stdin_null = false;  // stdin from /dev/null (a compiler never reads ours)
 };
 
 // Starts argv (argv[0] a path, or a name looked up on PATH). Returns the pid,
-// or -1 if it could not fork.
+// or -1 if it could not fork. A child in its own group is remembered until
+// wait_exit() reaps it, so that stop_children_on_signal() can stop it.
 pid_t spawn(const std::vector<std::string>& argv, const RunOptions& options = {});
 
 // The status of a child that could not be executed (as sh's 127).
 inline constexpr int kExitNotExecuted = 127;
+// run(): the deadline passed; the child's process group was killed.
+inline constexpr int kExitTimedOut = -2;
 
 // Waits for pid: its exit status; 128+signal (kExitSignalBase) if it died of
 // a signal; -1 on error; kExitNotExecuted if it could not be executed.
 int wait_exit(pid_t pid);
 
-// spawn + wait_exit.
+// spawn + wait: the exit status as wait_exit, or kExitTimedOut when
+// options.deadline ran out (the whole group is killed, then reaped).
 int run(const std::vector<std::string>& argv, const RunOptions& options = {});
+
+// From now on SIGINT and SIGTERM kill the process group of every child
+// spawn() started in its own group and not yet reaped (the harness and
+// everything it started, a compiler), then end this process with the signal.
+void stop_children_on_signal();
+
+// The sandbox that user code (a kernel-check candidate, its compile, the
+// --in-kernel twin) runs in: bubblewrap (bwrap), the whole file system
+// read-only, `writable` directories bound read-write (TMPDIR the first), a
+// fresh /dev and /proc, no network (its own empty network namespace), its own PID
+// namespace and session, killed with its parent. Returns argv wrapped in
+// bwrap, or an empty vector with *error set (bwrap missing: one line naming
+// the package).
+std::vector<std::string> sandboxed(const std::vector<std::string>& argv,
+                                   const std::vector<fs::path>& writable, std::string* error);
+
+// The SHA-256 of a file as hex (sha256sum, under a deadline), "" on error.
+std::string sha256_file(const fs::path& file);
 
 // Configures (if needed) and builds a CMake preset of source_dir(), output
 // into `log`. True on success; on failure *error names the step and the log.

@@ -58,7 +58,7 @@ std::optional<std::pair<std::size_t, std::size_t>> minimize_crash(const Session&
   decode.raw = raw;
   decode.decode_only = true;
   decode.output = decoded.string();
-  if (s.h.run(decode, {}, {}, kFirstRunLimit) != kcheck::kHarnessOk) return std::nullopt;
+  if (!s.h.run(decode, {}, {}, kFirstRunLimit).is("decoded")) return std::nullopt;
   OpsText text = OpsText::parse(util::read_text(decoded));
 
   const fs::path log = s.work / "crash-trial.log";
@@ -68,9 +68,11 @@ std::optional<std::pair<std::size_t, std::size_t>> minimize_crash(const Session&
   replay.quiet = true;
   auto summary_of = [&](const std::vector<std::string>& body, double limit) {
     text.write(body, trial);
-    const int rc = s.h.run(replay, {}, log, limit);
-    return rc == kcheck::kHarnessSanitizer ? util::sanitizer_summary(util::read_text(log))
-                                           : std::string();
+    // A try counts only if its record says a sanitizer stopped it; the
+    // SUMMARY line then tells one sanitizer error from another.
+    return s.h.run(replay, {}, log, limit).is("sanitizer")
+               ? util::sanitizer_summary(util::read_text(log))
+               : std::string();
   };
   const std::string want = summary_of(text.ops, kFirstRunLimit);
   if (want.empty()) return std::nullopt;

@@ -1,14 +1,19 @@
 // Running the kcheck harness: its options as arguments (tools::harness_args),
-// the sanitizers' options in the environment, and a watchdog.
-#include <signal.h>
-#include <sys/wait.h>
+// the sanitizers' options in the environment, in the sandbox (bubblewrap:
+// the tree read-only, only the work directory writable, no network), under
+// a deadline; then its result record (tools/kernel_check_record.h) is read.
+// The record is the only thing a verdict rests on: its exit status says how
+// the process ended, never what the checks found.
+#include <sys/stat.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <thread>
+
+#include <fmt/format.h>
 
 #include "cli/kernel_check/kernel_check.h"
+#include "io/load.h"
 #include "tools/process.h"
+#include "util/text.h"
 
 namespace diffsched::cli::kernel_check {
 
@@ -18,36 +23,68 @@ KernelCheckOptions Harness::with_mode(const std::string& mode) const {
   return o;
 }
 
-int Harness::run(const KernelCheckOptions& options, const std::vector<std::string>& fuzzer_args,
-                 const fs::path& log, double limit,
-                 const std::vector<std::pair<std::string, std::string>>& extra_env) const {
+std::string file_identity(const fs::path& file) {
+  struct stat st {};
+  if (::stat(file.c_str(), &st) != 0) return {};
+  return fmt::format("{}:{}:{}:{}.{}", st.st_dev, st.st_ino, st.st_size, st.st_mtim.tv_sec,
+                     st.st_mtim.tv_nsec);
+}
+
+HarnessRun Harness::run(const KernelCheckOptions& options,
+                        const std::vector<std::string>& fuzzer_args, const fs::path& log,
+                        double limit,
+                        const std::vector<std::pair<std::string, std::string>>& extra_env) const {
+  HarnessRun out;
+  if (!identity.empty() && file_identity(binary) != identity) {
+    out.why = fmt::format("the harness {} changed after its hash was checked", binary.string());
+    return out;
+  }
+  const fs::path record = work / "record.json", current = work / "current-input";
+  std::error_code ec;
+  fs::remove(record, ec);
+  fs::remove(current, ec);
+  const std::string token = tools::new_token();
   tools::RunOptions ro;
   ro.env = env;
   ro.env.insert(ro.env.end(), extra_env.begin(), extra_env.end());
+  ro.env.insert(ro.env.end(), {{tools::kRecordEnv, record.string()},
+                               {tools::kTokenEnv, token},
+                               {tools::kCurrentInputEnv, current.string()}});
   ro.log = log;
+  ro.cwd = work;
+  ro.stdin_null = true;
+  ro.new_process_group = true;
+  ro.deadline = limit;
   std::vector<std::string> argv = {binary.string()};
   for (auto& a : tools::harness_args(options)) argv.push_back(std::move(a));
   argv.insert(argv.end(), fuzzer_args.begin(), fuzzer_args.end());
+  const auto wrapped = tools::sandboxed(argv, {work}, &out.why);
+  if (wrapped.empty()) return out;
   std::fflush(stdout);
-  const pid_t pid = tools::spawn(argv, ro);
-  if (pid < 0 || limit <= 0) return tools::wait_exit(pid);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit);
-  for (auto pause = std::chrono::milliseconds(1);;
-       pause = std::min(pause * 2, std::chrono::milliseconds(50))) {
-    int status = 0;
-    const pid_t done = ::waitpid(pid, &status, WNOHANG);
-    if (done == pid) {
-      if (WIFEXITED(status)) return WEXITSTATUS(status);
-      return WIFSIGNALED(status) ? kExitSignalBase + WTERMSIG(status) : kcheck::kHarnessNotRun;
-    }
-    if (done < 0 && errno != EINTR) return kcheck::kHarnessNotRun;
-    if (std::chrono::steady_clock::now() >= deadline) {
-      ::kill(pid, SIGKILL);  // the harness has no children (no -fork)
-      tools::wait_exit(pid);
-      return kcheck::kHarnessTimedOut;
-    }
-    std::this_thread::sleep_for(pause);
+  const int rc = tools::run(wrapped, ro);
+  out.status = rc == tools::kExitTimedOut ? kcheck::kHarnessTimedOut
+               : rc < 0                   ? kcheck::kHarnessNotRun
+                                          : rc;
+  out.record = tools::read_record(record, token, &out.why);
+  if (out.record && out.record->mode != options.mode) {
+    out.why = fmt::format("the result record is of mode {}, not {}", out.record->mode,
+                          options.mode);
+    out.record.reset();
   }
+  if (!out.record) {
+    const tools::StoppedInput in = tools::read_current_input(current);
+    if (in.kind != tools::InputKind::kNone) {
+      const bool raw = in.kind == tools::InputKind::kRaw;
+      const fs::path saved = work / (raw ? "stopped-input.raw" : "stopped-input.ops");
+      std::string error;
+      if (io::write_file(saved.string(), in.bytes, &error)) {
+        out.stopped_input = saved;
+        out.stopped_raw = raw;
+      }
+    }
+  }
+  fs::remove(current, ec);
+  return out;
 }
 
 fs::path find_crash(const fs::path& dir) {

@@ -3,7 +3,8 @@
 //   options.cpp  the CLI11 options, from the one definition (tools/kcheck_options.h)
 //   prepare.cpp  checks and classifies the files, the work directory, the
 //                harness, builds and loads the candidate (and a baseline file)
-//   harness.cpp  runs the harness under a watchdog; finds libFuzzer's artifacts
+//   harness.cpp  runs the harness in its sandbox under a watchdog and reads its
+//                result record; finds libFuzzer's artifacts
 //   crash.cpp    minimises a sanitizer finding outside the harness (util::ddmin)
 //   run.cpp      the steps: replay, allocation failure, properties, fuzzing,
 //                and how each verdict is reported
@@ -24,6 +25,7 @@
 #include "tools/kcheck_status.h"
 #include "tools/kernel_check.h"
 #include "util/owned_dir.h"
+#include "tools/kernel_check_record.h"
 
 namespace diffsched::cli::kernel_check {
 
@@ -37,23 +39,52 @@ void add_options(CLI::App* sub, KernelCheckOptions& o);
 // The printed replay command: this binary, then tools::replay_args, quoted.
 std::string replay_command(const KernelCheckOptions& o, const fs::path& input, bool raw = false);
 
-// "diffsched: error: MESSAGE" on stderr; returns kExitBadInput.
+// "diffsched: error: MESSAGE" on stderr; returns kExitBadInput. The first
+// message (and its kind: "build" for a file that cannot be checked as
+// written, "timeout", else "error") goes into the --verdict-json file.
 int error(const std::string& message);
+int error(const std::string& kind, const std::string& message);
+
+// What --verdict-json writes (run.cpp): set by the verdicts and error().
+struct VerdictNote {
+  std::string verdict;   // equivalent | finding | out-of-domain | error
+  std::string kind;      // finding: its check (invariant, divergence, model, WARN_ON,
+                         // sanitizer, hang, alloc, exit); error: build, timeout, init, error
+  std::string signature, detail, reproducer, input;
+  double seconds = 0;    // until the verdict
+  std::uint64_t programs = 0, ops = 0, executions = 0;
+};
+VerdictNote& verdict_note();
 double since(std::chrono::steady_clock::time_point t);
+
+// One run of the harness: how its process ended, and its result record,
+// the only thing a verdict rests on.
+struct HarnessRun {
+  int status = kcheck::kHarnessNotRun;  // exit status, 128+signal, or kHarnessTimedOut
+  std::optional<tools::HarnessRecord> record;  // nullopt: its checks did not complete
+  std::string why;                       // why there is no record
+  fs::path stopped_input;  // no record: the input it was inside when it ended, or ""
+  bool stopped_raw = false;
+  bool timed_out() const { return status == kcheck::kHarnessTimedOut; }
+  bool is(std::string_view outcome) const { return record && record->outcome == outcome; }
+};
 
 // The kcheck harness of one kernel-check run.
 struct Harness {
   fs::path binary;
+  fs::path work;  // the only directory its runs may write (the sandbox)
   KernelCheckOptions base;  // the harness's options common to every run
   std::vector<std::pair<std::string, std::string>> env;  // the sanitizers' options
+  std::string identity;     // of the binary when its hash was checked (prepare.cpp)
 
-  // Runs the harness with `run` (base plus that run's mode, input, ...) and
-  // `fuzzer_args` (libFuzzer's); after `limit` seconds (> 0) it is killed
-  // and kcheck::kHarnessTimedOut returned, so that no harness run (a hang in
-  // the candidate, a slow minimisation) can keep the verdict from coming.
-  int run(const KernelCheckOptions& run, const std::vector<std::string>& fuzzer_args = {},
-          const fs::path& log = {}, double limit = 0,
-          const std::vector<std::pair<std::string, std::string>>& extra_env = {}) const;
+  // Runs the harness in its sandbox (tools::sandboxed) with `run` (base plus
+  // that run's mode, input, ...) and `fuzzer_args` (libFuzzer's); after
+  // `limit` seconds (> 0) its process group is killed and the status is
+  // kcheck::kHarnessTimedOut, so that no harness run (a hang in the
+  // candidate, a slow minimisation) can keep the verdict from coming.
+  HarnessRun run(const KernelCheckOptions& run, const std::vector<std::string>& fuzzer_args = {},
+                 const fs::path& log = {}, double limit = 0,
+                 const std::vector<std::pair<std::string, std::string>>& extra_env = {}) const;
   // base with the mode set, for the caller to add that run's options.
   KernelCheckOptions with_mode(const std::string& mode) const;
 };
@@ -61,10 +92,15 @@ struct Harness {
 // A libFuzzer artifact (crash-, leak-, timeout-, oom-) in dir, or "".
 fs::path find_crash(const fs::path& dir);
 
+// The identity (device, inode, size, mtime) of a file, to see that the
+// harness checked by its hash is the one about to run.
+std::string file_identity(const fs::path& file);
+
 // One kernel-check run: the user's options and what was set up for them.
 struct Session {
   KernelCheckOptions o;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point checks_start = start;  // after the build
   fs::path work;
   fs::path artifacts;          // libFuzzer's -artifact_prefix: work/artifacts/, this run's only
   util::OwnedDir owned;        // a given --work-dir (prepare.cpp); records this run's files
@@ -74,7 +110,8 @@ struct Session {
   bool builtin_base = true;
   tools::CandidateSpec cand, base;
   fs::path cand_so, base_so;
-  fs::path min_ops;  // where the minimised reproducer goes
+  fs::path min_ops;  // where the minimised reproducer goes (-o, or in the work directory)
+  fs::path reproducer;  // where the harness writes it (in the work directory)
   Harness h;
   std::string forms;  // the detected form of each file (cpudl), named in the verdict
   std::vector<std::string> find_return_errors;  // files whose cpudl_find() form is unknown

@@ -89,10 +89,23 @@ std::string replay_command(const KernelCheckOptions& o, const fs::path& input, b
   return fmt::format("{} {}", self_command(), util::shell_join(words));
 }
 
-int error(const std::string& message) {
+VerdictNote& verdict_note() {
+  static VerdictNote note;
+  return note;
+}
+
+int error(const std::string& kind, const std::string& message) {
   fmt::print(stderr, "diffsched: error: {}\n", message);
+  VerdictNote& n = verdict_note();
+  if (n.detail.empty()) {  // the first error is the reason
+    n.verdict = "error";
+    n.kind = kind;
+    n.detail = message;
+  }
   return kExitBadInput;
 }
+
+int error(const std::string& message) { return error("error", message); }
 
 double since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();

@@ -28,7 +28,7 @@ int classify_cpudl(Session& s, const std::string& file, const std::string& text,
   } else {
     std::string why;
     auto api = tools::detect_cpudl_api(text, &why);
-    if (!api) return error(fmt::format("{}: {}", file, why));
+    if (!api) return error("build", fmt::format("{}: {}", file, why));
     spec->api = *api;
   }
   std::string why, evidence;
@@ -73,20 +73,22 @@ int classify(Session& s, const std::string& file, tools::CandidateSpec* spec) {
   spec->api = KernelApi::kPick;
   spec->function = s.o.function;
   if (!tools::defines_function(text, s.o.function))
-    return error(fmt::format("{} defines no function {}(dst_grpmask, cpus, allowed) "
+    return error("build", fmt::format("{} defines no function {}(dst_grpmask, cpus, allowed) "
                              "(name another with --function)", file, s.o.function));
   return kExitOk;
 }
 
-int build(const tools::CandidateSpec& spec, const fs::path& work, bool forced_api, fs::path* so) {
+int build(tools::CandidateSpec spec, const fs::path& work, bool forced_api, double seconds,
+          fs::path* so) {
+  spec.build_seconds = seconds;
   auto b = tools::build_candidate(spec, work);
   if (!b.ok) {
     if (!b.compiler_output.empty()) fmt::print(stderr, "{}", b.compiler_output);
     std::string why = b.summary.empty() ? "see the compiler's messages above" : b.summary;
     if (forced_api)
       why += fmt::format(" (is --api {} the file's form?)", tools::kernel_api_name(spec.api));
-    return error(fmt::format("{} does not build against the kernel shim: {}",
-                             spec.file.string(), why));
+    return error("build", fmt::format("{} does not build against the kernel shim: {}",
+                                      spec.file.string(), why));
   }
   fmt::print("  built {} ({} API{}{}) in {:.1f} s\n", spec.file.string(),
              tools::kernel_api_name(spec.api),
@@ -132,11 +134,14 @@ int make_work_dir(Session& s) {
         (root / fmt::format("{}-XXXXXX", fs::path(s.o.candidate).stem().string())).string();
     if (!mkdtemp(tmpl.data()))
       return error(fmt::format("cannot create a directory under {}", root.string()));
-    s.work = tmpl;
+    s.work = fs::absolute(tmpl).lexically_normal();
+    s.h.work = s.work;
     s.artifacts = s.work / "artifacts";
     fs::create_directories(s.artifacts, ec);
     return kExitOk;
   }
+  s.work = fs::absolute(s.work).lexically_normal();
+  s.h.work = s.work;
   // A given --work-dir is a util::OwnedDir (issue 22): new, empty or an
   // earlier kernel-check's, whose recorded files alone are removed, never an
   // input (the candidate, the baseline, a header, --replay, -o) even inside
@@ -161,27 +166,63 @@ int make_work_dir(Session& s) {
   return kExitOk;
 }
 
-// The harness, built once by the fuzz preset (unless --harness/--no-build).
+// "" if `binary` has the SHA-256 recorded next to it when it was built
+// (BINARY.sha256, kshim/harness/CMakeLists.txt), else why not.
+std::string harness_mismatch(const fs::path& binary) {
+  const fs::path recorded = binary.string() + ".sha256";
+  const std::string want(util::trim(util::read_text(recorded)));
+  if (want.empty()) return fmt::format("no hash was recorded when it was built ({})",
+                                       recorded.string());
+  const std::string got = tools::sha256_file(binary);
+  if (got != want)
+    return fmt::format("its SHA-256 {} is not the one recorded when it was built ({})",
+                       got.empty() ? "(unreadable)" : got, recorded.string());
+  return {};
+}
+
+int build_harness(Session& s) {
+  const auto t = std::chrono::steady_clock::now();
+  if (std::error_code e; !fs::exists(s.h.binary, e))
+    fmt::print("  building the harness (fuzz preset, first use: a few minutes)...\n");
+  std::string why;
+  std::fflush(stdout);
+  if (!tools::build_preset("fuzz", s.work / "harness-build.log", &why, {"kcheck_harness"}))
+    return error(fmt::format("could not build the kcheck harness: {}", why));
+  if (s.o.replay.empty())
+    fmt::print("  harness {} ready ({:.1f} s)\n", s.h.binary.string(), since(t));
+  return kExitOk;
+}
+
+// The harness, built once by the fuzz preset (unless --harness/--no-build),
+// and checked against the hash recorded when it was built: one that does
+// not match (something rewrote it) is rebuilt, or refused with --no-build.
+// A --harness without a recorded hash is used as named (the user's choice);
+// its runs still count only through their result records.
 int find_harness(Session& s) {
   const KernelCheckOptions& o = s.o;
-  s.h.binary = o.harness.empty() ? tools::preset_dir("fuzz") / "kshim" / "kcheck_harness"
-                                 : fs::path(o.harness);
-  if (!o.no_build && o.harness.empty()) {
-    const auto t = std::chrono::steady_clock::now();
-    if (std::error_code e; !fs::exists(s.h.binary, e))
-      fmt::print("  building the harness (fuzz preset, first use: a few minutes)...\n");
-    std::string why;
-    std::fflush(stdout);
-    if (!tools::build_preset("fuzz", s.work / "harness-build.log", &why, {"kcheck_harness"}))
-      return error(fmt::format("could not build the kcheck harness: {}", why));
-    if (o.replay.empty())
-      fmt::print("  harness {} ready ({:.1f} s)\n", s.h.binary.string(), since(t));
-  }
+  const bool ours = o.harness.empty();
+  s.h.binary = ours ? tools::preset_dir("fuzz") / "kshim" / "kcheck_harness"
+                    : fs::absolute(tools::find_program(o.harness).empty()
+                                       ? fs::path(o.harness)
+                                       : tools::find_program(o.harness));
+  if (!o.no_build && ours)
+    if (int rc = build_harness(s); rc != kExitOk) return rc;
   std::error_code ec;
   if (!fs::is_regular_file(s.h.binary, ec))  // ec: a symlink loop is "no harness", not an abort
     return error(fmt::format("no harness at {}{} (build it: cmake --preset fuzz && cmake --build "
                              "build-fuzz --target kcheck_harness)", s.h.binary.string(),
                              ec ? ": " + ec.message() : std::string()));
+  std::string bad = harness_mismatch(s.h.binary);
+  if (!bad.empty() && ours && !o.no_build) {
+    fmt::print("  the harness {} does not match: {}; rebuilding it\n", s.h.binary.string(), bad);
+    fs::remove(s.h.binary, ec);
+    if (int rc = build_harness(s); rc != kExitOk) return rc;
+    bad = harness_mismatch(s.h.binary);
+  }
+  if (!bad.empty() && (ours || fs::exists(s.h.binary.string() + ".sha256", ec)))
+    return error(fmt::format("refusing the harness {}: {}{}", s.h.binary.string(), bad,
+                             ours ? " (without --no-build it is rebuilt)" : ""));
+  s.h.identity = file_identity(s.h.binary);
   return kExitOk;
 }
 
@@ -193,7 +234,7 @@ void set_harness_options(Session& s) {
   b.candidate = fs::absolute(s.cand_so).string();
   b.baseline = s.builtin_base ? s.o.baseline : fs::absolute(s.base_so).string();
   b.level = s.level;
-  b.output.clear();  // each run names its own
+  b.output.clear();  // each run names its own (in the work directory)
   b.raw = false;
   s.h.env = {{"ASAN_OPTIONS", fmt::format("detect_leaks=0:allocator_may_return_null=1:exitcode={}",
                                           kcheck::kHarnessSanitizer)},
@@ -205,9 +246,15 @@ void set_harness_options(Session& s) {
 // error (what the shim lacks, or the file's own mistake).
 int load(Session& s) {
   const fs::path load_log = s.work / "load.log";
-  const int rc = s.h.run(s.h.with_mode("load"), {}, load_log, kWatchdogSlack);
-  if (rc == kcheck::kHarnessOk) return kExitOk;
+  const HarnessRun r = s.h.run(s.h.with_mode("load"), {}, load_log, kWatchdogSlack);
+  if (r.is("loaded")) return kExitOk;
+  const int rc = r.status;
   const std::string text = util::read_text(load_log);
+  if (r.status == kcheck::kHarnessNotRun)
+    return error(fmt::format("could not run the harness {}: {}", s.h.binary.string(), r.why));
+  if (r.timed_out())
+    return error("timeout", fmt::format("loading the candidate did not finish within {:.0f} s",
+                                        kWatchdogSlack));
   if (rc == kcheck::kHarnessBadUsage) {
     fmt::print(stderr, "{}", text);
     return error(fmt::format("the harness {} refused its arguments (a kernel-check bug, or a "
@@ -219,9 +266,13 @@ int load(Session& s) {
   const std::string why =
       tools::summarize_link_errors(text, util::read_text(spec.file), spec.file.string());
   if (!why.empty())
-    return error(fmt::format("{} does not link against the kernel shim: {}", spec.file.string(),
-                             why));
+    return error("build", fmt::format("{} does not link against the kernel shim: {}",
+                                      spec.file.string(), why));
   fmt::print(stderr, "{}", text);
+  if (rc == kcheck::kHarnessOk || !r.record)  // no record: it did not finish loading
+    return error(fmt::format("the candidate ended the harness process (status {}) before the "
+                             "checks completed (loading {}; {})",
+                             rc, spec.file.string(), r.why));
   return error(fmt::format("the harness could not load {} (status {}; see above)",
                            spec.file.string(), rc));
 }
@@ -240,20 +291,25 @@ int prepare_files(Session& s) {
 int prepare(Session& s) {
   const KernelCheckOptions& o = s.o;
   if (int rc = prepare_files(s); rc != kExitOk) return rc;
+  // The candidate runs only in the sandbox: without bubblewrap, nothing runs.
+  if (std::string why; tools::sandboxed({}, {}, &why).empty()) return error(why);
   s.level = o.level.empty() ? (o.subject == "pick" ? "exact" : "deadline") : o.level;
   s.target = o.subject == "pick" ? "pick" : s.level == "exact" ? "cpudl_exact" : "cpudl";
   s.min_ops = o.output.empty() ? s.work / "minimized.ops" : fs::path(o.output);
+  s.reproducer = s.work / "reproducer.ops";
   if (o.replay.empty())
     fmt::print("kernel-check {}: candidate {}, baseline {}, level {}\n  work directory {}\n",
                o.subject, o.candidate, o.baseline, s.level, s.work.string());
   if (int rc = find_harness(s); rc != kExitOk) return rc;
   const bool forced = o.subject == "cpudl" && o.api != "auto";
-  if (int rc = build(s.cand, s.work, forced, &s.cand_so); rc != kExitOk) return rc;
+  if (int rc = build(s.cand, s.work, forced, o.build_seconds, &s.cand_so); rc != kExitOk)
+    return rc;
   if (!s.builtin_base)
-    if (int rc = build(s.base, s.work, forced, &s.base_so); rc != kExitOk) return rc;
+    if (int rc = build(s.base, s.work, forced, o.build_seconds, &s.base_so); rc != kExitOk)
+      return rc;
   set_harness_options(s);
   if (int rc = load(s); rc != kExitOk) return rc;
-  if (!s.find_return_errors.empty()) return error(s.find_return_errors.front());
+  if (!s.find_return_errors.empty()) return error("build", s.find_return_errors.front());
   return kExitOk;
 }
 

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+/*
+ * HOSTILE pick (the v6.13 loop, otherwise correct): exit(0) (the libc exit, with its exit handlers) on its first call.
+ *
+ * expect: not EQUIVALENT, with --time 0 (the property run) and with fuzzing only.
+ *
+ * A diffsched test file for kernel-check's fail-closed verdict and its
+ * sandbox (issue 22): the candidate is user code that runs inside the
+ * harness process. Not kernel code: written for this project.
+ */
+#include <linux/cpumask.h>
+
+/* No libc header reaches a candidate (-nostdinc): declared here. */
+extern void exit(int status) __attribute__((noreturn));
+
+int select_dst_cpu(const struct cpumask *dst_grpmask, const struct cpumask *cpus,
+		   const struct cpumask *allowed)
+{
+	exit(0);
+	int cpu, new_dst_cpu = nr_cpu_ids;
+
+	for_each_cpu_and(cpu, dst_grpmask, cpus) {
+		if (cpumask_test_cpu(cpu, allowed)) {
+			new_dst_cpu = cpu;
+			break;
+		}
+	}
+	return new_dst_cpu;
+}
