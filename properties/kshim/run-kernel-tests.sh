@@ -5,6 +5,8 @@
 #
 #   run-kernel-tests.sh prepare WORK TARBALL REPO   extract lib/cpumask_kunit.c and
 #                                                  lib/test_bitmap.c into WORK, build both
+#   run-kernel-tests.sh prepare-model WORK REPO    build api_model.c (the shim against a
+#                                                  model of each contract) for two eras
 #   run-kernel-tests.sh run WORK NAME NR           run WORK/NAME at nr_cpu_ids NR
 #
 # The sources come from Debian's linux-source-6.1 at test time and are never
@@ -53,6 +55,27 @@ prepare)
   done
   echo "built $work/cpumask_kunit and $work/test_bitmap from $tarball ($top)"
   ;;
+prepare-model)
+  # api_model.c, once per era whose contracts differ (v6.19, v4.14).
+  repo=$3
+  rm -rf "$work" && mkdir -p "$work" || exit 2
+  cc=$(command -v clang-14 || command -v clang) || { echo "error: clang-14 not found (scripts/install-deps.sh)"; exit 2; }
+  san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+  sd=$repo/properties/kshim/standin
+  "$cc" -std=gnu11 -g -O1 $san -I "$sd/include" -c "$repo/properties/kshim/kstm_runner.c" -o "$work/runner.o" || exit 2
+  "$cc" -std=gnu11 -g -O1 $san -nostdinc -I "$repo/kshim/include" -I "$repo/kshim/abi" -c "$repo/kshim/runtime/runtime.c" -o "$work/runtime.o" || exit 2
+  for era in 6.19 4.14; do
+    major=${era%.*} minor=${era#*.}
+    # shellcheck disable=SC2086
+    "$cc" -std=gnu11 -g -O1 -nostdinc $san -Wall -Wno-unused-function -Werror=implicit-function-declaration \
+      "-DKSHIM_KERNEL_VERSION=KSHIM_KV($major,$minor)" -I "$sd/include" -I "$repo/kshim/include" \
+      -include "$sd/include/kstm_standin.h" -c "$repo/properties/kshim/api_model.c" -o "$work/api_model.o" || exit 2
+    "$cc" $san "-DKSHIM_KERNEL_VERSION=KSHIM_KV($major,$minor)" -std=gnu11 -g -O1 -nostdinc -I "$repo/kshim/include" \
+      -c "$repo/kshim/runtime/bitmap.c" -o "$work/bitmap.o" || exit 2
+    "$cc" $san "$work/api_model.o" "$work/runner.o" "$work/runtime.o" "$work/bitmap.o" -o "$work/api_model_v$era" || exit 2
+  done
+  echo "built $work/api_model_v6.19 and $work/api_model_v4.14"
+  ;;
 run)
   name=$3 nr=$4
   [ -x "$work/$name" ] || { echo "error: $work/$name was not built (the prepare test failed)"; exit 2; }
@@ -62,7 +85,7 @@ run)
   "$work/$name" "$nr" $skips
   ;;
 *)
-  echo "error: usage: $0 prepare WORK TARBALL REPO | run WORK NAME NR"
+  echo "error: usage: $0 prepare WORK TARBALL REPO | prepare-model WORK REPO | run WORK NAME NR"
   exit 2
   ;;
 esac
