@@ -125,7 +125,7 @@ static void kc_fill(unsigned long *w, unsigned int words, u64 *s)
 	OP(cpumask_nth_andnot, 1, 0, kc.r = cpumask_nth_andnot((unsigned int)(kc.k % N), M(A), M(B))) \
 	OP(cpumask_weight, 1, 0, kc.r = cpumask_weight(M(A))) \
 	OP(cpumask_weight_and, 1, 0, kc.r = cpumask_weight_and(M(A), M(B))) \
-	OP(cpumask_any_but, 1, 0, kc.r = cpumask_any_but(M(A), (unsigned int)(kc.k % N))) \
+	OP(cpumask_any_but, 1, 0, kc.r = cpumask_any_but(M(A), (unsigned int)((kc.len & 1 ? cpumask_first(M(A)) : kc.k) % N))) \
 	OP(cpumask_equal, 1, 0, kc.r = cpumask_equal(M(A), M(kc.k & 1 ? B : C))) \
 	OP(cpumask_subset, 1, 0, kc.r = cpumask_subset(M(A), M(B))) \
 	OP(cpumask_intersects, 1, 0, kc.r = cpumask_intersects(M(A), M(B))) \
