@@ -6,8 +6,8 @@
  *   ./cpumask_kunit NR [SKIPPED_CASE...]   # a KUnit suite: every case, KTAP lines
  *   ./test_bitmap NR                       # a kselftest module: its init
  *
- * Exit 0 when every case (every KSTM check) passed and no error line was
- * printed (kstm_standin.h), 1 when one failed, 2 on bad arguments. A case
+ * Exit 0 when every case (every KSTM check) passed, no error line was
+ * printed (kstm_standin.h) and the shim did not warn, 1 when one failed, 2 on bad arguments. A case
  * named after NR is skipped, said as "# SKIP", and never counted as passed.
  * This file is built with the C library; the test file is not.
  */
@@ -27,6 +27,20 @@
 typedef long long ktime_t;
 void kshim_reset_runtime(unsigned nr);
 int kshim_bitmap_string(char *buf, size_t size, const unsigned long *maskp, int nbits, _Bool list);
+struct kshim_warning { const char *file; int line; const char *what; unsigned count; };  /* kcheck_abi.h */
+int kshim_take_warning(struct kshim_warning *out);
+
+/* A WARN_ON() of the shim (cpumask_check() of a CPU >= nr_cpu_ids, ...) is
+ * an error line: the kernel with CONFIG_DEBUG_PER_CPU_MAPS would warn. */
+static unsigned long shim_warnings(void)
+{
+	struct kshim_warning w;
+
+	if (!kshim_take_warning(&w))
+		return 0;
+	printf("ERROR LINE: the shim warned %u times, first %s at %s:%d\n", w.count, w.what, w.file, w.line);
+	return w.count;
+}
 struct kunit_suite *kstm_kunit_suite __attribute__((weak));
 int (*kstm_module_init)(void) __attribute__((weak));
 static unsigned long error_lines;
@@ -213,6 +227,7 @@ int main(int argc, char **argv)
 	kshim_reset_runtime((unsigned)nr);
 	if (kstm_kunit_suite) {
 		int rc = run_suite(kstm_kunit_suite, argv + 2, argc - 2, (unsigned)nr);
+		error_lines += shim_warnings();
 		if (error_lines) printf("# %lu error lines\n", error_lines);
 		return rc || error_lines ? 1 : 0;
 	}
@@ -221,6 +236,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	int rc = kstm_module_init();
+	error_lines += shim_warnings();
 	printf("# kselftest module at nr_cpu_ids %lu: init returned %d, %lu error lines\n", nr, rc, error_lines);
 	return rc || error_lines ? 1 : 0;
 }

@@ -159,8 +159,7 @@ static inline unsigned int cpumask_next_wrap(int n, const struct cpumask *m, int
 {
 	unsigned int next;
 
-	cpumask_check((unsigned int)start);
-	for (;;) {
+	for (;;) {	/* start is not checked (lib/cpumask.c does not) */
 		next = cpumask_next(n, m);
 		if (wrap && n < start && next >= (unsigned int)start)
 			return nr_cpumask_bits;
