@@ -52,5 +52,15 @@ check 0 pick "$examples/pick/fused.c" --nr-cpus 65 --runs "$small_runs"
 # hotplug regression) and a v6.19 clear that ignores `online`.
 check 1 cpudl "$examples/cpudl/broken/v4.9-hole-clear-active-guard.c" --nr-cpus 4 --runs 0
 check 1 cpudl "$examples/cpudl/broken/v6.19-hole-ignores-online.c" --nr-cpus 4 --runs 0
+# The shim's own API against the booted kernel, op by op (issue 27):
+# scripts/inkernel-api-check.sh, CI_IN_KERNEL_API_OPS ops at two nr_cpu_ids.
+echo "== inkernel-api-check (the shim's cpumask/bitmap/find-bit API against the kernel)"
+t=$SECONDS
+if ! scripts/inkernel-api-check.sh build/inkernel-api-check --nr 7 --nr 130 \
+       --ops "${CI_IN_KERNEL_API_OPS:-3000}"; then
+  echo "ci: inkernel-api-check failed"
+  status=1
+fi
+echo "ci: inkernel-api-check: $((SECONDS - t)) s"
 echo "ci: kernel-check --in-kernel step: $((SECONDS - start)) s"
 exit $status

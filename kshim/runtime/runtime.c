@@ -16,6 +16,7 @@ unsigned int nr_cpu_ids = 1;
 struct cpumask __cpu_possible_mask, __cpu_present_mask, __cpu_online_mask, __cpu_active_mask;
 unsigned long kshim_cpu_capacity[NR_CPUS];
 struct static_key_false sched_asym_cpucapacity;
+extern unsigned int kshim_distribute_prev; /* bitmap.c: cpumask_any_distribute() */
 
 static struct kcheck_warning warning;
 static long alloc_count, fail_at;
@@ -121,6 +122,7 @@ void kshim_reset_runtime(unsigned nr)
 	__cpu_active_mask = __cpu_possible_mask;
 	warning.count = 0;
 	alloc_count = 0;
+	kshim_distribute_prev = 0;
 }
 
 void kshim_set_capacity(int asym, const unsigned long *caps, unsigned n)

@@ -94,7 +94,8 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
                              (shim / "runtime" / "glue_cpudl.c").string()});
   }
   argv.insert(argv.begin() + 1, spec.extra_flags.begin(), spec.extra_flags.end());
-  argv.insert(argv.end(), {(shim / "runtime" / "runtime.c").string(), "-Wl,-Bsymbolic", "-o",
+  argv.insert(argv.end(), {(shim / "runtime" / "runtime.c").string(),
+                           (shim / "runtime" / "bitmap.c").string(), "-Wl,-Bsymbolic", "-o",
                            r.shared_object.string()});
   // The file's own definitions win over the shim's (the shim defines only
   // what "sched.h" or <linux/...> would, and only where the file does not).

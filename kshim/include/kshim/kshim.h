@@ -23,6 +23,14 @@
 #ifndef KSHIM_KSHIM_H
 #define KSHIM_KSHIM_H
 
+/* The kernel whose contract the shim follows where kernels differ (each
+ * such place says so: bitmap_fill(), cpumask_next_wrap(), ...):
+ * -DKSHIM_KERNEL_VERSION='KSHIM_KV(4,14)'; the default is v6.19. */
+#define KSHIM_KV(major, minor) ((major) * 256 + (minor))
+#ifndef KSHIM_KERNEL_VERSION
+#define KSHIM_KERNEL_VERSION KSHIM_KV(6, 19)
+#endif
+
 /* ---- include/linux/types.h, compiler.h ---------------------------------- */
 typedef unsigned char u8;
 typedef unsigned short u16;
@@ -49,6 +57,11 @@ typedef unsigned int gfp_t;
 #define __init
 #define __exit
 #define __must_check
+#define __initdata
+#define __initconst
+#define __used __attribute__((__used__))
+#define __pure __attribute__((__pure__))
+#define __user
 #define __cacheline_aligned
 #define __percpu
 #define __rcu
@@ -56,8 +69,35 @@ typedef unsigned int gfp_t;
 #define EXPORT_SYMBOL_GPL(sym)
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
 #define WRITE_ONCE(x, v) (*(volatile __typeof__(x) *)&(x) = (v))
+/* BUILD_BUG_ON(c): as the kernel's (compiletime_assert), the optimiser must
+ * prove c false, so it accepts what folds only after inlining
+ * (__builtin_constant_p of an inline's result); unoptimised, c must be an
+ * integer constant expression. */
+#ifdef __OPTIMIZE__
+#define KSHIM_PASTE2(a, b) a##b
+#define KSHIM_PASTE(a, b) KSHIM_PASTE2(a, b)
+#define KSHIM_BUILD_BUG_ON(c, name) do { \
+	extern void name(void) __attribute__((__error__("BUILD_BUG_ON(" #c ") failed"))); \
+	if (c) name(); } while (0)
+#define BUILD_BUG_ON(c) KSHIM_BUILD_BUG_ON(c, KSHIM_PASTE(__kshim_build_bug_, __COUNTER__))
+#else
 #define BUILD_BUG_ON(c) _Static_assert(!(c), "BUILD_BUG_ON(" #c ")")
+#endif
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#define __round_mask(x, y) ((__typeof__(x))((y) - 1))
+#define round_up(x, y) ((((x) - 1) | __round_mask(x, y)) + 1)
+#define round_down(x, y) ((x) & ~__round_mask(x, y))
+#define ALIGN(x, a) (((x) + ((__typeof__(x))(a) - 1)) & ~((__typeof__(x))(a) - 1))
+#define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a) - 1)) == 0)
+#define INT_MAX ((int)(~0U >> 1))
+#define UINT_MAX (~0U)
+#define LONG_MAX ((long)(~0UL >> 1))
+#define ULONG_MAX (~0UL)
+#define U32_MAX ((u32)~0U)
+#define U64_MAX ((u64)~0ULL)
+#define PAGE_SIZE 4096UL
+typedef long long loff_t;
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))
 #define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
@@ -73,9 +113,13 @@ void *memcpy(void *dst, const void *src, size_t n);
 void *memmove(void *dst, const void *src, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
 size_t strlen(const char *s);
+int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
 
 #define ENOMEM 12
 #define EINVAL 22
+#define ERANGE 34
+#define EOVERFLOW 75
 
 /* ---- WARN_ON & co: recorded, reported as a finding by the harness ------- */
 void kshim_warn(const char *file, int line, const char *cond);
@@ -115,232 +159,10 @@ static inline void *kmalloc_array(size_t n, size_t size, gfp_t gfp) { (void)gfp;
 #define kzalloc_objs(VAR, COUNT, ...) ((__typeof__(VAR) *)kshim_alloc((COUNT), sizeof(VAR), 1))
 #define kcalloc_objs kzalloc_objs
 
-/* ---- bitops, bitmap, find_bit (include/linux/bitmap.h, lib/find_bit.c) -- */
-#define BITS_PER_LONG 64
-#define BITS_PER_BYTE 8
-#define BITS_TO_LONGS(nr) (((nr) + BITS_PER_LONG - 1) / BITS_PER_LONG)
-#define BIT_WORD(nr) ((nr) / BITS_PER_LONG)
-#define BIT_MASK(nr) (1UL << ((nr) % BITS_PER_LONG))
-#define BITMAP_FIRST_WORD_MASK(start) (~0UL << ((start) & (BITS_PER_LONG - 1)))
-#define BITMAP_LAST_WORD_MASK(nbits) (~0UL >> (-(nbits) & (BITS_PER_LONG - 1)))
-#define DECLARE_BITMAP(name, bits) unsigned long name[BITS_TO_LONGS(bits)]
-
-static inline void __set_bit(unsigned long nr, volatile unsigned long *addr) { addr[BIT_WORD(nr)] |= BIT_MASK(nr); }
-static inline void __clear_bit(unsigned long nr, volatile unsigned long *addr) { addr[BIT_WORD(nr)] &= ~BIT_MASK(nr); }
-static inline void set_bit(unsigned long nr, volatile unsigned long *addr) { __set_bit(nr, addr); }
-static inline void clear_bit(unsigned long nr, volatile unsigned long *addr) { __clear_bit(nr, addr); }
-static inline bool test_bit(unsigned long nr, const volatile unsigned long *addr) { return (addr[BIT_WORD(nr)] >> (nr % BITS_PER_LONG)) & 1UL; }
-static inline bool __test_and_set_bit(unsigned long nr, volatile unsigned long *addr) { bool old = test_bit(nr, addr); __set_bit(nr, addr); return old; }
-static inline bool test_and_set_bit(unsigned long nr, volatile unsigned long *addr) { return __test_and_set_bit(nr, addr); }
-static inline bool __test_and_clear_bit(unsigned long nr, volatile unsigned long *addr) { bool old = test_bit(nr, addr); __clear_bit(nr, addr); return old; }
-static inline bool test_and_clear_bit(unsigned long nr, volatile unsigned long *addr) { return __test_and_clear_bit(nr, addr); }
-
-/* The FIND_FIRST_BIT / FIND_NEXT_BIT shape: first set bit of WORD(idx) at or
- * after start, below size, else size. O(size / BITS_PER_LONG). */
-#define KSHIM_FIND_NEXT(WORD, size, start) ({ \
-	unsigned long __sz = (size), __st = (start), __res = __sz; \
-	if (__st < __sz) { \
-		unsigned long idx = __st / BITS_PER_LONG; \
-		unsigned long __t = (WORD) & BITMAP_FIRST_WORD_MASK(__st); \
-		while (!__t && (idx + 1) * BITS_PER_LONG < __sz) { idx++; __t = (WORD); } \
-		if (__t) { \
-			__res = idx * BITS_PER_LONG + (unsigned long)__builtin_ctzl(__t); \
-			if (__res > __sz) __res = __sz; \
-		} \
-	} \
-	__res; })
-
-static inline unsigned long find_next_bit(const unsigned long *addr, unsigned long size, unsigned long offset)
-{ return KSHIM_FIND_NEXT(addr[idx], size, offset); }
-static inline unsigned long find_next_and_bit(const unsigned long *a1, const unsigned long *a2, unsigned long size, unsigned long offset)
-{ return KSHIM_FIND_NEXT(a1[idx] & a2[idx], size, offset); }
-static inline unsigned long find_next_andnot_bit(const unsigned long *a1, const unsigned long *a2, unsigned long size, unsigned long offset)
-{ return KSHIM_FIND_NEXT(a1[idx] & ~a2[idx], size, offset); }
-static inline unsigned long find_next_zero_bit(const unsigned long *addr, unsigned long size, unsigned long offset)
-{ return KSHIM_FIND_NEXT(~addr[idx], size, offset); }
-static inline unsigned long find_first_bit(const unsigned long *addr, unsigned long size)
-{ return find_next_bit(addr, size, 0); }
-static inline unsigned long find_first_and_bit(const unsigned long *a1, const unsigned long *a2, unsigned long size)
-{ return find_next_and_bit(a1, a2, size, 0); }
-static inline unsigned long find_first_and_and_bit(const unsigned long *a1, const unsigned long *a2, const unsigned long *a3, unsigned long size)
-{ return KSHIM_FIND_NEXT(a1[idx] & a2[idx] & a3[idx], size, 0); }
-static inline unsigned long find_first_zero_bit(const unsigned long *addr, unsigned long size)
-{ return find_next_zero_bit(addr, size, 0); }
-#define for_each_set_bit(bit, addr, size) \
-	for ((bit) = find_first_bit((addr), (size)); (bit) < (size); (bit) = find_next_bit((addr), (size), (bit) + 1))
-
-/* bitmap_*: words below BITS_TO_LONGS(nbits) only; the last partial word of a
- * result is masked (lib/bitmap.c). */
-static inline void bitmap_zero(unsigned long *dst, unsigned int nbits)
-{ for (unsigned int k = 0; k < BITS_TO_LONGS(nbits); k++) dst[k] = 0; }
-static inline void bitmap_fill(unsigned long *dst, unsigned int nbits)
-{ for (unsigned int k = 0; k < BITS_TO_LONGS(nbits); k++) dst[k] = ~0UL;
-  if (nbits % BITS_PER_LONG) dst[nbits / BITS_PER_LONG] &= BITMAP_LAST_WORD_MASK(nbits); }
-static inline void bitmap_copy(unsigned long *dst, const unsigned long *src, unsigned int nbits)
-{ for (unsigned int k = 0; k < BITS_TO_LONGS(nbits); k++) dst[k] = src[k]; }
-static inline bool bitmap_and(unsigned long *dst, const unsigned long *b1, const unsigned long *b2, unsigned int nbits)
-{
-	unsigned int k, lim = nbits / BITS_PER_LONG;
-	unsigned long result = 0;
-	for (k = 0; k < lim; k++) result |= (dst[k] = b1[k] & b2[k]);
-	if (nbits % BITS_PER_LONG) result |= (dst[k] = b1[k] & b2[k] & BITMAP_LAST_WORD_MASK(nbits));
-	return result != 0;
-}
-static inline bool bitmap_andnot(unsigned long *dst, const unsigned long *b1, const unsigned long *b2, unsigned int nbits)
-{
-	unsigned int k, lim = nbits / BITS_PER_LONG;
-	unsigned long result = 0;
-	for (k = 0; k < lim; k++) result |= (dst[k] = b1[k] & ~b2[k]);
-	if (nbits % BITS_PER_LONG) result |= (dst[k] = b1[k] & ~b2[k] & BITMAP_LAST_WORD_MASK(nbits));
-	return result != 0;
-}
-static inline void bitmap_or(unsigned long *dst, const unsigned long *b1, const unsigned long *b2, unsigned int nbits)
-{ for (unsigned int k = 0; k < BITS_TO_LONGS(nbits); k++) dst[k] = b1[k] | b2[k]; }
-static inline bool bitmap_empty(const unsigned long *src, unsigned int nbits)
-{ return find_first_bit(src, nbits) >= nbits; }
-static inline bool bitmap_intersects(const unsigned long *b1, const unsigned long *b2, unsigned int nbits)
-{ return find_first_and_bit(b1, b2, nbits) < nbits; }
-static inline bool bitmap_equal(const unsigned long *b1, const unsigned long *b2, unsigned int nbits)
-{
-	unsigned int k, lim = nbits / BITS_PER_LONG;
-	for (k = 0; k < lim; k++) if (b1[k] != b2[k]) return false;
-	return !(nbits % BITS_PER_LONG) || !((b1[k] ^ b2[k]) & BITMAP_LAST_WORD_MASK(nbits));
-}
-static inline unsigned int bitmap_weight(const unsigned long *src, unsigned int nbits)
-{
-	unsigned int k, w = 0, lim = nbits / BITS_PER_LONG;
-	for (k = 0; k < lim; k++) w += (unsigned int)__builtin_popcountl(src[k]);
-	if (nbits % BITS_PER_LONG) w += (unsigned int)__builtin_popcountl(src[k] & BITMAP_LAST_WORD_MASK(nbits));
-	return w;
-}
-
-/* ---- cpumask (include/linux/cpumask.h, CONFIG_CPUMASK_OFFSTACK=y) ------- */
-#define NR_CPUS 8192
-#define CONFIG_NR_CPUS NR_CPUS
-#define CONFIG_SMP 1
-struct cpumask { DECLARE_BITMAP(bits, NR_CPUS); };
-typedef struct cpumask cpumask_t;
-typedef struct cpumask *cpumask_var_t;
-
-extern unsigned int nr_cpu_ids;
-#define nr_cpumask_bits nr_cpu_ids
-#define small_cpumask_bits nr_cpu_ids
-#define large_cpumask_bits nr_cpu_ids
-extern struct cpumask __cpu_possible_mask, __cpu_present_mask, __cpu_online_mask, __cpu_active_mask;
-#define cpu_possible_mask ((const struct cpumask *)&__cpu_possible_mask)
-#define cpu_present_mask ((const struct cpumask *)&__cpu_present_mask)
-#define cpu_online_mask ((const struct cpumask *)&__cpu_online_mask)
-#define cpu_active_mask ((const struct cpumask *)&__cpu_active_mask)
-#define cpumask_bits(maskp) ((maskp)->bits)
-#define to_cpumask(bitmap) ((struct cpumask *)(bitmap))
-#define cpumask_pr_args(maskp) nr_cpu_ids, cpumask_bits(maskp)
-
-/* cpumask_check(): the kernel warns (CONFIG_DEBUG_PER_CPU_MAPS) on a CPU at
- * or beyond nr_cpu_ids; the shim always does, so it becomes a finding. */
-static inline unsigned int cpumask_check(unsigned int cpu)
-{
-	WARN_ON_ONCE(cpu >= nr_cpu_ids);
-	return cpu;
-}
-static inline bool cpumask_test_cpu(int cpu, const struct cpumask *m)
-{
-	unsigned int c = cpumask_check((unsigned int)cpu);
-	return c < NR_CPUS && test_bit(c, cpumask_bits(m));
-}
-static inline void cpumask_set_cpu(unsigned int cpu, struct cpumask *m)
-{ if (cpumask_check(cpu) < NR_CPUS) set_bit(cpu, cpumask_bits(m)); }
-static inline void __cpumask_set_cpu(unsigned int cpu, struct cpumask *m)
-{ if (cpumask_check(cpu) < NR_CPUS) __set_bit(cpu, cpumask_bits(m)); }
-static inline void cpumask_clear_cpu(int cpu, struct cpumask *m)
-{ if (cpumask_check((unsigned int)cpu) < NR_CPUS) clear_bit((unsigned int)cpu, cpumask_bits(m)); }
-static inline void __cpumask_clear_cpu(int cpu, struct cpumask *m)
-{ if (cpumask_check((unsigned int)cpu) < NR_CPUS) __clear_bit((unsigned int)cpu, cpumask_bits(m)); }
-static inline bool cpumask_test_and_set_cpu(int cpu, struct cpumask *m)
-{ return cpumask_check((unsigned int)cpu) < NR_CPUS && test_and_set_bit((unsigned int)cpu, cpumask_bits(m)); }
-static inline bool cpumask_test_and_clear_cpu(int cpu, struct cpumask *m)
-{ return cpumask_check((unsigned int)cpu) < NR_CPUS && test_and_clear_bit((unsigned int)cpu, cpumask_bits(m)); }
-
-static inline void cpumask_clear(struct cpumask *m) { bitmap_zero(cpumask_bits(m), nr_cpumask_bits); }
-static inline void cpumask_setall(struct cpumask *m) { bitmap_fill(cpumask_bits(m), nr_cpumask_bits); }
-static inline void cpumask_copy(struct cpumask *d, const struct cpumask *s) { bitmap_copy(cpumask_bits(d), cpumask_bits(s), nr_cpumask_bits); }
-static inline bool cpumask_and(struct cpumask *d, const struct cpumask *a, const struct cpumask *b)
-{ return bitmap_and(cpumask_bits(d), cpumask_bits(a), cpumask_bits(b), nr_cpumask_bits); }
-static inline bool cpumask_andnot(struct cpumask *d, const struct cpumask *a, const struct cpumask *b)
-{ return bitmap_andnot(cpumask_bits(d), cpumask_bits(a), cpumask_bits(b), nr_cpumask_bits); }
-static inline void cpumask_or(struct cpumask *d, const struct cpumask *a, const struct cpumask *b)
-{ bitmap_or(cpumask_bits(d), cpumask_bits(a), cpumask_bits(b), nr_cpumask_bits); }
-static inline bool cpumask_empty(const struct cpumask *m) { return bitmap_empty(cpumask_bits(m), small_cpumask_bits); }
-static inline bool cpumask_intersects(const struct cpumask *a, const struct cpumask *b)
-{ return bitmap_intersects(cpumask_bits(a), cpumask_bits(b), small_cpumask_bits); }
-static inline bool cpumask_equal(const struct cpumask *a, const struct cpumask *b)
-{ return bitmap_equal(cpumask_bits(a), cpumask_bits(b), small_cpumask_bits); }
-static inline unsigned int cpumask_weight(const struct cpumask *m) { return bitmap_weight(cpumask_bits(m), small_cpumask_bits); }
-
-static inline unsigned int cpumask_first(const struct cpumask *m)
-{ return (unsigned int)find_first_bit(cpumask_bits(m), small_cpumask_bits); }
-static inline unsigned int cpumask_first_and(const struct cpumask *a, const struct cpumask *b)
-{ return (unsigned int)find_first_and_bit(cpumask_bits(a), cpumask_bits(b), small_cpumask_bits); }
-static inline unsigned int cpumask_first_and_and(const struct cpumask *a, const struct cpumask *b, const struct cpumask *c)
-{ return (unsigned int)find_first_and_and_bit(cpumask_bits(a), cpumask_bits(b), cpumask_bits(c), small_cpumask_bits); }
-static inline unsigned int cpumask_first_zero(const struct cpumask *m)
-{ return (unsigned int)find_first_zero_bit(cpumask_bits(m), small_cpumask_bits); }
-/* cpumask_next(n, m): the first CPU after n; n == -1 starts at CPU 0. */
-static inline unsigned int cpumask_next(int n, const struct cpumask *m)
-{
-	if (n != -1) cpumask_check((unsigned int)n);
-	return (unsigned int)find_next_bit(cpumask_bits(m), small_cpumask_bits, (unsigned long)(n + 1));
-}
-static inline unsigned int cpumask_next_and(int n, const struct cpumask *a, const struct cpumask *b)
-{
-	if (n != -1) cpumask_check((unsigned int)n);
-	return (unsigned int)find_next_and_bit(cpumask_bits(a), cpumask_bits(b), small_cpumask_bits, (unsigned long)(n + 1));
-}
-#define cpumask_any(m) cpumask_first(m)
-#define cpumask_any_and(a, b) cpumask_first_and((a), (b))
-#define for_each_cpu(cpu, mask) \
-	for ((cpu) = 0; (cpu) = (__typeof__(cpu))find_next_bit(cpumask_bits(mask), small_cpumask_bits, (unsigned long)(cpu)), \
-	     (unsigned int)(cpu) < small_cpumask_bits; (cpu)++)
-#define for_each_cpu_and(cpu, m1, m2) \
-	for ((cpu) = 0; (cpu) = (__typeof__(cpu))find_next_and_bit(cpumask_bits(m1), cpumask_bits(m2), small_cpumask_bits, (unsigned long)(cpu)), \
-	     (unsigned int)(cpu) < small_cpumask_bits; (cpu)++)
-#define for_each_cpu_andnot(cpu, m1, m2) \
-	for ((cpu) = 0; (cpu) = (__typeof__(cpu))find_next_andnot_bit(cpumask_bits(m1), cpumask_bits(m2), small_cpumask_bits, (unsigned long)(cpu)), \
-	     (unsigned int)(cpu) < small_cpumask_bits; (cpu)++)
-#define for_each_possible_cpu(cpu) for_each_cpu((cpu), cpu_possible_mask)
-#define for_each_present_cpu(cpu) for_each_cpu((cpu), cpu_present_mask)
-#define for_each_online_cpu(cpu) for_each_cpu((cpu), cpu_online_mask)
-#define cpu_possible(cpu) cpumask_test_cpu((cpu), cpu_possible_mask)
-#define cpu_present(cpu) cpumask_test_cpu((cpu), cpu_present_mask)
-#define cpu_online(cpu) cpumask_test_cpu((cpu), cpu_online_mask)
-#define cpu_active(cpu) cpumask_test_cpu((cpu), cpu_active_mask)
-/* include/linux/cpumask.h: what CPU hotplug calls (kernel/cpu.c, sched/core.c). */
-static inline void set_cpu_online(unsigned int cpu, bool online)
-{
-	if (online)
-		cpumask_set_cpu(cpu, &__cpu_online_mask);
-	else
-		cpumask_clear_cpu(cpu, &__cpu_online_mask);
-}
-static inline void set_cpu_active(unsigned int cpu, bool active)
-{
-	if (active)
-		cpumask_set_cpu(cpu, &__cpu_active_mask);
-	else
-		cpumask_clear_cpu(cpu, &__cpu_active_mask);
-}
-#define num_possible_cpus() cpumask_weight(cpu_possible_mask)
-#define num_present_cpus() cpumask_weight(cpu_present_mask)
-#define num_active_cpus() cpumask_weight(cpu_active_mask)
-#define num_online_cpus() cpumask_weight(cpu_online_mask)
-
-/* Off-stack masks: a whole struct cpumask from the allocator. */
-static inline bool alloc_cpumask_var(cpumask_var_t *mask, gfp_t flags)
-{ (void)flags; *mask = (struct cpumask *)kshim_alloc(1, sizeof(struct cpumask), 0); return *mask != NULL; }
-static inline bool zalloc_cpumask_var(cpumask_var_t *mask, gfp_t flags)
-{ (void)flags; *mask = (struct cpumask *)kshim_alloc(1, sizeof(struct cpumask), 1); return *mask != NULL; }
-#define alloc_cpumask_var_node(mask, flags, node) alloc_cpumask_var(mask, flags)
-#define zalloc_cpumask_var_node(mask, flags, node) zalloc_cpumask_var(mask, flags)
-static inline void free_cpumask_var(cpumask_var_t mask) { kfree(mask); }
+/* ---- bitops, find-bit, bitmap, cpumask ----------------------------------- */
+#include <kshim/find.h>
+#include <kshim/bitmap.h>
+#include <kshim/cpumask.h>
 
 /* ---- locking: single-threaded bookkeeping -------------------------------- */
 typedef struct { int held; } raw_spinlock_t;
