@@ -65,7 +65,7 @@ TEST(MutateClassify, ErrorsByKind) {
   EXPECT_EQ(classify(kExitBadInput, R"({"exit": 2, "verdict": "error", "kind": "error"})").status,
             Status::kError);
   EXPECT_EQ(classify(-1, "").status, Status::kTimeout);
-  EXPECT_EQ(detected_find_returns(R"({"forms": "form of x.c: ..., cpudl_find() returns 0/1 (y)"})"),
+  EXPECT_EQ(detected_find_returns(R"j({"forms": "form of x.c: ..., cpudl_find() returns 0/1 (y)"})j"),
             "0/1");
   EXPECT_EQ(detected_find_returns("cpudl_find() returns 0/1"), "");
 }

@@ -113,7 +113,9 @@ TEST(FormDetectionNeverCrashes, DeeplyNestedBracesAndALongChain) {
   chain += ";\n\treturn r;\n}\n" + kRest;
   error.clear();
   const auto api = detect_cpudl_api(chain, &error);
-  if (!api) EXPECT_NE(error.find("cannot be read as C"), std::string::npos) << error;
+  if (!api) {
+    EXPECT_NE(error.find("cannot be read as C"), std::string::npos) << error;
+  }
   (void)detect_find_return(chain, &error);
   (void)shim_helpers_defined_by(chain);
   (void)summarize_link_errors("undefined symbol: helper\n", chain, "x.c");
