@@ -198,11 +198,12 @@ campaign-args)
   ;;
 workdir)
   cand=$SRC/kshim/examples/cpudl/v4.9-swap.c
-  # A harness that does nothing: the work directory's handling is what is
-  # checked (the fuzzing step runs, and looks for this run's artifacts).
-  kc=(kernel-check cpudl --no-build --harness "$(type -P true)" --time 1 --runs 1)
+  # The built harness (fixture kcheck_harness), so that the fuzzing step runs
+  # and looks for this run's artifacts: a harness that does nothing stops at
+  # the property run now (no result record), before any crash file is read.
+  kc=(kernel-check cpudl --no-build --time 1 --runs 1)
   mkdir foreign && echo mine >foreign/notes.txt
-  expect 2 '--work-dir foreign: not empty and not written by diffsched kernel-check' "${kc[@]}" --candidate "$cand" --work-dir foreign
+  expect 2 '--work-dir [^ ]*foreign: not empty and not written by diffsched kernel-check' "${kc[@]}" --candidate "$cand" --work-dir foreign
   [[ -f foreign/notes.txt ]] || fail "a refused --work-dir lost a file"
   # First run: a kernel-check's directory. Then the user's candidate is put in
   # candidate/ and baseline/, and stale crash files beside the artifacts.
@@ -215,6 +216,7 @@ workdir)
   [[ -s w/candidate/mine.c && -s w/baseline/base.c ]] || fail "kernel-check deleted an input inside --work-dir"
   grep -q 'deadbeef\|cafe' second.log && { fail "a reused --work-dir reported an earlier run's crash file"; cat second.log; }
   grep -q 'FINDING' second.log && { fail "a reused --work-dir gave a FINDING"; cat second.log; }
+  grep -q 'verdict: EQUIVALENT' second.log || { fail "the reused --work-dir's run did not complete"; cat second.log; }
   [[ -e w/artifacts/crash-deadbeef ]] && fail "the earlier artifacts survived the reuse"
   # Names that need quoting in a generated compiler argument.
   for n in 'q"uote.c' $'new\nline.c' 'back\slash.c' 'd$(touch INJECTED).c' $'lat\xe9.c'; do

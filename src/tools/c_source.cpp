@@ -8,6 +8,7 @@
 #include <mutex>
 #include <utility>
 
+#include <dlfcn.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -21,18 +22,41 @@ namespace diffsched::tools {
 
 namespace {
 
+// libclang is loaded with dlopen, and only in the child that parses
+// (parse_in_child): linking it would map libLLVM (over 100 MB of address
+// space) into every diffsched process, which the bounded-memory modes
+// (replay, decode under `ulimit -v`) cannot afford. DIFFSCHED_LIBCLANG_PATH
+// is the library CMake found (src/CMakeLists.txt).
+void* libclang() {
+  static void* const handle = ::dlopen(DIFFSCHED_LIBCLANG_PATH, RTLD_NOW | RTLD_LOCAL);
+  return handle;
+}
+
+void* clang_symbol(const char* name) {
+  void* p = libclang() ? ::dlsym(libclang(), name) : nullptr;
+  if (!p) ::_exit(4);  // only the parsing child calls into libclang
+  return p;
+}
+
+// LC(clang_f) is libclang's clang_f, resolved once per call site.
+#define LC(f) ([]() {                                                      \
+  static const auto p = reinterpret_cast<decltype(&::f)>(clang_symbol(#f)); \
+  return p;                                                                \
+}())
+
+
 std::string take(CXString s) {
-  const char* c = clang_getCString(s);
+  const char* c = LC(clang_getCString)(s);
   std::string out = c ? c : "";
-  clang_disposeString(s);
+  LC(clang_disposeString)(s);
   return out;
 }
 
 // Byte offset of `loc` in the main file (its expansion), or npos.
 std::size_t main_offset(CXSourceLocation loc) {
-  if (!clang_Location_isFromMainFile(loc)) return std::string::npos;
+  if (!LC(clang_Location_isFromMainFile)(loc)) return std::string::npos;
   unsigned offset = 0;
-  clang_getExpansionLocation(loc, nullptr, nullptr, nullptr, &offset);
+  LC(clang_getExpansionLocation)(loc, nullptr, nullptr, nullptr, &offset);
   return offset;
 }
 
@@ -41,13 +65,13 @@ struct Extent {
   bool ok() const { return begin != std::string::npos && end != std::string::npos && begin <= end; }
 };
 Extent main_extent(CXCursor c) {
-  const CXSourceRange r = clang_getCursorExtent(c);
-  return Extent{main_offset(clang_getRangeStart(r)), main_offset(clang_getRangeEnd(r))};
+  const CXSourceRange r = LC(clang_getCursorExtent)(c);
+  return Extent{main_offset(LC(clang_getRangeStart)(r)), main_offset(LC(clang_getRangeEnd)(r))};
 }
 
 std::vector<CXCursor> children(CXCursor c) {
   std::vector<CXCursor> out;
-  clang_visitChildren(
+  LC(clang_visitChildren)(
       c,
       [](CXCursor child, CXCursor, CXClientData data) {
         static_cast<std::vector<CXCursor>*>(data)->push_back(child);
@@ -102,19 +126,19 @@ void read_body(const std::string& code, CXCursor body, CFunction& f) {
     const CXCursor c = stack.back();
     stack.pop_back();
     const std::vector<CXCursor> kids = children(c);
-    const CXCursorKind kind = clang_getCursorKind(c);
+    const CXCursorKind kind = LC(clang_getCursorKind)(c);
     const Extent at = main_extent(c);
     if (kind == CXCursor_ReturnStmt && at.ok()) {
       std::string e = text_of(code, at);
       e = e.size() >= 6 && e.starts_with("return") ? e.substr(6) : std::string();
       returns.emplace_back(at.begin, CReturn{e});
     } else if (kind == CXCursor_BinaryOperator && at.ok() && is_plain_assignment(code, c, kids) &&
-               clang_getCursorKind(kids[0]) == CXCursor_DeclRefExpr) {
-      assigns.emplace_back(at.begin, CAssignment{take(clang_getCursorSpelling(kids[0])),
+               LC(clang_getCursorKind)(kids[0]) == CXCursor_DeclRefExpr) {
+      assigns.emplace_back(at.begin, CAssignment{take(LC(clang_getCursorSpelling)(kids[0])),
                                                  text_of(code, main_extent(kids[1]))});
     } else if (kind == CXCursor_VarDecl && at.ok() && !kids.empty() &&
-               clang_isExpression(clang_getCursorKind(kids.back()))) {
-      assigns.emplace_back(at.begin, CAssignment{take(clang_getCursorSpelling(c)),
+               LC(clang_isExpression)(LC(clang_getCursorKind)(kids.back()))) {
+      assigns.emplace_back(at.begin, CAssignment{take(LC(clang_getCursorSpelling)(c)),
                                                  text_of(code, main_extent(kids.back()))});
     }
     for (auto it = kids.rbegin(); it != kids.rend(); ++it) stack.push_back(*it);
@@ -128,73 +152,97 @@ void read_body(const std::string& code, CXCursor body, CFunction& f) {
 
 void read_function(const std::string& code, CXCursor c, CSource& out) {
   CFunction f;
-  f.name = take(clang_getCursorSpelling(c));
-  f.params = std::max(0, clang_Cursor_getNumArguments(c));
-  f.is_definition = clang_isCursorDefinition(c) != 0;
-  f.is_static = clang_Cursor_getStorageClass(c) == CX_SC_Static;
-  const std::size_t name_at = main_offset(clang_getCursorLocation(c));
+  f.name = take(LC(clang_getCursorSpelling)(c));
+  f.params = std::max(0, LC(clang_Cursor_getNumArguments)(c));
+  f.is_definition = LC(clang_isCursorDefinition)(c) != 0;
+  f.is_static = LC(clang_Cursor_getStorageClass)(c) == CX_SC_Static;
+  const std::size_t name_at = main_offset(LC(clang_getCursorLocation)(c));
   if (name_at != std::string::npos) f.param_text = param_text_at(code, name_at + f.name.size());
   if (f.is_definition)
     for (const CXCursor& k : children(c))
-      if (clang_getCursorKind(k) == CXCursor_CompoundStmt) read_body(code, k, f);
+      if (LC(clang_getCursorKind)(k) == CXCursor_CompoundStmt) read_body(code, k, f);
   out.functions.push_back(std::move(f));
 }
 
 void read_struct(CXCursor c, CSource& out) {
-  const std::string name = take(clang_getCursorSpelling(c));
+  const std::string name = take(LC(clang_getCursorSpelling)(c));
   for (const CXCursor& k : children(c))
-    if (clang_getCursorKind(k) == CXCursor_FieldDecl)
-      out.fields.insert(name + "." + take(clang_getCursorSpelling(k)));
+    if (LC(clang_getCursorKind)(k) == CXCursor_FieldDecl)
+      out.fields.insert(name + "." + take(LC(clang_getCursorSpelling)(k)));
 }
 
 void read_tokens(CXTranslationUnit tu, CXFile file, std::size_t size, CSource& out) {
-  const CXSourceRange all = clang_getRange(clang_getLocationForOffset(tu, file, 0),
-                                           clang_getLocationForOffset(tu, file, static_cast<unsigned>(size)));
+  const CXSourceRange all = LC(clang_getRange)(LC(clang_getLocationForOffset)(tu, file, 0),
+                                           LC(clang_getLocationForOffset)(tu, file, static_cast<unsigned>(size)));
   CXToken* tokens = nullptr;
   unsigned n = 0;
-  clang_tokenize(tu, all, &tokens, &n);
+  LC(clang_tokenize)(tu, all, &tokens, &n);
   for (unsigned i = 0; i < n; ++i)
-    if (clang_getTokenKind(tokens[i]) == CXToken_Identifier)
-      out.identifiers.insert(take(clang_getTokenSpelling(tu, tokens[i])));
-  clang_disposeTokens(tu, tokens, n);
+    if (LC(clang_getTokenKind)(tokens[i]) == CXToken_Identifier)
+      out.identifiers.insert(take(LC(clang_getTokenSpelling)(tu, tokens[i])));
+  LC(clang_disposeTokens)(tu, tokens, n);
 }
 
 CSource parse_uncached(const std::string& text) {
+  if (!libclang()) {
+    CSource failed;
+    const char* why = ::dlerror();
+    failed.error = fmt::format("cannot load libclang {}: {} (Debian package libclang1-14)",
+                               DIFFSCHED_LIBCLANG_PATH, why ? why : "unknown error");
+    return failed;
+  }
   CSource out;
   const std::string shim = (source_dir() / "kshim").string();
   const std::string path = shim + "/detect/input.c";
   const std::string sched = shim + "/sched", include = shim + "/include", abi = shim + "/abi";
   const std::string force = sched + "/sched.h";
-  const char* args[] = {"-x", "c", "-std=gnu11", "-nostdinc", "-w", "-ferror-limit=0",
+  const char* args[] = {"-x", "c", "-std=gnu11", "-nostdinc", "-w", "-ferror-limit=0", "-fbracket-depth=1024",
                         "-iquote", sched.c_str(), "-I", include.c_str(), "-I", abi.c_str(),
                         "-include", force.c_str(),
                         "-DKSHIM_OWN_dl_time_before", "-DKSHIM_OWN_task_cpu",
                         "-DKSHIM_OWN_capacity_orig_of", "-DKSHIM_OWN_sched_asym_cpucap_active",
                         "-DKSHIM_OWN_dl_task_fits_capacity"};
   CXUnsavedFile unsaved{path.c_str(), text.data(), static_cast<unsigned long>(text.size())};
-  CXIndex index = clang_createIndex(0, 0);
+  CXIndex index = LC(clang_createIndex)(0, 0);
   CXTranslationUnit tu = nullptr;
-  const CXErrorCode rc = clang_parseTranslationUnit2(
+  const CXErrorCode rc = LC(clang_parseTranslationUnit2)(
       index, path.c_str(), args, static_cast<int>(std::size(args)), &unsaved, 1,
       CXTranslationUnit_KeepGoing, &tu);
   if (rc != CXError_Success || !tu) {
     out.error = rc == CXError_Crashed ? "libclang crashed while parsing it"
                                       : "libclang could not parse it";
-    if (tu) clang_disposeTranslationUnit(tu);
-    clang_disposeIndex(index);
+    if (tu) LC(clang_disposeTranslationUnit)(tu);
+    LC(clang_disposeIndex)(index);
     return out;
+  }
+  // Where clang gives up on the rest of the file (it cuts the parse off when
+  // brackets nest deeper than -fbracket-depth), what it read is not the file:
+  // say so, rather than report the functions after that point as missing.
+  for (unsigned i = 0, n = LC(clang_getNumDiagnostics)(tu); i < n; ++i) {
+    CXDiagnostic d = LC(clang_getDiagnostic)(tu, i);
+    const std::string msg = take(LC(clang_getDiagnosticSpelling)(d));
+    // (A fatal error, reported as an error under CXTranslationUnit_KeepGoing.)
+    const bool cut = LC(clang_getDiagnosticSeverity)(d) >= CXDiagnostic_Error &&
+                     msg.find("nesting level exceeded") != std::string::npos;
+    LC(clang_disposeDiagnostic)(d);
+    if (cut) {
+      out.error = "clang: " + msg;
+      LC(clang_disposeTranslationUnit)(tu);
+      LC(clang_disposeIndex)(index);
+      return out;
+    }
   }
   out.parsed = true;
   const std::string code = blank_comments(text);
-  for (const CXCursor& c : children(clang_getTranslationUnitCursor(tu))) {
-    if (!clang_Location_isFromMainFile(clang_getCursorLocation(c))) continue;
-    const CXCursorKind kind = clang_getCursorKind(c);
+  for (const CXCursor& c : children(LC(clang_getTranslationUnitCursor)(tu))) {
+    if (!LC(clang_Location_isFromMainFile)(LC(clang_getCursorLocation)(c))) continue;
+    const CXCursorKind kind = LC(clang_getCursorKind)(c);
     if (kind == CXCursor_FunctionDecl) read_function(code, c, out);
-    if (kind == CXCursor_StructDecl && clang_isCursorDefinition(c)) read_struct(c, out);
+    if (kind == CXCursor_StructDecl && LC(clang_isCursorDefinition)(c)) read_struct(c, out);
   }
-  if (CXFile file = clang_getFile(tu, path.c_str())) read_tokens(tu, file, text.size(), out);
-  clang_disposeTranslationUnit(tu);
-  clang_disposeIndex(index);
+  if (CXFile file = LC(clang_getFile)(tu, path.c_str())) read_tokens(tu, file, text.size(), out);
+  LC(clang_disposeTranslationUnit)(tu);
+  LC(clang_disposeIndex)(index);
   return out;
 }
 

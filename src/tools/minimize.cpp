@@ -283,6 +283,7 @@ class Minimizer {
     auto make = [&](T value) { return with_field(p, i, k, value); };
     for (const T& a : anchors) {
       if (budget_.exhausted()) return false;
+      if (a == v) continue;  // not a change: counting it as one kept the passes from a fixpoint
       Program candidate = make(a);
       if (fails(candidate)) {
         p = std::move(candidate);
