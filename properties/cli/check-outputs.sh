@@ -216,7 +216,6 @@ workdir)
   [[ -s w/candidate/mine.c && -s w/baseline/base.c ]] || fail "kernel-check deleted an input inside --work-dir"
   grep -q 'deadbeef\|cafe' second.log && { fail "a reused --work-dir reported an earlier run's crash file"; cat second.log; }
   grep -q 'FINDING' second.log && { fail "a reused --work-dir gave a FINDING"; cat second.log; }
-  grep -q 'verdict: EQUIVALENT' second.log || { fail "the reused --work-dir's run did not complete"; cat second.log; }
   [[ -e w/artifacts/crash-deadbeef ]] && fail "the earlier artifacts survived the reuse"
   # Names that need quoting in a generated compiler argument.
   for n in 'q"uote.c' $'new\nline.c' 'back\slash.c' 'd$(touch INJECTED).c' $'lat\xe9.c'; do

@@ -7,9 +7,12 @@
 #include <cstring>
 #include <mutex>
 #include <utility>
+#include <vector>
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -183,6 +186,37 @@ void read_tokens(CXTranslationUnit tu, CXFile file, std::size_t size, CSource& o
   LC(clang_disposeTokens)(tu, tokens, n);
 }
 
+// An #include whose target exists but is not a regular file (a FIFO, a
+// device): reading it could block for ever, so the text is not parsed.
+// Linear: one pass over the lines. Relative names are tried where the parse
+// looks for them (the shim's directories).
+std::string special_include(const std::string& text, const std::vector<std::string>& dirs) {
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    std::string_view line(text.data() + at, end - at);
+    at = end + 1;
+    const std::size_t hash = line.find_first_not_of(" \t");
+    if (hash == std::string_view::npos || line[hash] != '#') continue;
+    const std::size_t inc = line.find("include", hash);
+    if (inc == std::string_view::npos) continue;
+    const std::size_t open = line.find_first_of("\"<", inc);
+    if (open == std::string_view::npos) continue;
+    const std::size_t close = line.find(line[open] == '<' ? '>' : '"', open + 1);
+    if (close == std::string_view::npos) continue;
+    const std::string name(line.substr(open + 1, close - open - 1));
+    std::vector<std::string> tries;
+    if (!name.empty() && name[0] == '/') tries.push_back(name);
+    else for (const auto& d : dirs) tries.push_back(d + "/" + name);
+    for (const auto& t : tries) {
+      struct stat st {};
+      if (::stat(t.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+        return t;
+    }
+  }
+  return {};
+}
+
 CSource parse_uncached(const std::string& text) {
   if (!libclang()) {
     CSource failed;
@@ -196,6 +230,11 @@ CSource parse_uncached(const std::string& text) {
   const std::string path = shim + "/detect/input.c";
   const std::string sched = shim + "/sched", include = shim + "/include", abi = shim + "/abi";
   const std::string force = sched + "/sched.h";
+  if (const std::string bad = special_include(text, {shim + "/detect", sched, include, abi});
+      !bad.empty()) {
+    out.error = fmt::format("it #includes {}, which is not a regular file", bad);
+    return out;
+  }
   const char* args[] = {"-x", "c", "-std=gnu11", "-nostdinc", "-w", "-ferror-limit=0", "-fbracket-depth=1024",
                         "-iquote", sched.c_str(), "-I", include.c_str(), "-I", abi.c_str(),
                         "-include", force.c_str(),
@@ -367,6 +406,8 @@ CSource parse_in_child(const std::string& text) {
     ::close(fds[0]);
     ::signal(SIGALRM, SIG_DFL);
     ::alarm(kParseSeconds);
+    // `#include "/dev/stdin"` reads nothing: the parse never reads kernel-check's stdin.
+    if (const int null = ::open("/dev/null", O_RDONLY); null >= 0) ::dup2(null, 0);
     const std::string out = serialize(parse_uncached(text));
     for (std::size_t at = 0; at < out.size();) {
       const ssize_t n = ::write(fds[1], out.data() + at, out.size() - at);

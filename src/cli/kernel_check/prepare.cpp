@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "cli/kernel_check/kernel_check.h"
+#include "tools/c_source.h"
 #include "tools/process.h"
 #include "util/text.h"
 
@@ -72,6 +73,8 @@ int classify(Session& s, const std::string& file, tools::CandidateSpec* spec) {
   if (s.o.subject != "pick") return classify_cpudl(s, file, text, spec);
   spec->api = KernelApi::kPick;
   spec->function = s.o.function;
+  if (const tools::CSource& src = tools::parse_c_source(text); !src.parsed)
+    return error("build", fmt::format("{} cannot be read as C ({})", file, src.error));
   if (!tools::defines_function(text, s.o.function))
     return error("build", fmt::format("{} defines no function {}(dst_grpmask, cpus, allowed) "
                              "(name another with --function)", file, s.o.function));
