@@ -3,6 +3,8 @@
 // quotes, $(), backquotes, a newline, a leading '-', non-UTF-8 bytes.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -19,7 +21,10 @@ namespace fs = std::filesystem;
 
 // The words bash sees for `printf '%s\0' LINE`, split at the NULs.
 std::vector<std::string> bash_words(const std::string& line) {
-  const fs::path script = fs::temp_directory_path() / "diffsched-quote-test.sh";
+  // One file per process: gtest_discover_tests runs each test as its own
+  // process, in parallel under ctest -j, so a shared name raced.
+  const fs::path script =
+      fs::temp_directory_path() / ("diffsched-quote-test-" + std::to_string(::getpid()) + ".sh");
   { std::ofstream(script, std::ios::binary) << "printf '%s\\0' " << line << "\n"; }
   std::string out;
   if (std::FILE* p = ::popen(("bash --norc " + script.string()).c_str(), "r")) {
