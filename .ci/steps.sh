@@ -2,14 +2,14 @@
 # The steps only CI runs, after README's test command has built the tree and
 # passed (.ci/run runs this in the fresh Debian 12 root of
 # scripts/check-fresh-machine.sh, in the clone whose build/ the test command made):
-#  1. a short libFuzzer campaign over all targets (CI_CAMPAIGN_SECONDS, 180)
+#  1. a short libFuzzer campaign over all targets (CI_CAMPAIGN_SECONDS, 90)
 #     that fails on a new finding and must list the accepted tie divergence
 #     under cpudl_exact, minimised to 2 ops; its three reports must validate;
 #  2. the same campaign through AFL++ (CI_AFL_SECONDS, 40);
 #  3. the coverage gate: the checked-in corpus covers every line and branch of
 #     both heapify strategies and the three picks;
 #  4. .clusterfuzzlite/build.sh run with OSS-Fuzz's variables;
-#  5. kernel-check --in-kernel on the example files (scripts/ci-in-kernel.sh);
+#  5. kernel-check --in-kernel on what no ctest boots (scripts/ci-in-kernel.sh);
 #  6. a sampled mutation score of the checks (scripts/ci-mutate.sh).
 # The Markdown summary goes to the job summary when $GITHUB_STEP_SUMMARY is set.
 set -euo pipefail
@@ -30,9 +30,9 @@ check_campaign() {  # check_campaign OUT_DIR STATUS
   echo "ci: campaign clean; accepted tie under cpudl_exact: $(grep -E '^set' "$tie" | tr '\n' ';')"
 }
 
-echo "== fuzz campaign (libFuzzer), all targets, ${CI_CAMPAIGN_SECONDS:-180} s"
+echo "== fuzz campaign (libFuzzer), all targets, ${CI_CAMPAIGN_SECONDS:-90} s"
 status=0
-./build/diffsched campaign --time "${CI_CAMPAIGN_SECONDS:-180}" --jobs "$(nproc)" \
+./build/diffsched campaign --time "${CI_CAMPAIGN_SECONDS:-90}" --jobs "$(nproc)" \
     --corpus build/ci-corpus --out build/ci-campaign --progress-every 30 -q || status=$?
 check_campaign build/ci-campaign $status
 

@@ -10,9 +10,10 @@
 # 8192 for pick (CI_IN_KERNEL_CPUDL_NR / CI_IN_KERNEL_PICK_NR;
 # docs/kernel-check.md, "In a real kernel"). Every API form and the files with
 # the issue-12 ops (find_cap, cpu_down/cpu_up) get the regressions at 4 CPUs
-# and a few random programs (one boot each); two broken files must be caught.
-# The module holds one candidate, so each file is at least one build and one
-# boot: the list below is what fits the step's budget of 12 minutes.
+# and a few random programs (one boot each), unless a ctest of label inkernel
+# boots that file already (the broken files and the shim's API check are
+# ctests too). The module holds one candidate, so each file is at least one
+# build and one boot: about 5 minutes here.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 diffsched=${DIFFSCHED:-./build/diffsched}
@@ -40,27 +41,12 @@ check 0 cpudl "$examples/cpudl/v4.9-hole.c" --nr-cpus 2 3 4 8 127 130 --runs 0
 check 0 cpudl "$examples/cpudl/v4.9-hole.c" --nr-cpus "$cpudl_nr" --runs "$runs"
 check 0 pick "$examples/pick/reference.c" --nr-cpus 8 65 --runs 0
 check 0 pick "$examples/pick/reference.c" --nr-cpus "$pick_nr" --runs "$runs"
-# One file of each other API form, the capacity branch (find_cap) and the
-# cpu_active() guard of a clear (hotplug): the regressions at 4 CPUs
-# (hotplug-down-with-dl-tasks, find-cap-branches among them) and random programs.
-for f in v4.8-swap v4.9-cpu-swap v6.19-swap v5.9-capacity-swap v5.18-rfc-clear-active \
-         v3.18-android-split-cpu-hole; do
+# The API forms that no ctest boots (ctest's label inkernel already runs
+# v4.8-swap, v4.9-cpu-swap, v5.9-capacity-swap with find_cap, v6.19-hole with
+# hotplug, pick/fused.c, the broken files and the shim's API check, so CI does
+# not boot them twice): the regressions at 4 CPUs and a few random programs.
+for f in v6.19-swap v5.18-rfc-clear-active v3.18-android-split-cpu-hole; do
   check 0 cpudl "$examples/cpudl/$f.c" --nr-cpus 4 --runs "$small_runs"
 done
-check 0 pick "$examples/pick/fused.c" --nr-cpus 65 --runs "$small_runs"
-# Broken files, caught in the guest: a clear guarded by cpu_active() (the
-# hotplug regression) and a v6.19 clear that ignores `online`.
-check 1 cpudl "$examples/cpudl/broken/v4.9-hole-clear-active-guard.c" --nr-cpus 4 --runs 0
-check 1 cpudl "$examples/cpudl/broken/v6.19-hole-ignores-online.c" --nr-cpus 4 --runs 0
-# The shim's own API against the booted kernel, op by op (issue 27):
-# scripts/inkernel-api-check.sh, CI_IN_KERNEL_API_OPS ops at two nr_cpu_ids.
-echo "== inkernel-api-check (the shim's cpumask/bitmap/find-bit API against the kernel)"
-t=$SECONDS
-if ! scripts/inkernel-api-check.sh build/inkernel-api-check --nr 7 --nr 130 \
-       --ops "${CI_IN_KERNEL_API_OPS:-3000}"; then
-  echo "ci: inkernel-api-check failed"
-  status=1
-fi
-echo "ci: inkernel-api-check: $((SECONDS - t)) s"
 echo "ci: kernel-check --in-kernel step: $((SECONDS - start)) s"
 exit $status

@@ -217,6 +217,16 @@ workdir)
   grep -q 'deadbeef\|cafe' second.log && { fail "a reused --work-dir reported an earlier run's crash file"; cat second.log; }
   grep -q 'FINDING' second.log && { fail "a reused --work-dir gave a FINDING"; cat second.log; }
   [[ -e w/artifacts/crash-deadbeef ]] && fail "the earlier artifacts survived the reuse"
+  grep -q '^verdict: EQUIVALENT' second.log || { fail "a reused --work-dir with its inputs in candidate/ did not complete"; cat second.log; }
+  # And again: the header the last run staged beside mine.c in candidate/ is
+  # its leftover, not the tree's own cpudeadline.h (it is cleaned, not read).
+  "$D" "${kc[@]}" --candidate w/candidate/mine.c --baseline w/baseline/base.c --work-dir w >third.log 2>&1
+  grep -q '^verdict: EQUIVALENT' third.log || { fail "a third run in the same --work-dir did not complete"; cat third.log; }
+  grep -q 'header .*cpudeadline.h' third.log && { fail "a third run took the staged header for the tree's own"; cat third.log; }
+  # A header the user put beside the candidate in candidate/ is still used.
+  mkdir -p w2 && cp "$cand" w2/mine.c && cp "$SRC/kshim/cpudeadline/cpudeadline-v4.9.h" w2/cpudeadline.h
+  "$D" "${kc[@]}" --candidate w2/mine.c --work-dir w2/w >fourth.log 2>&1
+  grep -q 'header w2/cpudeadline.h' fourth.log || { fail "the tree's own cpudeadline.h beside the candidate was not used"; cat fourth.log; }
   # Names that need quoting in a generated compiler argument.
   for n in 'q"uote.c' $'new\nline.c' 'back\slash.c' 'd$(touch INJECTED).c' $'lat\xe9.c'; do
     cp "$cand" "$n"

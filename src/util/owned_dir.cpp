@@ -273,6 +273,20 @@ bool remove_except(const fs::path& p, const std::vector<fs::path>& inputs, std::
   return why.empty();
 }
 
+bool written_by_last_run(const fs::path& dir, const std::string& manifest,
+                         const std::string& mode, const fs::path& p) {
+  std::error_code ec;
+  if (!fs::is_regular_file(dir / manifest, ec)) return false;
+  std::string found;
+  const auto entries = parse_manifest(read_text(dir / manifest), &found);
+  if (found != mode) return false;
+  const fs::path root = lexical(dir), lex = lexical(p);
+  return std::any_of(entries.begin(), entries.end(), [&](const OwnedEntry& e) {
+    const fs::path at = (root / e.rel).lexically_normal();
+    return e.kind == OwnedEntry::kTree ? is_prefix(at, lex) : at == lex;
+  });
+}
+
 bool OwnedDir::ok(std::string* error) const {
   if (!error_.empty()) *error = error_;
   return error_.empty();

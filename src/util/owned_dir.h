@@ -108,6 +108,14 @@ class OwnedDir {
 // could not be removed.
 bool remove_except(const fs::path& p, const std::vector<fs::path>& inputs, std::string* error);
 
+// True if `p` lies in what the last run of `mode` recorded in `dir`'s
+// manifest (`manifest`): a file that run wrote, or anything inside a tree it
+// made. Such a file is the tool's own leftover, never an input, even before
+// clean() removes it (kernel-check: the header it staged beside a candidate
+// in --work-dir/candidate/ is not "the tree's own cpudeadline.h").
+bool written_by_last_run(const fs::path& dir, const std::string& manifest,
+                         const std::string& mode, const fs::path& p);
+
 // Reads a manifest's text: nullopt-like empty mode if it is not one.
 // (Exposed for tests.) `mode` gets the MODE of its first line.
 std::vector<OwnedEntry> parse_manifest(const std::string& text, std::string* mode);

@@ -17,6 +17,15 @@ namespace {
 
 using tools::KernelApi;
 
+constexpr const char* kWorkDirMode = "kernel-check";  // the --work-dir manifest's mode
+
+// A file an earlier kernel-check wrote in the given --work-dir (the header it
+// staged beside a candidate in candidate/): its leftover, never an input.
+bool staged_by_last_run(const Session& s, const fs::path& p) {
+  return !s.o.work_dir.empty() &&
+         util::written_by_last_run(s.o.work_dir, util::OwnedDirOptions{}.manifest, kWorkDirMode, p);
+}
+
 // The cpudl form of a file: its API (detected, or --api) and what its
 // cpudl_find() returns; kExitOk or prints the reason.
 int classify_cpudl(Session& s, const std::string& file, const std::string& text,
@@ -53,7 +62,7 @@ int classify_cpudl(Session& s, const std::string& file, const std::string& text,
   if (!o.header.empty()) {
     spec->header = o.header;
   } else if (const fs::path near = fs::path(file).parent_path() / "cpudeadline.h";
-             fs::is_regular_file(near, ec)) {
+             fs::is_regular_file(near, ec) && !staged_by_last_run(s, near)) {
     spec->header = near;  // the tree's own header, as the kernel build uses it
   }
   return kExitOk;
@@ -156,7 +165,7 @@ int make_work_dir(Session& s) {
   });
   inputs.insert(inputs.end(), {s.o.candidate, s.o.baseline, s.o.header, s.o.harness});
   std::string why;
-  if (!s.owned.open(s.work, {.mode = "kernel-check", .option = "--work-dir", .inputs = inputs}, &why) ||
+  if (!s.owned.open(s.work, {.mode = kWorkDirMode, .option = "--work-dir", .inputs = inputs}, &why) ||
       !s.owned.clean(&why))
     return error(why);
   s.owned_before = s.owned.entries();
