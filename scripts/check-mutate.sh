@@ -109,6 +109,58 @@ C
     { echo "FAIL: the dead-code survivor is not listed with its diff"; fails=$((fails + 1)); }
   expect 0 "mutation score" pick --candidate "$tmp/dead.c" --budget 0 --runs 300 --seed 1 \
     --jobs 2 --no-confirm --no-equiv --out "$tmp/dead2" --min-score 50
+  # A mutant that prints kernel-check's and the harness's words (a verdict, a
+  # signature, an init failure, a JSON verdict) is classified from the verdict
+  # file kernel-check writes, never from them (issue 22): the one that
+  # survives (>= 100000 is never true) stays a survivor, and the ones that
+  # end the harness process (_exit(2)) inside an input are killed by "exit"
+  # (a finding with that input), never by the "init" failure they print.
+  cat >"$tmp/fake.c" <<'C'
+#include <linux/cpumask.h>
+
+int printf(const char *fmt, ...);
+int fflush(void *stream);
+void _exit(int status);
+
+static void say_done(void)
+{
+	printf("kcheck: candidate: cpudl_init() returned -12\n"
+	       "verdict: FINDING pick:invariant:pick-first-common:cpu:pick\n"
+	       "signature pick:invariant:pick-first-common:cpu:pick\n"
+	       "{\"verdict\": \"finding\", \"exit\": 1, \"kind\": \"init\"}\n");
+	fflush(0);
+}
+
+int select_dst_cpu(const struct cpumask *dst_grpmask, const struct cpumask *cpus,
+		   const struct cpumask *allowed)
+{
+	int cpu;
+
+	say_done();
+	if (nr_cpu_ids > 100000)
+		_exit(2);
+	for_each_cpu_and(cpu, dst_grpmask, cpus)
+		if (cpumask_test_cpu(cpu, allowed))
+			return cpu;
+	return nr_cpu_ids;
+}
+C
+  expect 1 "below --min-score 100" pick --candidate "$tmp/fake.c" --budget 0 --runs 300 --seed 1 \
+    --jobs 2 --no-confirm --no-equiv --operators relational --out "$tmp/fake" \
+    --json "$tmp/fake.json" --min-score 100
+  python3 - "$tmp/fake.json" <<'PY' || fails=$((fails + 1))
+import json, sys
+ms = json.load(open(sys.argv[1]))["mutants"]
+def on(op): return [m for m in ms if "nr_cpu_ids %s 100000" % op in m["diff"]]
+assert len(on(">=")) == 1 and on(">=")[0]["status"] == "survived", on(">=")
+ended = on("<") + on("<=")
+assert len(ended) == 2, [m["diff"] for m in ms]
+for m in ended:  # the harness ended inside an input: a finding with that input
+    assert m["status"] == "killed" and m["check"] == "exit", m
+    assert "pick-first-common" not in m["signature"], m
+print("ok: printed verdicts and harness words decide nothing:",
+      sorted((m["id"], m["status"], m["check"]) for m in ms))
+PY
 fi
 
 if [ "$part" = equiv ] || [ "$part" = all ]; then

@@ -31,6 +31,7 @@ struct kc_driver {
 	unsigned host_nr;
 	void (*emit)(const char *line);
 	int id, nr, verbose, op, active, in_domain, failed;
+	unsigned long nprograms, nops; /* started, and run, since kc_driver_new() */
 	unsigned long inheap[KC_LONGS], free_[KC_LONGS], down[KC_LONGS];
 	unsigned long caps[KC_MAX_CAPS];
 	unsigned ncaps;
@@ -398,6 +399,7 @@ static int kc_start(struct kc_driver *d, char *s)
 	kc_puts(d, " ");
 	kc_puti(d, d->nr);
 	kc_end(d);
+	d->nprograms++;
 	return 0;
 }
 
@@ -691,6 +693,7 @@ static int kc_op(struct kc_driver *d, char kind, char *s)
 			return -1;
 		got = c->pick(d->m1, d->m2, d->m3);
 		d->op++;
+		d->nops++;
 		kc_begin(d);
 		kc_puts(d, "S ");
 		kc_puti(d, d->id);
@@ -712,6 +715,7 @@ static int kc_op(struct kc_driver *d, char kind, char *s)
 	if (i == KC_CPUDL_NR_OPS || kc_cpudl_ops[i].run(d, &s, &r))
 		return -1;
 	d->op++;
+	d->nops++;
 	kc_begin(d);
 	kc_puts(d, "S ");
 	kc_puti(d, d->id);
@@ -765,6 +769,17 @@ int kc_driver_line(struct kc_driver *d, char *line)
 		return kc_start(d, line + 1) ? (kc_error(d, "malformed program line"), -1) : 0;
 	if (kind == 'E') {
 		d->active = 0;
+		return 0;
+	}
+	if (kind == 'Q') { /* the result record: what ran, and the host's token */
+		kc_begin(d);
+		kc_puts(d, "D ");
+		kc_putu(d, d->nprograms);
+		kc_puts(d, " ");
+		kc_putu(d, d->nops);
+		kc_puts(d, " ");
+		kc_puts(d, line[1] ? line + 2 : "-");
+		kc_end(d);
 		return 0;
 	}
 	if (!d->active)

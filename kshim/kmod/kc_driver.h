@@ -20,6 +20,7 @@
  *   A CAP,CAP,...        the program's capacities (after P; repeated over the CPUs)
  *   p DST CPUS ALLOWED                    pick
  *   E                                     end of the program
+ *   Q TOKEN              the end of the input: print the result record
  * LIST is a cpulist ("0-3,64") or "-" for none; numbers are decimal.
  * Output, one line each (the module prints them with a "KC" prefix on the
  * console; long lines continue on "KC+" lines):
@@ -27,6 +28,9 @@
  *   S id op STATE        after every op; STATE is "x=<fnv64>" when long
  *   V id op INVARIANT FIELD DETAIL        a check of the driver failed
  *   X id MESSAGE         the program could not run (nr_cpu_ids, init)
+ *   D PROGRAMS OPS TOKEN the result record, after Q: how many programs started
+ *                        and ops ran, and the host's token (a line the
+ *                        candidate printed is not it: it cannot know TOKEN)
  */
 #ifndef KC_DRIVER_H
 #define KC_DRIVER_H

@@ -111,10 +111,7 @@ static ssize_t kc_write(struct file *f, const char __user *ubuf, size_t count, l
 			size_t used = (size_t)(nl - inbuf) + 1;
 
 			*nl = 0;
-			if (inbuf[0] == 'Q')
-				kc_emit("D");
-			else
-				kc_driver_line(driver, inbuf);
+			kc_driver_line(driver, inbuf);
 			memmove(inbuf, inbuf + used, inlen - used);
 			inlen -= used;
 			inbuf[inlen] = 0;

@@ -70,10 +70,6 @@ int main(int argc, char **argv)
 
 		if (n && line[n - 1] == '\n')
 			line[--n] = 0;
-		if (line[0] == 'Q') {
-			printf("KC D\n");
-			continue;
-		}
 		kc_driver_line(d, line);
 		fflush(stdout);
 	}

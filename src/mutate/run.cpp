@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 
 #include "engine/exit_status.h"
+#include "io/load.h"
 #include "tools/process.h"
 #include "util/text.h"
 
@@ -108,10 +109,6 @@ extern "C" void mutate_on_signal(int sig) {
   g_stop = true;
 }
 
-void write_text(const fs::path& file, const std::string& text) {
-  std::ofstream(file, std::ios::binary) << text;
-}
-
 // Runs argv with output to log; -1 if the watchdog killed it after `limit` s.
 int run_with_watchdog(const std::vector<std::string>& argv, const fs::path& log, double limit) {
   tools::RunOptions ro;
@@ -176,8 +173,17 @@ Outcome run_one(const Mutant& m, const RunOptions& o, double budget, std::uint64
   std::error_code ec;
   fs::create_directories(dir, ec);
   const fs::path file = dir / o.candidate.filename();
-  write_text(file, m.text);
-  write_text(dir / "mutant.diff", m.diff);
+  // Every write checked: a mutant that could not be written is an error of
+  // the run (never a survivor, never a kill), said with the reason.
+  std::string why;
+  if (ec || !io::write_file(file.string(), m.text, &why) ||
+      !io::write_file((dir / "mutant.diff").string(), m.diff, &why)) {
+    Outcome out;
+    out.status = Status::kError;
+    out.detail = ec ? fmt::format("cannot create {}: {}", dir.string(), ec.message())
+                    : fmt::format("cannot write the mutant: {}", why);
+    return out;
+  }
   const fs::path work = dir / ("work" + tag);
   fs::remove_all(work, ec);
   const fs::path log = dir / ("kernel-check" + tag + ".log");

@@ -42,7 +42,8 @@ bool is_static_elf(const fs::path& file) {
 RunResult run_twin(Env& env, const std::string& text, const std::string& tag) {
   const fs::path in = env.work / fmt::format("programs-{}.txt", tag);
   const fs::path out = env.work / fmt::format("shim-{}.txt", tag);
-  write_text(in, text + "Q\n");
+  const std::string token = new_record_token();
+  write_text(in, with_record_request(text, token));
   const auto t = Clock::now();
   // The twin never calls cpudl_cleanup() at its end: no leak reports.
   // The twin runs the candidate on this machine: in the sandbox, as the
@@ -54,8 +55,10 @@ RunResult run_twin(Env& env, const std::string& text, const std::string& tag) {
   const int rc = run_limited(argv, out, 600, {{"ASAN_OPTIONS", "detect_leaks=0"}});
   r = parse_output(read_text(out), false);
   r.seconds = since(t);
-  if (rc != 0 || !r.done)
-    r.failure = fmt::format("the shim twin stopped (status {}): {}", rc, tail_file(out, 3));
+  const std::string record = check_record(&r, token);
+  if (rc != 0 || !record.empty())
+    r.failure = fmt::format("the shim twin stopped (status {}; {}): {}", rc,
+                            record.empty() ? "its result record is there" : record, tail_file(out, 3));
   return r;
 }
 
@@ -80,7 +83,8 @@ RunResult run_guest(Env& env, unsigned nr, const std::string& text, std::size_t 
   fs::permissions(root / "init", fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec,
                   ec);
   fs::copy_file(env.module, root / "kcheck.ko", ec);
-  write_text(root / "programs.txt", text);
+  const std::string token = new_record_token();
+  write_text(root / "programs.txt", with_record_request(text, token));
   if (ec) {
     r.failure = fmt::format("cannot stage the initramfs in {}: {}", root.string(), ec.message());
     return r;
@@ -110,11 +114,12 @@ RunResult run_guest(Env& env, unsigned nr, const std::string& text, std::size_t 
   r.seconds = since(t);
   ++env.boots;
   env.boot_seconds += r.seconds;
+  const std::string record = check_record(&r, token);
   if (rc == -2 && r.crash.empty())
     r.failure = fmt::format("the guest did not finish in {:.0f} s (log {})", limit, log.string());
   else if (!r.done && r.crash.empty())
-    r.failure = fmt::format("the guest stopped before the driver finished (status {}; log {}): {}",
-                            rc, log.string(), tail_file(log, 2));
+    r.failure = fmt::format("the guest stopped before the driver finished ({}; status {}; log {}): {}",
+                            record, rc, log.string(), tail_file(log, 2));
   if (r.guest_nr && r.guest_nr != nr)
     r.failure = fmt::format("the guest booted with nr_cpu_ids {}, not {} (possible_cpus={})",
                             r.guest_nr, nr, nr);

@@ -179,6 +179,13 @@ Outcome run_all(Env& env, const std::vector<HostProgram>& programs, const std::v
       out.ops += static_cast<std::size_t>(f->op);
       continue;
     }
+    // Every op compared and the same: it counts only when both runs ended
+    // with their result records (a guest or twin that stopped, or printed
+    // no record of this run, proves nothing about the ops it did print).
+    if (why.empty()) {
+      const std::string& unfinished = guest_of[id]->failure.empty() ? shim.failure : guest_of[id]->failure;
+      why.append(unfinished);
+    }
     if (!why.empty()) {
       out.not_run.push_back(fmt::format("{}: {}", p.name, why));
       continue;

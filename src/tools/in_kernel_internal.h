@@ -81,9 +81,17 @@ struct Trace {
   std::map<int, std::string> warnings;    // op -> where
 };
 
+// The driver's result record (its D line, after the host's "Q TOKEN").
+struct Record {
+  unsigned long programs = 0, ops = 0;  // programs started, ops run
+  std::string token;
+};
+
 struct RunResult {
   std::map<int, Trace> traces;
-  bool done = false;      // the driver saw the end
+  bool done = false;      // the driver printed this run's result record, and it holds
+  std::vector<Record> records;  // every D line (one the candidate printed has no token)
+  std::size_t state_lines = 0;  // S lines parsed
   std::string crash;      // a BUG/oops/panic line of the guest
   int crash_id = -1, crash_op = 0;
   unsigned guest_nr = 0;  // the guest's nr_cpu_ids (H line)
@@ -93,6 +101,16 @@ struct RunResult {
 
 // The lines of the twin's output or of the guest's console.
 RunResult parse_output(const std::string& text, bool guest);
+
+// A new token for one run's "Q TOKEN" line: random, so that no line a
+// candidate prints can be taken for the driver's result record.
+std::string new_record_token();
+// The driver's input `text` with the request for its result record.
+std::string with_record_request(const std::string& text, const std::string& token);
+// Sets r->done if the run's result record (the D line with `token`) is there
+// and counts what the parsed trace holds (programs started, ops); otherwise
+// returns why not (one line; empty when done).
+std::string check_record(RunResult* r, const std::string& token);
 
 // --- the builds and the runs (in_kernel_module.cpp, in_kernel_boot.cpp) ----
 

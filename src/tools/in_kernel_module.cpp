@@ -129,6 +129,9 @@ int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_fl
   CandidateSpec shim_spec = spec;
   shim_spec.role = "candidate";
   shim_spec.extra_flags = shim_flags;
+  // The twin follows the contracts of the kernel the guest boots (6.1's
+  // cpumask_next_wrap() takes 4 arguments), as the module's build does.
+  shim_spec.kernel_version = env->pieces.version;
   auto t = Clock::now();
   BuildResult b = build_candidate(shim_spec, env->work);
   if (!b.ok) {
@@ -220,11 +223,12 @@ bool export_kmod(const CandidateSpec& spec, const std::string& program_text, con
     return io::write_file(dir.file(rel).string(), text, error);
   };
   return put("program.ops", program_text) &&
-         put("program.txt", in_kernel_detail::programs_text(ps, {0}, true) + "Q\n") &&
+         put("program.txt", in_kernel_detail::with_record_request(
+                               in_kernel_detail::programs_text(ps, {0}, true), "export")) &&
          put("README",
              "Build: make -C /lib/modules/$(uname -r)/build M=$PWD modules  (a kernel with CONFIG_NR_CPUS >= cpus, booted with nr_cpu_ids == cpus of program.ops)\n"
              "Run:   sudo insmod kcheck.ko && sudo sh -c 'cat program.txt > /proc/kcheck' && sudo dmesg | grep -E 'KC|WARNING'\n"
-             "Read:  one 'KC S id op STATE' line per op of program.ops; 'KC V' is a failed check, a WARNING/BUG the finding (diffsched kernel-check --in-kernel).\n");
+             "Read:  one 'KC S id op STATE' line per op of program.ops; 'KC V' is a failed check, a WARNING/BUG the finding; 'KC D PROGRAMS OPS export' at the end says what ran (diffsched kernel-check --in-kernel).\n");
 }
 
 

@@ -3,6 +3,7 @@
 // lines (kshim/kmod/kc_driver.h), and the driver's output parsed back.
 #include <algorithm>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <variant>
 
@@ -180,7 +181,9 @@ RunResult parse_output(const std::string& text, bool guest) {
     std::string kind;
     w >> kind;
     if (kind == "D") {
-      r.done = true;
+      Record rec;
+      w >> rec.programs >> rec.ops >> rec.token;
+      if (w) r.records.push_back(rec);
     } else if (kind == "H") {
       const auto at = line.find("nr_cpu_ids=");
       if (at != std::string::npos) r.guest_nr = static_cast<unsigned>(std::atoi(line.c_str() + at + 11));
@@ -202,6 +205,7 @@ RunResult parse_output(const std::string& text, bool guest) {
       std::string rest;
       std::getline(w, rest);
       Trace& t = r.traces[id];
+      ++r.state_lines;
       t.states.resize(static_cast<std::size_t>(std::max(op, 1)));
       t.states[static_cast<std::size_t>(op - 1)] = rest.empty() ? rest : rest.substr(1);
       if (!warn_text.empty()) {
@@ -266,6 +270,32 @@ RunResult parse_output(const std::string& text, bool guest) {
   }
   flush_payload(current);
   return r;
+}
+
+std::string new_record_token() {
+  std::random_device rd;
+  return fmt::format("{:08x}{:08x}", rd(), rd());
+}
+
+std::string with_record_request(const std::string& text, const std::string& token) {
+  return text + "Q " + token + "\n";
+}
+
+std::string check_record(RunResult* r, const std::string& token) {
+  r->done = false;
+  const auto rec = std::find_if(r->records.begin(), r->records.end(),
+                                [&](const Record& x) { return x.token == token; });
+  if (rec == r->records.end())
+    return r->records.empty() ? "no result record (the driver's D line)"
+                              : "no result record with this run's token (a D line without it "
+                                "was printed by something else)";
+  const auto started = static_cast<unsigned long>(std::count_if(
+      r->traces.begin(), r->traces.end(), [](const auto& t) { return t.second.started; }));
+  if (rec->programs != started || rec->ops != r->state_lines)
+    return fmt::format("the result record says {} programs and {} ops ran, the trace holds {} and {}",
+                       rec->programs, rec->ops, started, r->state_lines);
+  r->done = true;
+  return {};
 }
 
 

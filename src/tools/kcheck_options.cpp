@@ -20,6 +20,33 @@ std::string check_capacities(std::string_view text) {
   return {};
 }
 
+std::optional<std::pair<unsigned, unsigned>> kernel_version_of(std::string_view text) {
+  // "6.1", or the leading MAJOR.MINOR of a release ("6.1.0-57-amd64").
+  const auto dot = text.find('.');
+  if (dot == std::string_view::npos) return std::nullopt;
+  std::size_t end = dot + 1;
+  while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+  const auto major = util::parse_number<unsigned>(text.substr(0, dot));
+  const auto minor = util::parse_number<unsigned>(text.substr(dot + 1, end - dot - 1));
+  if (!major || !minor || *minor > 255) return std::nullopt;
+  return std::pair{*major, *minor};
+}
+
+std::string check_kernel_version(std::string_view text) {
+  const auto v = kernel_version_of(text);
+  if (!v || text.find_first_not_of("0123456789.") != std::string_view::npos ||
+      std::count(text.begin(), text.end(), '.') != 1)
+    return fmt::format("'{}' is not a kernel version (MAJOR.MINOR, e.g. 6.14)", text);
+  if (v->first < 3 || v->first > 6)
+    return fmt::format("'{}': the shim follows kernels 3.0 to 6.19", text);
+  return {};
+}
+
+std::string kernel_version_flag(std::string_view version) {
+  const auto v = kernel_version_of(version);
+  return v ? fmt::format("-DKSHIM_KERNEL_VERSION=KSHIM_KV({},{})", v->first, v->second) : "";
+}
+
 std::string option_text(const std::string& v) { return v; }
 std::string option_text(bool v) { return v ? "1" : "0"; }
 std::string option_text(unsigned v) { return std::to_string(v); }

@@ -19,8 +19,10 @@
 
 #include <cstddef>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tools/minimize.h"
@@ -65,6 +67,13 @@ inline bool applies_to(const OptionSpec& spec, std::string_view subject) {
 
 // "" or why `text` is not a list of capacities ("1024,512": each 1..1024).
 std::string check_capacities(std::string_view text);
+// MAJOR.MINOR of a version ("6.14") or of a kernel release ("6.1.0-57-amd64").
+std::optional<std::pair<unsigned, unsigned>> kernel_version_of(std::string_view text);
+// "" or why `text` is not a --kernel-version (MAJOR.MINOR, 3.0 to 6.19).
+std::string check_kernel_version(std::string_view text);
+// The compile flag that makes the shim follow that kernel's contracts
+// (kshim/include/kshim/kshim.h), "" for a text that is not a version.
+std::string kernel_version_flag(std::string_view version);
 
 struct KernelCheckOptions {
   std::string subject = "cpudl";  // the subcommand: cpudl | pick
@@ -81,6 +90,7 @@ struct KernelCheckOptions {
   std::string verdict_json;  // CLI: also write the verdict as JSON there
   std::string harness;
   std::string capacity;
+  std::string kernel_version;  // "": the shim's default contracts (v6.19)
   unsigned task_util = 0;  // 0: each find's own task (the harness draws it per find)
   std::vector<unsigned> nr_cpus;
   std::vector<unsigned> exhaustive;  // cpudl: N D K; pick: N (the bounded exhaustive check)
@@ -229,6 +239,13 @@ void for_each_option(Options& o, F&& f) {
                        "affinity)",
                .uses = kAll, .subject = S::kCpudl, .min = 0, .max = 1024, .needs = "capacity"},
     o.task_util);
+  f(OptionSpec{.name = "kernel-version",
+               .help = "the kernel whose contract the shim follows where kernels differ "
+                       "(cpumask_next_wrap() of 4 arguments up to 6.14, bitmap_fill(); "
+                       "docs/kernel-check.md): MAJOR.MINOR, 3.0 to 6.19 (default 6.19; with "
+                       "--in-kernel, the booted kernel's)",
+               .uses = kCli | kReplay, .check = check_kernel_version, .excludes = "in-kernel"},
+    o.kernel_version);
   f(OptionSpec{.name = "function", .help = "the function's name (default select_dst_cpu)",
                .uses = kCli | kReplay, .subject = S::kPick},
     o.function);

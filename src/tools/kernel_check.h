@@ -61,6 +61,7 @@ struct CandidateSpec {
   fs::path header;                           // cpudeadline.h to stage; empty: the shim's
   std::string role = "candidate";            // staging subdirectory
   std::vector<std::string> extra_flags;      // added to the compile (tests: a planted shim primitive)
+  std::string kernel_version;  // the shim's contracts: this kernel's ("6.14"); "": v6.19
   // The compile runs in the sandbox (tools::sandboxed: only its staging
   // directory writable, stdin /dev/null) and is killed after this long (an
   // #include of a FIFO must not hang it).

@@ -5,12 +5,47 @@
 #include <fmt/format.h>
 
 #include "tools/kernel_check.h"
+#include "tools/kcheck_options.h"
 #include "engine/exit_status.h"
 #include "tools/process.h"
 #include "util/owned_dir.h"
 #include "util/text.h"
 
 namespace diffsched::tools {
+
+namespace {
+
+std::string contract_version(const std::string& version) {
+  const auto v = kernel_version_of(version);
+  return v ? fmt::format("{}.{}", v->first, v->second) : "6.19";
+}
+
+// A call of a function whose arguments changed between kernels, with the
+// other era's count: the file is of another era than the shim follows.
+std::string summarize_era_errors(const std::string& out, const std::string& version) {
+  struct Changed {
+    const char* name;
+    const char* what;
+  };
+  static constexpr Changed kChanged[] = {
+      {"cpumask_next_wrap", "cpumask_next_wrap() takes (n, mask, start, wrap) up to v6.14 and "
+                            "(n, mask) from v6.15"},
+  };
+  // clang: "error: too many arguments to function call, expected 2, have 4",
+  // then the line of the call.
+  for (std::size_t at = 0; (at = out.find(" arguments to function call", at)) != std::string::npos; ++at) {
+    const std::size_t eol = out.find('\n', at);
+    const std::size_t next = eol == std::string::npos ? eol : out.find('\n', eol + 1);
+    const std::string context = out.substr(at, next == std::string::npos ? next : next - at);
+    for (const Changed& c : kChanged)
+      if (context.find(std::string(c.name) + "(") != std::string::npos)
+        return fmt::format("{}; the shim follows v{} (give the file's kernel with --kernel-version, "
+                           "e.g. 6.14)", c.what, contract_version(version));
+  }
+  return {};
+}
+
+}  // namespace
 
 BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir) {
   BuildResult r;
@@ -94,6 +129,8 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
                              (shim / "runtime" / "glue_cpudl.c").string()});
   }
   argv.insert(argv.begin() + 1, spec.extra_flags.begin(), spec.extra_flags.end());
+  if (const std::string era = kernel_version_flag(spec.kernel_version); !era.empty())
+    argv.insert(argv.begin() + 1, era);
   argv.insert(argv.end(), {(shim / "runtime" / "runtime.c").string(),
                            (shim / "runtime" / "bitmap.c").string(), "-Wl,-Bsymbolic", "-o",
                            r.shared_object.string()});
@@ -128,6 +165,7 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
     if (r.summary.empty()) r.summary = summarize_missing_api(without_glue_errors(r.compiler_output));
     if (r.summary.empty())
       r.summary = summarize_link_errors(r.compiler_output, util::read_text(file), file.string());
+    if (r.summary.empty()) r.summary = summarize_era_errors(r.compiler_output, spec.kernel_version);
     return r;
   }
   r.ok = true;

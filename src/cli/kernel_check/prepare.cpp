@@ -109,6 +109,8 @@ int build(tools::CandidateSpec spec, const fs::path& work, bool forced_api, doub
                  : fmt::format(", cpudl_find() returns {}", tools::find_return_name(spec.find_return)),
              spec.header.empty() ? "" : fmt::format(", header {}", spec.header.string()),
              b.seconds);
+  if (!spec.kernel_version.empty())
+    fmt::print("  the shim follows the contracts of v{} (--kernel-version)\n", spec.kernel_version);
   *so = b.shared_object;
   return kExitOk;
 }
@@ -118,10 +120,12 @@ int check_arguments(Session& s) {
   const KernelCheckOptions& o = s.o;
   if (int rc = classify(s, o.candidate, &s.cand); rc != kExitOk) return rc;
   s.cand.role = "candidate";
+  s.cand.kernel_version = o.kernel_version;
   s.builtin_base = o.baseline.starts_with("builtin-");
   if (!s.builtin_base) {
     if (int rc = classify(s, o.baseline, &s.base); rc != kExitOk) return rc;
     s.base.role = "baseline";
+    s.base.kernel_version = o.kernel_version;
   } else {
     const bool ok = o.baseline == "builtin-reference" || o.baseline == "builtin-optimized" ||
                     (o.subject == "pick" && o.baseline == "builtin-fused");

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A destination pick written against the cpumask API of v6.14 and before,
+ * written for diffsched's tests: cpumask_next_wrap(n, mask, start, wrap)
+ * takes 4 arguments there (v6.15 made it (n, mask)). It walks dst_grpmask
+ * from CPU 0 to the end once and returns the first CPU of all three masks,
+ * as can_migrate_task()'s loop does. kernel-check builds it only with
+ * --kernel-version 6.14 or older (properties/kshim/CMakeLists.txt).
+ */
+#include <linux/cpumask.h>
+
+int select_dst_cpu(const struct cpumask *dst_grpmask, const struct cpumask *cpus,
+		   const struct cpumask *allowed)
+{
+	int cpu;
+
+	for (cpu = cpumask_next_wrap(-1, dst_grpmask, 0, false); cpu < nr_cpu_ids;
+	     cpu = cpumask_next_wrap(cpu, dst_grpmask, 0, true))
+		if (cpumask_test_cpu(cpu, cpus) && cpumask_test_cpu(cpu, allowed))
+			return cpu;
+	return nr_cpu_ids;
+}
