@@ -19,7 +19,7 @@
 # Settings (environment):
 #   FRESH_DIR             where roots, logs and the cached minbase tarball live
 #                         (default /var/tmp/diffsched-fresh)
-#   FRESH_TIMEOUT         seconds for the whole check (default 3300)
+#   FRESH_TIMEOUT         seconds for the whole check (default 3420: 57 min, inside CI's 60)
 #   CAMPAIGN_SECONDS      the main job's campaign (default here 20)
 # The registries answer as on the host: the root gets the host's apt sources and
 # Acquire settings, its extra CA certificates (/usr/local/share/ca-certificates),
@@ -41,7 +41,7 @@ while (($#)); do
   esac
 done
 fresh=${FRESH_DIR:-/var/tmp/diffsched-fresh}
-deadline=$((SECONDS + ${FRESH_TIMEOUT:-3300}))
+deadline=$((SECONDS + ${FRESH_TIMEOUT:-3420}))
 remaining() { local r=$((deadline - SECONDS)); ((r > 0)) || r=1; echo "$r"; }
 
 step "read README's Quick start"

@@ -26,7 +26,10 @@ run() {  # run NAME MIN_SCORE SUBJECT ARGS...
     echo "ci: mutate $name exited $rc"; tail -5 "$out/$name.log"; status=1
   fi
 }
-run cpudl-v4.9-swap 95 cpudl --candidate kshim/examples/cpudl/v4.9-swap.c    # 26/26 killed
+# The files with documented survivors (v4.9-swap.c, 26/26 killed in this
+# sample, is CI_MUTATE_ALL=1: CI's time budget).
+[[ ${CI_MUTATE_ALL:-0} == 1 ]] &&
+  run cpudl-v4.9-swap 95 cpudl --candidate kshim/examples/cpudl/v4.9-swap.c  # 26/26 killed
 run cpudl-v6.19-hole 90 cpudl --candidate kshim/examples/cpudl/v6.19-hole.c  # 25/27
 run pick-bitmap 80 pick --candidate kshim/examples/pick/bitmap.c             # 18/21
 exit $status
