@@ -47,6 +47,8 @@ done
 [ -n "$vmlinuz" ] || die "needs a kernel image matching the installed headers in $cache (run scripts/fetch-kernel.sh)"
 
 rm -rf "$work" && mkdir -p "$work/mod" "$work/shim" || die "cannot create $work"
+# Absolute: kbuild runs in the headers' directory (M= relative to it otherwise).
+work=$(cd "$work" && pwd)
 # The module, against the kernel's headers.
 cp "$repo/kshim/kmod/api/kc_api.c" "$work/mod/" && echo 'obj-m := kc_api.o' >"$work/mod/Kbuild"
 make -C "/lib/modules/$ver/build" M="$work/mod" modules >"$work/mod/build.log" 2>&1 ||
