@@ -223,7 +223,7 @@ workdir)
   "$D" "${kc[@]}" --candidate w/candidate/mine.c --baseline w/baseline/base.c --work-dir w >third.log 2>&1
   grep -q '^verdict: EQUIVALENT' third.log || { fail "a third run in the same --work-dir did not complete"; cat third.log; }
   grep -q 'header .*cpudeadline.h' third.log && { fail "a third run took the staged header for the tree's own"; cat third.log; }
-  # A header the user put beside the candidate in candidate/ is still used.
+  # The tree's own cpudeadline.h beside a candidate outside the work directory is still used.
   mkdir -p w2 && cp "$cand" w2/mine.c && cp "$SRC/kshim/cpudeadline/cpudeadline-v4.9.h" w2/cpudeadline.h
   "$D" "${kc[@]}" --candidate w2/mine.c --work-dir w2/w >fourth.log 2>&1
   grep -q 'header w2/cpudeadline.h' fourth.log || { fail "the tree's own cpudeadline.h beside the candidate was not used"; cat fourth.log; }
