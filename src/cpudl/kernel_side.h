@@ -9,20 +9,13 @@
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
-#include <variant>
 
+#include "cpudl/apply.h"
 #include "cpudl/side.h"
 #include "kernel/heapify.h"
 #include "kernel/store_log.h"
 
 namespace diffsched::cpudl {
-
-template <class... Fs>
-struct Overloaded : Fs... {
-  using Fs::operator()...;
-};
-template <class... Fs>
-Overloaded(Fs...) -> Overloaded<Fs...>;  // clang-14 lacks aggregate CTAD
 
 template <class Heapify>
 class KernelModelSide : public Side {
@@ -34,38 +27,7 @@ class KernelModelSide : public Side {
   void reset(unsigned nr_cpu_ids) override { kernel::cpudl_init(&cp_, nr_cpu_ids); }
 
   void apply(const Op& op, FindResult* result) override {
-    std::visit(
-        Overloaded{
-            [&](const Set& o) { kernel::cpudl_set(&cp_, o.cpu, o.dl); },
-            [&](const Clear& o) { kernel::cpudl_clear(&cp_, o.cpu); },
-            [&](const ClearOnline& o) { kernel::cpudl_clear(&cp_, o.cpu, o.online); },
-            [&](const SetFreecpu& o) { kernel::cpudl_set_freecpu(&cp_, o.cpu); },
-            [&](const ClearFreecpu& o) { kernel::cpudl_clear_freecpu(&cp_, o.cpu); },
-            // The heap code reads no CPU mask: rq_offline_dl() / rq_online_dl().
-            [&](const CpuDown& o) {
-              kernel::cpudl_clear(&cp_, o.cpu);
-              kernel::cpudl_clear_freecpu(&cp_, o.cpu);
-            },
-            [&](const CpuUp& o) { kernel::cpudl_set_freecpu(&cp_, o.cpu); },
-            [&](const Find& o) {
-              result->with_mask = true;
-              result->later_mask = Cpumask{};
-              result->ret = kernel::cpudl_find(&cp_, o.dl, &o.affinity, &result->later_mask);
-            },
-            [&](const FindNomask& o) {
-              result->with_mask = false;
-              result->later_mask = Cpumask{};
-              result->ret = kernel::cpudl_find(&cp_, o.dl, &o.affinity, nullptr);
-            },
-            [&](const FindCap& o) {
-              result->with_mask = true;
-              result->later_mask = Cpumask{};
-              result->ret = kernel::cpudl_find_cap(
-                  &cp_, o.dl, &o.affinity, &result->later_mask,
-                  [this](int cpu) { return capacity_of(cpu); }, o.cpu, o.runtime, o.deadline);
-            },
-        },
-        op);
+    apply_op(&cp_, op, result, [this](int cpu) { return capacity_of(cpu); });
   }
 
   HeapView view() const override {

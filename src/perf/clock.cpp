@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "cpudl/apply.h"
 #include "kernel/cpudeadline.h"
 #include "kernel/heapify.h"
 #include "kernel/pick.h"
@@ -19,25 +20,16 @@ using Heap = kernel::cpudl<Heapify>;
 
 // One pass: replays of the input, each on a fresh heap (initialised outside
 // the timed region), until `budget` seconds were timed; returns ns per op.
-template <class Heapify>
+// Every op kind is timed, through the lockstep's own apply_op() (cpudl/apply.h).
+template <class Heapify, class CapacityOf>
 double cpudl_pass(Heap<Heapify>* cp, std::span<const cpudl::Op> ops, unsigned cpus,
-                  double budget) {
+                  const CapacityOf& capacity_of, double budget) {
   std::chrono::nanoseconds timed{0};
   std::size_t done = 0;
   while (done == 0 || static_cast<double>(timed.count()) < budget * 1e9) {
     kernel::cpudl_init(cp, cpus);
     const auto t0 = Clock::now();
-    for (const cpudl::Op& op : ops) {
-      if (const auto* s = std::get_if<cpudl::Set>(&op)) {
-        kernel::cpudl_set(cp, s->cpu, s->dl);
-      } else if (const auto* c = std::get_if<cpudl::Clear>(&op)) {
-        kernel::cpudl_clear(cp, c->cpu);
-      } else if (const auto* co = std::get_if<cpudl::ClearOnline>(&op)) {
-        kernel::cpudl_clear(cp, co->cpu, co->online);
-      } else if (const auto* d = std::get_if<cpudl::CpuDown>(&op)) {
-        kernel::cpudl_clear(cp, d->cpu);
-      }
-    }
+    for (const cpudl::Op& op : ops) cpudl::apply_op(cp, op, nullptr, capacity_of);
     timed += Clock::now() - t0;
     done += ops.size();
   }
@@ -73,9 +65,12 @@ ClockResult summarise(const std::vector<double>& ref, const std::vector<double>&
 }  // namespace
 
 template <>
-ClockResult time_input<cpudl::Subject>(std::span<const cpudl::Op> ops, unsigned cpus,
-                                       std::size_t, const ClockOptions& o) {
+ClockResult time_input<cpudl::Subject>(std::span<const cpudl::Op> ops,
+                                       const cpudl::Config& config, std::size_t,
+                                       const ClockOptions& o) {
   if (ops.empty()) return {};
+  const unsigned cpus = config.nr_cpu_ids;
+  const auto capacity_of = [&](int cpu) { return config.capacity_of(cpu); };
   kernel::NrCpuIdsScope scope(cpus);
   auto swap = std::make_unique<Heap<kernel::SwapHeapify>>();
   auto hole = std::make_unique<Heap<kernel::HoleHeapify>>();
@@ -83,20 +78,22 @@ ClockResult time_input<cpudl::Subject>(std::span<const cpudl::Op> ops, unsigned 
   for (unsigned rep = 0; rep < o.repetitions; ++rep) {
     // Alternate which side goes first.
     if (rep % 2 == 0) {
-      ref.push_back(cpudl_pass(swap.get(), ops, cpus, o.seconds_per_rep));
-      opt.push_back(cpudl_pass(hole.get(), ops, cpus, o.seconds_per_rep));
+      ref.push_back(cpudl_pass(swap.get(), ops, cpus, capacity_of, o.seconds_per_rep));
+      opt.push_back(cpudl_pass(hole.get(), ops, cpus, capacity_of, o.seconds_per_rep));
     } else {
-      opt.push_back(cpudl_pass(hole.get(), ops, cpus, o.seconds_per_rep));
-      ref.push_back(cpudl_pass(swap.get(), ops, cpus, o.seconds_per_rep));
+      opt.push_back(cpudl_pass(hole.get(), ops, cpus, capacity_of, o.seconds_per_rep));
+      ref.push_back(cpudl_pass(swap.get(), ops, cpus, capacity_of, o.seconds_per_rep));
     }
   }
   return summarise(ref, opt);
 }
 
 template <>
-ClockResult time_input<pick::Subject>(std::span<const pick::Op> ops, unsigned cpus,
-                                      std::size_t side, const ClockOptions& o) {
+ClockResult time_input<pick::Subject>(std::span<const pick::Op> ops,
+                                      const pick::Config& config, std::size_t side,
+                                      const ClockOptions& o) {
   if (ops.empty()) return {};
+  const unsigned cpus = config.nr_cpu_ids;
   kernel::NrCpuIdsScope scope(cpus);
   const pick::PickFn ref_fn = kernel::pick_reference;
   const pick::PickFn side_fn = side == 2 ? kernel::pick_fused : kernel::pick_optimized;

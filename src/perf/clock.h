@@ -5,12 +5,12 @@
 // yielding ns per call of both sides and their paired ratio; the result is
 // the median and spread (tools::summarize) over the repetitions.
 //
-//   perf::ClockResult c = perf::time_input<pick::Subject>(ops, 8192, 1, {});
+//   perf::ClockResult c = perf::time_input<pick::Subject>(ops, pick::Config{8192}, 1, {});
 //   c.wall_ratio.median   // ns(side) / ns(reference), median of paired ratios
 //
 // cpudl: the heap is re-initialised before each replay of the input, outside
-// the timed region; the timed region is the replay of the whole input (so
-// "ns per call" is per op of the input). pick: `calls` calls per timed block
+// the timed region; the timed region is the replay of the whole input, every
+// op kind through cpudl::apply_op() (so "ns per call" is per op of the input). pick: `calls` calls per timed block
 // over the input's ops in order. Wall clock: never asserted by tests.
 #pragma once
 
@@ -35,7 +35,7 @@ struct ClockResult {
 };
 
 template <class S>
-ClockResult time_input(std::span<const typename S::Op> ops, unsigned cpus, std::size_t side,
-                       const ClockOptions& o);
+ClockResult time_input(std::span<const typename S::Op> ops, const typename S::Config& config,
+                       std::size_t side, const ClockOptions& o);
 
 }  // namespace diffsched::perf

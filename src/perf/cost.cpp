@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "cpudl/kernel_side.h"
+#include "cpudl/apply.h"
 #include "engine/finding.h"
 #include "engine/runner.h"
 #include "kernel/counters.h"
@@ -105,38 +105,12 @@ Evaluator<cpudl::Subject>::~Evaluator() = default;
 
 namespace {
 
-// One op on a counted heap, as KernelModelSide applies it; returns its counts.
+// One op on a counted heap, as KernelModelSide applies it (cpudl/apply.h);
+// returns its counts.
 template <class CP>
 Counts apply_counted(CP* cp, const cpudl::Op& op, const cpudl::Config& config) {
-  using namespace cpudl;  // the op structs; Overloaded (cpudl/kernel_side.h)
   kernel::access_counters() = {};
-  std::visit(Overloaded{
-                 [&](const Set& o) { kernel::cpudl_set(cp, o.cpu, o.dl); },
-                 [&](const Clear& o) { kernel::cpudl_clear(cp, o.cpu); },
-                 [&](const ClearOnline& o) { kernel::cpudl_clear(cp, o.cpu, o.online); },
-                 [&](const SetFreecpu& o) { kernel::cpudl_set_freecpu(cp, o.cpu); },
-                 [&](const ClearFreecpu& o) { kernel::cpudl_clear_freecpu(cp, o.cpu); },
-                 [&](const CpuDown& o) {
-                   kernel::cpudl_clear(cp, o.cpu);
-                   kernel::cpudl_clear_freecpu(cp, o.cpu);
-                 },
-                 [&](const CpuUp& o) { kernel::cpudl_set_freecpu(cp, o.cpu); },
-                 [&](const Find& o) {
-                   Cpumask later{};
-                   kernel::cpudl_find(cp, o.dl, &o.affinity, &later);
-                 },
-                 [&](const FindNomask& o) {
-                   kernel::cpudl_find(cp, o.dl, &o.affinity, nullptr);
-                 },
-                 [&](const FindCap& o) {
-                   Cpumask later{};
-                   kernel::cpudl_find_cap(
-                       cp, o.dl, &o.affinity, &later,
-                       [&](int cpu) { return config.capacity_of(cpu); }, o.cpu, o.runtime,
-                       o.deadline);
-                 },
-             },
-             op);
+  cpudl::apply_op(cp, op, nullptr, [&](int cpu) { return config.capacity_of(cpu); });
   return from(kernel::access_counters());
 }
 

@@ -149,7 +149,8 @@ std::optional<Report> run_subject(const RunOptions& o, std::string* error) {
       row.command = replay_command(o.self, o.subject, metric, file);
     }
     if (o.clock && !g.ops.empty())
-      row.clock = time_input<S>(std::span<const Op>(g.ops), row.cpus, side, {});
+      row.clock =
+          time_input<S>(std::span<const Op>(g.ops), typename S::Config{row.cpus}, side, {});
     (row.worst ? report.worst : report.best).push_back(std::move(row));
   }
   return report;
