@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "engine/exit_status.h"
 #include "engine/runner.h"
@@ -106,10 +107,10 @@ void load(const std::string& path) {
   std::string error;
   auto c = load_candidate(path, &error);
   if (!c) fail(error);
-  const bool pick = g_settings.subject == "pick";
-  if (pick != (c->table->api == KCHECK_API_PICK))
+  const bool one_function = g_settings.tool->shape == CandidateShape::kFunction;
+  if (one_function != (c->table->api == KCHECK_API_PICK))
     fail(fmt::format("{} is a {} candidate, not {}", path, api_name(c->table->api),
-                     g_settings.subject));
+                     g_settings.tool->name));
   g_candidates.push_back(*c);
 }
 
@@ -122,17 +123,13 @@ void setup(const std::vector<std::string>& args, std::vector<std::string>* fuzze
   if (s.o.mode != "fuzz" && !fuzzer_args->empty())
     fail(fmt::format("--mode={} takes no argument '{}'", s.o.mode, fuzzer_args->front()),
          kHarnessBadUsage);
-  s.subject = s.o.subject;
+  s.tool = s.o.tool;
   s.candidate = s.o.candidate;
   if (s.candidate.empty()) fail("--candidate (the candidate's .so) is not given", kHarnessBadUsage);
   s.baseline = s.o.baseline;
-  const std::string level = !s.o.level.empty() ? s.o.level
-                            : s.subject == "pick" ? "exact"
-                                                  : "deadline";
-  s.level = *parse_level(level);  // checked by its choices
-  s.target = find_target(s.subject == "pick" ? "pick"
-                         : s.level == Level::kExact ? "cpudl_exact"
-                                                    : "cpudl");
+  s.level = !s.o.level.empty() ? *parse_level(s.o.level)  // checked by its choices
+                                : s.tool->default_level;
+  s.target = lockstep_target(*s.tool, s.level);
   // --task-util 0 (the default): each find's own task (task_for_find), so
   // that the capacity branch's fits / does not fit / fallback paths are all
   // reached; else a fixed runtime/deadline for every find, on CPU 0.
@@ -154,11 +151,10 @@ void setup(const std::vector<std::string>& args, std::vector<std::string>* fuzze
       c.table->set_capacity(1, caps.data(), static_cast<unsigned>(caps.size()));
   }
 
-  if (s.subject == "cpudl") {
-    if (s.baseline != "builtin-reference" && s.baseline != "builtin-optimized" &&
-        is_builtin(s.baseline))
-      fail(fmt::format("baseline '{}': builtin-reference, builtin-optimized or a file",
-                       s.baseline));
+  if (s.tool->shape == CandidateShape::kHeapApi) {
+    const auto& words = s.tool->builtin_baselines;
+    if (is_builtin(s.baseline) && std::find(words.begin(), words.end(), s.baseline) == words.end())
+      fail(fmt::format("baseline '{}': {} or a file", s.baseline, fmt::join(words, ", ")));
     cpudl::set_default_sides_factory(make_cpudl_sides);
   } else {
     std::size_t next = 0;
@@ -320,9 +316,9 @@ int mode_replay(bool minimize) {
     program = io::load_program(input, nullptr, &error);
   }
   if (!program) fail(error);
-  if (io::subject_name(*program) != g_settings.subject)
+  if (io::subject_name(*program) != g_settings.tool->name)
     fail(fmt::format("{} is a {} input, not {}", input, io::subject_name(*program),
-                     g_settings.subject));
+                     g_settings.tool->name));
   if (o.decode_only) {  // the input as .ops, for minimising outside
     if (o.output.empty()) fail("--decode-only needs --output", kHarnessBadUsage);
     if (!io::write_file(o.output, io::format_program(*program), &error)) fail(error);
@@ -385,7 +381,7 @@ int mode_check() {
       std::string error;
       auto program = io::load_program(f.string(), nullptr, &error);
       if (!program) fail(error);
-      if (io::subject_name(*program) != g_settings.subject) continue;
+      if (io::subject_name(*program) != g_settings.tool->name) continue;
       Verdict v;
       g_current.seed_text = io::format_program(*program);
       begin_input(g_current.seed_text);

@@ -84,7 +84,7 @@ int run_exhaustive(typename S::Config config, const std::vector<std::vector<std:
 int mode_exhaustive() {
   const std::vector<unsigned>& b = g_settings.o.exhaustive;
   std::vector<std::string> ops;
-  if (g_settings.subject == "pick") {
+  if (g_settings.tool->shape == CandidateShape::kFunction) {  // every mask triple
     if (b.size() != 1 || b[0] > 6) fail("--exhaustive for pick is N (1..6)", kHarnessBadUsage);
     const unsigned n = b[0];
     for (unsigned d = 0; d < (1u << n); ++d)

@@ -21,7 +21,7 @@ namespace diffsched::kcheck::harness {
 // The options (tools/kcheck_options.h) and what setup() derives from them.
 struct Settings {
   tools::KernelCheckOptions o;
-  std::string subject = "cpudl";
+  const SubjectTool* tool = &kCpudlTool;  // o.subject, resolved by parse_harness_args()
   std::string candidate, baseline = "builtin-reference";
   Level level = Level::kDeadline;
   const FuzzTarget* target = nullptr;

@@ -44,9 +44,9 @@ TEST(MutateFunctions, FindsDefinitionsNotStructsOrInitialisers) {
   const auto t = tokenize(text);
   EXPECT_EQ(names(find_functions(t)),
             (std::vector<std::string>{"parent", "cpudl_clear", "cpudl_find", "cpudl_cleanup"}));
-  EXPECT_EQ(names(functions_under_test(t, Subject::kCpudl, "")),
+  EXPECT_EQ(names(functions_under_test(t, kCpudlTool, "")),
             (std::vector<std::string>{"cpudl_clear", "cpudl_find", "cpudl_cleanup"}));
-  EXPECT_EQ(names(functions_under_test(t, Subject::kPick, "parent")),
+  EXPECT_EQ(names(functions_under_test(t, kPickTool, "parent")),
             (std::vector<std::string>{"parent"}));
 }
 
@@ -61,7 +61,7 @@ const std::string kSmall =
     "\treturn IDX_INVALID;\n}\n";
 
 TEST(MutateGenerate, EachOperatorChangesOnePlaceInsideTheFunctionsUnderTest) {
-  const auto all = generate(kSmall, Subject::kCpudl, "",
+  const auto all = generate(kSmall, kCpudlTool, "",
                             {std::begin(kAllOperators), std::end(kAllOperators)});
   ASSERT_FALSE(all.empty());
   std::set<Operator> ops;
@@ -107,10 +107,10 @@ TEST(MutateGenerate, EachOperatorChangesOnePlaceInsideTheFunctionsUnderTest) {
 }
 
 TEST(MutateGenerate, OperatorsFilterAndSamplingIsDeterministic) {
-  const auto ror = generate(kSmall, Subject::kCpudl, "", {Operator::kRelational});
+  const auto ror = generate(kSmall, kCpudlTool, "", {Operator::kRelational});
   for (const auto& m : ror) EXPECT_EQ(m.op, Operator::kRelational);
   EXPECT_EQ(ror.size(), 3u);  // > -> >=, <, <=
-  const auto all = generate(kSmall, Subject::kCpudl, "",
+  const auto all = generate(kSmall, kCpudlTool, "",
                             {std::begin(kAllOperators), std::end(kAllOperators)});
   const auto a = sample(all, 5, 7), b = sample(all, 5, 7), c = sample(all, 5, 8);
   ASSERT_EQ(a.size(), 5u);
@@ -126,11 +126,11 @@ TEST(MutateGenerate, OperatorsFilterAndSamplingIsDeterministic) {
 }
 
 TEST(MutateGenerate, NoneOutsideTheFunctionUnderTest) {
-  EXPECT_TRUE(generate(kSmall, Subject::kPick, "select_dst_cpu",
+  EXPECT_TRUE(generate(kSmall, kPickTool, "select_dst_cpu",
                        {std::begin(kAllOperators), std::end(kAllOperators)})
                   .empty());
   for (const auto& name : {"cpudl_find", "helper"})
-    for (const auto& m : generate(kSmall, Subject::kPick, name, {Operator::kConstant})) {
+    for (const auto& m : generate(kSmall, kPickTool, name, {Operator::kConstant})) {
       EXPECT_EQ(m.function, name);
       EXPECT_EQ(m.description.find("-> `IDX_INVALID`"), std::string::npos);  // not a pick constant
     }
@@ -141,7 +141,7 @@ TEST(MutateGenerate, AssertionsAreNotMutated) {
       "void cpudl_set(struct cpudl *cp, int cpu)\n{\n"
       "\tWARN_ON(cpu != -1 && !cpu_present(cpu));\n"
       "\tcp->size = cpu + 1;\n}\n";
-  const auto all = generate(text, Subject::kCpudl, "",
+  const auto all = generate(text, kCpudlTool, "",
                             {std::begin(kAllOperators), std::end(kAllOperators)});
   ASSERT_FALSE(all.empty());
   for (const auto& m : all) {
@@ -159,7 +159,7 @@ TEST(MutateGenerate, ExampleFiles) {
   for (const auto& e : fs::directory_iterator(ex / "cpudl")) {
     if (e.path().extension() != ".c") continue;
     ++files;
-    const auto all = generate(util::read_text(e.path()), Subject::kCpudl, "",
+    const auto all = generate(util::read_text(e.path()), kCpudlTool, "",
                               {std::begin(kAllOperators), std::end(kAllOperators)});
     EXPECT_GT(all.size(), 100u) << e.path();
     std::set<std::string> fns;
@@ -169,7 +169,7 @@ TEST(MutateGenerate, ExampleFiles) {
     for (const auto& f : fns) EXPECT_TRUE(f.starts_with("cpudl_")) << e.path() << " " << f;
   }
   EXPECT_GE(files, 16u);
-  const auto pick = generate(util::read_text(ex / "pick" / "named.c"), Subject::kPick,
+  const auto pick = generate(util::read_text(ex / "pick" / "named.c"), kPickTool,
                              "pick_new_dst_cpu", {std::begin(kAllOperators), std::end(kAllOperators)});
   EXPECT_GT(pick.size(), 5u);
   for (const auto& m : pick) EXPECT_EQ(m.function, "pick_new_dst_cpu");

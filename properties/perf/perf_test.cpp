@@ -99,10 +99,10 @@ TEST(PerfRatio, AdditiveConstantKeepsItFinite) {
 }
 
 TEST(PerfMetric, NamesPerSubject) {
-  EXPECT_EQ(parse_metric("cpudl", "stores"), Metric::kStores);
-  EXPECT_FALSE(parse_metric("cpudl", "words"));
-  EXPECT_FALSE(parse_metric("pick", "stores"));
-  EXPECT_EQ(default_metric("pick"), Metric::kWork);
+  EXPECT_EQ(parse_metric(kCpudlTool, "stores"), Metric::kStores);
+  EXPECT_FALSE(parse_metric(kCpudlTool, "words"));
+  EXPECT_FALSE(parse_metric(kPickTool, "stores"));
+  EXPECT_EQ(default_metric(kPickTool), Metric::kWork);
 }
 
 template <class S>

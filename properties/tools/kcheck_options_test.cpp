@@ -16,7 +16,7 @@ namespace {
 std::map<std::string, std::string> texts(const KernelCheckOptions& o, unsigned uses) {
   std::map<std::string, std::string> out;
   for_each_option(o, [&](const OptionSpec& spec, const auto& field) {
-    if ((spec.uses & uses) && applies_to(spec, o.subject))
+    if ((spec.uses & uses) && applies_to(spec, *o.tool))
       out[std::string(spec.name)] = option_text(field);
   });
   return out;
@@ -49,6 +49,7 @@ void set_non_default(const OptionSpec& spec, std::vector<unsigned>& f) {
 KernelCheckOptions all_set(const std::string& subject, unsigned uses) {
   KernelCheckOptions o;
   o.subject = subject;
+  o.tool = find_subject_tool(subject);
   for_each_option(o, [&](const OptionSpec& spec, auto& field) {
     if ((spec.uses & uses) && spec.name != "subject") set_non_default(spec, field);
   });
@@ -124,6 +125,7 @@ KernelCheckOptions parse_replay(const std::vector<std::string>& words) {
   auto* kc = app.add_subcommand("kernel-check");
   KernelCheckOptions back;
   back.subject = words.at(1);
+  back.tool = find_subject_tool(back.subject);
   cli::kernel_check::add_options(kc->add_subcommand(back.subject), back);
   std::vector<std::string> reversed(words.rbegin(), words.rend());
   app.parse(reversed);  // CLI11 takes the arguments last first

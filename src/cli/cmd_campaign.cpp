@@ -32,12 +32,12 @@ int perf_stage(const CampaignArgs& a) {
                    "| subject | cpus | side | metric | ratio | guided found | random | reproducer |\n"
                    "|---|---|---|---|---|---|---|---|\n";
   int status = 0;
-  for (const char* subject : {"cpudl", "pick"}) {
+  for (const SubjectTool* tool : kSubjectTools) {
+    const std::string_view subject = tool->name;
     perf::RunOptions ro;
-    ro.subject = subject;
-    ro.metric = perf::default_metric(subject);
-    ro.cpus = std::string_view(subject) == "pick" ? std::vector<unsigned>{8, 64, 512, 4096, 8192}
-                                                  : std::vector<unsigned>{8, 64, 256};
+    ro.subject = tool;
+    ro.metric = perf::default_metric(*tool);
+    ro.cpus.assign(tool->perf_cpus.begin(), tool->perf_cpus.end());
     ro.runs = a.perf_runs;
     ro.seed = a.o.seed.value_or(1);
     ro.clock = false;

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/commands.h"
+#include "subject_tools.h"
 #include "io/program.h"
 #include "tools/in_kernel.h"
 #include "tools/kernel_check.h"
@@ -56,9 +57,11 @@ int run_export(const ExportOptions& o) {
   std::string why;
   auto program = io::parse_program(text, &why);
   if (!program) return fail(fmt::format("{}: {}", o.kmod, why));
-  const std::string subject(subject_name(*program));
-  if (subject != "cpudl" && subject != "pick")
-    return fail(fmt::format("{}: subject {} has no kernel module driver (cpudl, pick)", o.kmod, subject));
+  // The program's subject, resolved once here.
+  const SubjectTool* tool = find_subject_tool(subject_name(*program));
+  if (tool == nullptr)
+    return fail(fmt::format("{}: subject {} has no kernel module driver ({})", o.kmod,
+                            subject_name(*program), subject_tool_names()));
   tools::CandidateSpec spec;
   spec.file = o.candidate.empty() ? comment_value(text, "candidate") : o.candidate;
   if (spec.file.empty())
@@ -68,7 +71,7 @@ int run_export(const ExportOptions& o) {
   std::stringstream cbuf;
   cbuf << cin.rdbuf();
   const std::string source = cbuf.str();
-  if (subject == "pick") {
+  if (tool->shape == CandidateShape::kFunction) {
     spec.api = tools::KernelApi::kPick;
     spec.function = !o.function.empty() ? o.function : comment_value(text, "function");
     if (spec.function.empty()) spec.function = "select_dst_cpu";

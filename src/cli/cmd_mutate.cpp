@@ -14,6 +14,7 @@
 #include "cli/commands.h"
 #include "mutate/mutants.h"
 #include "mutate/run.h"
+#include "subject_tools.h"
 #include "tools/process.h"
 #include "util/json.h"
 #include "util/text.h"
@@ -25,7 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct MutateOptions {
-  std::string subject;
+  const SubjectTool* subject = &kCpudlTool;
   std::string candidate;
   double budget = 5;
   unsigned jobs = 1;
@@ -64,12 +65,13 @@ int run_mutate(const MutateOptions& o) {
   std::vector<mutate::Operator> ops;
   for (const auto& name : o.operators) ops.push_back(*mutate::operator_from_name(name));
   if (ops.empty()) ops.assign(std::begin(mutate::kAllOperators), std::end(mutate::kAllOperators));
-  const auto subject = o.subject == "pick" ? mutate::Subject::kPick : mutate::Subject::kCpudl;
+  const SubjectTool& subject = *o.subject;
+  const bool one_function = subject.shape == CandidateShape::kFunction;
   if (mutate::functions_under_test(mutate::tokenize(text), subject, o.function).empty())
-    return fail(subject == mutate::Subject::kPick
-                    ? fmt::format("{} defines no function {}() (--function)", o.candidate,
-                                  o.function)
-                    : fmt::format("{} defines no cpudl_* function", o.candidate));
+    return fail(one_function ? fmt::format("{} defines no function {}() (--function)",
+                                           o.candidate, o.function)
+                             : fmt::format("{} defines no {}* function", o.candidate,
+                                           subject.mutate_prefix));
   auto all = mutate::generate(text, subject, o.function, ops);
   const std::size_t generated = all.size();
   auto mutants = mutate::sample(std::move(all), o.max_mutants, o.seed);
@@ -90,11 +92,12 @@ int run_mutate(const MutateOptions& o) {
   ro.function = o.function;
   ro.api = o.api;
   if (!o.header.empty()) ro.header = fs::absolute(o.header);
-  else if (std::error_code e; fs::exists(ro.candidate.parent_path() / "cpudeadline.h", e))
+  else if (std::error_code e;
+           !one_function && fs::exists(ro.candidate.parent_path() / "cpudeadline.h", e))
     ro.header = ro.candidate.parent_path() / "cpudeadline.h";  // what kernel-check would stage
   // A file with a capacity branch in cpudl_find() (v5.9+ and its backports):
   // without --capacity the branch is dead code and its mutants survive.
-  if (o.subject == "cpudl") {
+  if (subject.capacities) {
     const bool branch = text.find("sched_asym_cpucap") != std::string::npos ||
                         text.find("dl_task_fits_capacity") != std::string::npos;
     ro.capacity = o.capacity == "auto" ? (branch ? "1024,512" : "")
@@ -110,11 +113,9 @@ int run_mutate(const MutateOptions& o) {
   if (!o.no_equiv) {
     ro.equiv_bounds = o.equiv_bounds;
     if (ro.equiv_bounds.empty())
-      ro.equiv_bounds = o.subject == "pick" ? std::vector<unsigned>{4} : std::vector<unsigned>{3, 3, 3};
-    if (o.subject == "pick" && (ro.equiv_bounds.size() != 1 || ro.equiv_bounds[0] > 6))
-      return fail("--equiv-bounds for pick is N: CPUs, 1..6");
-    if (o.subject == "cpudl" && (ro.equiv_bounds.size() != 3 || ro.equiv_bounds[1] > 5))
-      return fail("--equiv-bounds for cpudl is N D K: CPUs 1..8, deadlines 1..5, ops 1..8");
+      ro.equiv_bounds.assign(subject.equiv_bounds.begin(), subject.equiv_bounds.end());
+    if (std::string why = check_equiv_bounds(subject, ro.equiv_bounds); !why.empty())
+      return fail(why);
   }
   if (!o.harness.empty()) ro.harness = fs::absolute(o.harness);
   std::error_code ec;
@@ -129,7 +130,7 @@ int run_mutate(const MutateOptions& o) {
       return fail(fmt::format("--out {}: cannot create the directory", o.out));
   }
   fmt::print("mutate {}: {} mutants of {} ({} generated), budget {} s each, {} jobs, out {}{}\n",
-             o.subject, mutants.size(), o.candidate, generated, o.budget, o.jobs,
+             subject.name, mutants.size(), o.candidate, generated, o.budget, o.jobs,
              ro.out.string(),
              ro.capacity.empty()
                  ? ""
@@ -153,7 +154,7 @@ int run_mutate(const MutateOptions& o) {
                                                                      : ": " + r[0].detail,
                               r[0].log.string()));
     fmt::print("  the original passes kernel-check ({:.1f} s)\n", r[0].seconds);
-    if (o.subject == "cpudl")
+    if (subject.shape == CandidateShape::kHeapApi)
       ro.find_returns = mutate::detected_find_returns(util::read_text(r[0].verdict));
   }
   bool interrupted = false;
@@ -196,12 +197,10 @@ Runner add_mutate(CLI::App& app) {
       "matrix (exit 0 done, 1 score below --min-score, 2 bad input)");
   sub->require_subcommand(1);
   std::vector<std::pair<CLI::App*, std::shared_ptr<MutateOptions>>> subs;
-  for (const char* name : {"cpudl", "pick"}) {
+  for (const SubjectTool* tool : kSubjectTools) {
     auto o = std::make_shared<MutateOptions>();
-    o->subject = name;
-    auto* cmd = sub->add_subcommand(
-        name, std::string(name) == "cpudl" ? "mutate the cpudl_* functions of a cpudeadline.c"
-                                           : "mutate a kernel-style destination pick function");
+    o->subject = tool;
+    auto* cmd = sub->add_subcommand(std::string(tool->name), std::string(tool->mutate_help));
     cmd->add_option("--candidate", o->candidate, "the kernel C file")
         ->required()
         ->check(CLI::ExistingFile);
@@ -232,16 +231,11 @@ Runner add_mutate(CLI::App& app) {
     cmd->add_flag("--list", o->list, "only list the (sampled) mutants with their diffs");
     cmd->add_flag("--no-confirm", o->no_confirm,
                   "no second run (3x budget, another seed) for a survivor");
-    cmd->add_option("--equiv-bounds", o->equiv_bounds,
-                    std::string(name) == "pick"
-                        ? "bounds of the exhaustive check of each survivor: N (CPUs, 1..6; "
-                          "default 4: every mask triple)"
-                        : "bounds of the exhaustive check of each survivor: N D K (CPUs, "
-                          "deadlines of 0, 1, 2^64-1, 2, 2^63, ops; default 3 3 3)")
+    cmd->add_option("--equiv-bounds", o->equiv_bounds, std::string(tool->equiv_bounds_help))
         ->check(CLI::Range(1u, 8u));
     cmd->add_flag("--no-equiv", o->no_equiv, "no exhaustive check of the survivors")
         ->excludes("--equiv-bounds");
-    if (std::string(name) == "pick")
+    if (tool->shape == CandidateShape::kFunction)
       cmd->add_option("--function", o->function, "the pick function (default select_dst_cpu)");
     else {
       cmd->add_option("--api", o->api, "kernel-check --api");

@@ -31,7 +31,8 @@ namespace {
 namespace fs = std::filesystem;
 
 struct PerfOptions {
-  std::string subject;
+  std::string subject;                // the word given
+  const SubjectTool* tool = nullptr;  // it resolved (run_perf)
   std::optional<std::string> cpus;    // given or not ("" is a bad list)
   std::optional<std::string> metric;
   std::string side = "all";
@@ -79,11 +80,6 @@ bool parse_cpus(const std::string& text, std::vector<unsigned>* out, std::string
   return true;
 }
 
-std::vector<unsigned> default_cpus(std::string_view subject) {
-  if (subject == "pick") return {8, 64, 512, 4096, 8192};
-  return {8, 64, 256};
-}
-
 // '# perf-expect: SIDE METRIC REFERENCE COST' lines of a .ops text.
 struct Expect {
   std::string side, metric;
@@ -106,7 +102,7 @@ std::vector<Expect> perf_expectations(const std::string& text) {
 
 int report_search(const PerfOptions& o, perf::Metric metric, const std::vector<unsigned>& cpus) {
   perf::RunOptions ro;
-  ro.subject = o.subject;
+  ro.subject = o.tool;
   ro.metric = metric;
   ro.cpus = cpus;
   ro.side = o.side;
@@ -160,7 +156,7 @@ int replay_one(perf::Metric metric, const io::Program<S>& p,
                const std::string& path, const std::string& text) {
   perf::Evaluator<S> ev;
   const perf::Evaluation e = ev.run(std::span<const typename S::Op>(p.ops), p.config);
-  const auto names = perf::side_names(S::kName);
+  const auto names = perf::side_names(tool_of<S>());
   int status = kExitOk;
   fmt::print("{}: {} ops, {} CPUs, metric {}: {} {}", path, p.ops.size(), p.config.nr_cpu_ids,
              perf::metric_name(metric), names[0], e.cost(metric, 0));
@@ -181,7 +177,7 @@ int replay_one(perf::Metric metric, const io::Program<S>& p,
   }
   for (const Expect& x : perf_expectations(text)) {
     const auto side = std::find(names.begin(), names.end(), x.side);
-    const auto m = perf::parse_metric(S::kName, x.metric);
+    const auto m = perf::parse_metric(tool_of<S>(), x.metric);
     if (side == names.begin() || side == names.end() || !m) {
       fmt::print(stderr, "diffsched: error: {}: bad '# perf-expect:' line (want: SIDE METRIC "
                          "REFERENCE COST, SIDE one of the non-reference sides)\n", path);
@@ -206,9 +202,9 @@ int run_replay(const PerfOptions& o, perf::Metric metric) {
     std::string error;
     auto program = io::load_program(path, io::LoadOptions{}, &error);
     if (!program) return bad_input(error);
-    if (io::subject_name(*program) != o.subject)
+    if (io::subject_name(*program) != o.tool->name)
       return bad_input(fmt::format("{} is a {} input, not {}", path, io::subject_name(*program),
-                                   o.subject));
+                                   o.tool->name));
     const std::string text = util::read_text(path);
     const int s = std::visit(
         [&]<class S>(const io::Program<S>& p) -> int {
@@ -225,20 +221,23 @@ int run_replay(const PerfOptions& o, perf::Metric metric) {
   return status;
 }
 
-int run_perf(const PerfOptions& o) {
-  const auto metric = !o.metric ? std::optional(perf::default_metric(o.subject))
-                                : perf::parse_metric(o.subject, *o.metric);
+int run_perf(PerfOptions& o) {
+  o.tool = find_subject_tool(o.subject);  // the name resolved, once (IsMember checked it)
+  if (o.tool == nullptr) return bad_input(fmt::format("perf: no subject {}", o.subject));
+  const SubjectTool& tool = *o.tool;
+  const auto metric = !o.metric ? std::optional(perf::default_metric(tool))
+                                : perf::parse_metric(tool, *o.metric);
   if (!metric)
-    return bad_input(fmt::format("unknown --metric '{}' for {} (known: {})", *o.metric, o.subject,
-                                 perf::metric_names(o.subject)));
-  if (o.side != "all" && perf::sides_of(o.subject, o.side).empty()) {
+    return bad_input(fmt::format("unknown --metric '{}' for {} (known: {})", *o.metric, tool.name,
+                                 perf::metric_names(tool)));
+  if (o.side != "all" && perf::sides_of(tool, o.side).empty()) {
     std::string known;
-    for (auto n : perf::side_names(o.subject).subspan(1)) known += std::string(n) + ", ";
-    return bad_input(fmt::format("unknown --side '{}' for {} (known: {}all)", o.side, o.subject,
+    for (auto n : perf::side_names(tool).subspan(1)) known += std::string(n) + ", ";
+    return bad_input(fmt::format("unknown --side '{}' for {} (known: {}all)", o.side, tool.name,
                                  known));
   }
   if (!o.replay.empty()) return run_replay(o, *metric);
-  std::vector<unsigned> cpus = default_cpus(o.subject);
+  std::vector<unsigned> cpus(tool.perf_cpus.begin(), tool.perf_cpus.end());
   std::string error;
   if (o.cpus && !parse_cpus(*o.cpus, &cpus, &error)) return bad_input(error);
   return report_search(o, *metric, cpus);
@@ -252,9 +251,13 @@ Runner add_perf(CLI::App& app) {
       "Search for the inputs where the optimized side costs most (and least) relative to the "
       "reference, by counted cost; minimise, re-time on the clock, report (docs/bench.md)");
   auto o = std::make_shared<PerfOptions>();
-  sub->add_option("subject", o->subject, "cpudl or pick")
+  sub->add_option("subject", o->subject, subject_tool_names())
       ->required()
-      ->check(CLI::IsMember({"cpudl", "pick"}));
+      ->check(CLI::IsMember([] {
+        std::vector<std::string> words;
+        for (std::string_view w : subject_tool_words()) words.emplace_back(w);
+        return words;
+      }()));
   sub->add_option("--cpus", o->cpus,
                   "nr_cpu_ids values, each its own search (default cpudl 8,64,256; pick "
                   "8,64,512,4096,8192)")

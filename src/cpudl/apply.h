@@ -29,8 +29,13 @@ Overloaded(Fs...) -> Overloaded<Fs...>;  // clang-14 lacks aggregate CTAD
 
 template <class CP, class CapacityOf>
 void apply_op(CP* cp, const Op& op, FindResult* result, const CapacityOf& capacity_of) {
-  FindResult local;
-  FindResult* r = result != nullptr ? result : &local;
+  // Only a find op answers, into a local if `result` is null: an update
+  // pays for no FindResult (its later_mask is nr_cpu_ids bits to clear).
+  const auto answer = [&](auto&& find) {
+    if (result != nullptr) return find(result);
+    FindResult local;
+    find(&local);
+  };
   std::visit(
       Overloaded{
           [&](const Set& o) { kernel::cpudl_set(cp, o.cpu, o.dl); },
@@ -45,20 +50,26 @@ void apply_op(CP* cp, const Op& op, FindResult* result, const CapacityOf& capaci
           },
           [&](const CpuUp& o) { kernel::cpudl_set_freecpu(cp, o.cpu); },
           [&](const Find& o) {
-            r->with_mask = true;
-            r->later_mask = Cpumask{};
-            r->ret = kernel::cpudl_find(cp, o.dl, &o.affinity, &r->later_mask);
+            answer([&](FindResult* r) {
+              r->with_mask = true;
+              r->later_mask = Cpumask{};
+              r->ret = kernel::cpudl_find(cp, o.dl, &o.affinity, &r->later_mask);
+            });
           },
           [&](const FindNomask& o) {
-            r->with_mask = false;
-            r->later_mask = Cpumask{};
-            r->ret = kernel::cpudl_find(cp, o.dl, &o.affinity, nullptr);
+            answer([&](FindResult* r) {
+              r->with_mask = false;
+              r->later_mask = Cpumask{};
+              r->ret = kernel::cpudl_find(cp, o.dl, &o.affinity, nullptr);
+            });
           },
           [&](const FindCap& o) {
-            r->with_mask = true;
-            r->later_mask = Cpumask{};
-            r->ret = kernel::cpudl_find_cap(cp, o.dl, &o.affinity, &r->later_mask, capacity_of,
-                                            o.cpu, o.runtime, o.deadline);
+            answer([&](FindResult* r) {
+              r->with_mask = true;
+              r->later_mask = Cpumask{};
+              r->ret = kernel::cpudl_find_cap(cp, o.dl, &o.affinity, &r->later_mask,
+                                              capacity_of, o.cpu, o.runtime, o.deadline);
+            });
           },
       },
       op);

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -199,11 +200,13 @@ std::optional<Operator> operator_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-std::vector<Function> functions_under_test(const std::vector<Token>& tokens, Subject subject,
+std::vector<Function> functions_under_test(const std::vector<Token>& tokens,
+                                           const SubjectTool& tool,
                                            const std::string& function) {
   std::vector<Function> out;
   for (auto& f : find_functions(tokens))
-    if (subject == Subject::kCpudl ? f.name.starts_with("cpudl_") : f.name == function)
+    if (tool.shape == CandidateShape::kFunction ? f.name == function
+                                                : f.name.starts_with(tool.mutate_prefix))
       out.push_back(f);
   return out;
 }
@@ -264,8 +267,9 @@ std::string make_diff(std::string_view s, const std::vector<Edit>& edits) {
 
 class Generator {
  public:
-  Generator(std::string_view text, const std::vector<Token>& t, const Function& f, Subject subject)
-      : s_(text), t_(t), m_(match_brackets(t)), f_(f), subject_(subject), assert_(t.size()) {
+  Generator(std::string_view text, const std::vector<Token>& t, const Function& f,
+            const SubjectTool& tool)
+      : s_(text), t_(t), m_(match_brackets(t)), f_(f), tool_(tool), assert_(t.size()) {
     // Assertions are not mutated: a WARN_ON() condition that is never true
     // stays never true under most changes (an equivalent mutant), and one
     // that becomes true tests WARN_ON() itself, not the checks.
@@ -424,11 +428,8 @@ class Generator {
   }
 
   void constants() {
-    // A pick file has no IDX_INVALID (a cpudl name); its "none" is -1 or nr_cpu_ids.
-    const std::vector<std::string_view> kConst =
-        subject_ == Subject::kCpudl ? std::vector<std::string_view>{"IDX_INVALID", "0", "1",
-                                                                    "nr_cpu_ids"}
-                                    : std::vector<std::string_view>{"-1", "0", "1", "nr_cpu_ids"};
+    // The subject's own constants (a pick file has no IDX_INVALID).
+    const std::span<const std::string_view> kConst = tool_.mutate_constants;
     static const std::set<std::string_view> kUnaryBefore = {
         "(", ",", "=", "return", "==", "!=", "<", ">", "<=", ">=", "?", ":", "[", "&&", "||"};
     for (std::size_t i = f_.body_begin + 1; i < f_.body_end; ++i) {
@@ -463,7 +464,7 @@ class Generator {
   const std::vector<Token>& t_;
   std::vector<std::size_t> m_;
   const Function& f_;
-  Subject subject_;
+  const SubjectTool& tool_;
   std::vector<bool> assert_;  // tokens of an assertion's call
 
   std::size_t end_of(std::size_t i) const { return t_[i].offset + t_[i].length; }
@@ -542,12 +543,13 @@ class Generator {
 
 }  // namespace
 
-std::vector<Mutant> generate(std::string_view text, Subject subject, const std::string& function,
+std::vector<Mutant> generate(std::string_view text, const SubjectTool& tool,
+                             const std::string& function,
                              const std::vector<Operator>& ops) {
   const auto tokens = tokenize(text);
   std::vector<Candidate> all;
-  for (const auto& f : functions_under_test(tokens, subject, function)) {
-    Generator g(text, tokens, f, subject);
+  for (const auto& f : functions_under_test(tokens, tool, function)) {
+    Generator g(text, tokens, f, tool);
     for (Operator op : ops) {
       switch (op) {
         case Operator::kRelational: g.relational(); break;

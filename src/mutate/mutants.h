@@ -4,7 +4,7 @@
 //
 //   auto src = mutate::tokenize(text);                 // comments, strings, # lines skipped
 //   auto fns = mutate::find_functions(src);            // top-level definitions and bodies
-//   auto all = mutate::generate(text, mutate::Subject::kCpudl, "", {});
+//   auto all = mutate::generate(text, kCpudlTool, "", {});
 //   auto some = mutate::sample(all, 30, seed);         // --max-mutants N --seed K
 #pragma once
 
@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "subject_tools.h"
 
 namespace diffsched::mutate {
 
@@ -58,8 +60,6 @@ inline constexpr Operator kAllOperators[] = {
 std::string_view operator_name(Operator op);
 std::optional<Operator> operator_from_name(std::string_view name);
 
-enum class Subject { kCpudl, kPick };
-
 struct Mutant {
   std::string id;  // M0001, ... in source order (stable for a file)
   Operator op;
@@ -70,14 +70,17 @@ struct Mutant {
   std::string text;         // the whole mutated file
 };
 
-// The functions under test: every cpudl_* function (kCpudl), or `function`
-// (kPick). Empty if the file has none.
-std::vector<Function> functions_under_test(const std::vector<Token>& tokens, Subject subject,
+// The functions under test: every function named tool.mutate_prefix* (cpudl:
+// cpudl_*), or `function` (a subject of shape kFunction: pick). Empty if the
+// file has none.
+std::vector<Function> functions_under_test(const std::vector<Token>& tokens,
+                                           const SubjectTool& tool,
                                            const std::string& function);
 
 // Every mutant of `text` by `ops`, one change each, duplicates (same text)
 // and no-ops dropped, ids in source order.
-std::vector<Mutant> generate(std::string_view text, Subject subject, const std::string& function,
+std::vector<Mutant> generate(std::string_view text, const SubjectTool& tool,
+                             const std::string& function,
                              const std::vector<Operator>& ops);
 
 // At most `n` of `all`, chosen by `seed` (deterministic), in id order; all

@@ -144,7 +144,8 @@ fs::path verdict_file(const fs::path& work) {
 std::vector<std::string> kernel_check_args(const RunOptions& o, const fs::path& file,
                                            const fs::path& work, double budget,
                                            std::uint64_t seed) {
-  std::vector<std::string> a = {o.self.string(), "kernel-check", o.subject, "--candidate",
+  std::vector<std::string> a = {o.self.string(), "kernel-check", std::string(o.subject->name),
+                                "--candidate",
                                 file.string(), "--time", fmt::format("{}", budget), "--runs",
                                 std::to_string(o.runs), "--seed", std::to_string(seed),
                                 "--hang-seconds", fmt::format("{}", o.hang_seconds),
@@ -154,11 +155,12 @@ std::vector<std::string> kernel_check_args(const RunOptions& o, const fs::path& 
                                 "--verdict-json", verdict_file(work).string()};
   if (o.harness.empty()) a.push_back("--no-build");
   else a.insert(a.end(), {"--harness", o.harness.string()});
-  if (o.subject == "pick") a.insert(a.end(), {"--function", o.function});
+  if (o.subject->shape == CandidateShape::kFunction)
+    a.insert(a.end(), {"--function", o.function});
   if (!o.api.empty()) a.insert(a.end(), {"--api", o.api});
   if (!o.header.empty()) a.insert(a.end(), {"--header", o.header.string()});
   // The allocation-failure paths of cpudl_init() are run only with --fail-alloc.
-  if (o.subject == "cpudl") a.push_back("--fail-alloc");
+  if (o.subject->alloc_failures) a.push_back("--fail-alloc");
   // The capacity branch of cpudl_find() runs only with --capacity, which
   // needs a baseline file: the original, the one reference a mutant has.
   if (!o.capacity.empty())
@@ -247,7 +249,7 @@ std::vector<Outcome> run_mutants(const std::vector<Mutant>& mutants, const RunOp
       }
       if (r.status == Status::kSurvived && !o.equiv_bounds.empty() && m.id != "original" &&
           !g_stop) {
-        const std::string bounds = exhaustive_bounds_text(o.subject, o.equiv_bounds);
+        const std::string bounds = exhaustive_bounds_text(*o.subject, o.equiv_bounds);
         if (!o.capacity.empty()) {
           r.detail += "; no exhaustive check: the capacity branch's finds are not enumerated";
         } else {
@@ -290,27 +292,6 @@ std::vector<Outcome> run_mutants(const std::vector<Mutant>& mutants, const RunOp
   return out;
 }
 
-std::uint64_t exhaustive_programs(const std::string& subject, const std::vector<unsigned>& b) {
-  if (subject == "pick") return b.size() == 1 ? std::uint64_t{1} << (3 * b[0]) : 0;
-  if (b.size() != 3) return 0;
-  const std::uint64_t n = b[0], d = b[1], choices = n * (d + 3) + d * ((1u << n) - 1);
-  std::uint64_t p = 1;
-  for (unsigned i = 0; i < b[2]; ++i) p *= choices;
-  return p;
-}
-
-std::string exhaustive_bounds_text(const std::string& subject, const std::vector<unsigned>& b) {
-  if (subject == "pick")
-    return fmt::format("{} programs of 1 pick, {} CPUs, every dst/cpus/allowed mask",
-                       exhaustive_programs(subject, b), b.at(0));
-  static constexpr std::string_view kDeadlines[] = {"0", "1", "2^64-1", "2", "2^63"};
-  std::string dls;
-  for (unsigned i = 0; i < b.at(1) && i < std::size(kDeadlines); ++i)
-    dls += (dls.empty() ? "" : ", ") + std::string(kDeadlines[i]);
-  return fmt::format("{} programs of <= {} ops, {} CPUs, {} deadlines ({})",
-                     exhaustive_programs(subject, b), b.at(2), b.at(0), b.at(1), dls);
-}
-
 int interrupt_status() { return kExitSignalBase + (g_signal == SIGTERM ? SIGTERM : SIGINT); }
 
 std::size_t Report::count(Status s) const {
@@ -345,7 +326,7 @@ constexpr std::string_view kChecks[] = {"invariant", "divergence", "model",     
 std::string Report::markdown() const {
   std::string md;
   auto out = std::back_inserter(md);
-  fmt::format_to(out, "# diffsched mutate {}: {}\n\n", subject, candidate);
+  fmt::format_to(out, "# diffsched mutate {}: {}\n\n", subject->name, candidate);
   fmt::format_to(out, "{} mutants generated, {} run (budget {} s of fuzzing each, --runs {}, seed {}, {} jobs)\n\n",
     generated, mutants.size(), options.budget, options.runs, options.seed, options.jobs);
   if (options.equiv_bounds.empty())
@@ -355,7 +336,7 @@ std::string Report::markdown() const {
                         "enumerated)\n\n");
   else
     fmt::format_to(out, "survivors: exhaustive check over all {}{}\n\n",
-                   exhaustive_bounds_text(subject, options.equiv_bounds), "");
+                   exhaustive_bounds_text(*subject, options.equiv_bounds), "");
   const double s = score();
   fmt::format_to(out, "| status | mutants |\n|---|---|\n");
   for (Status st : {Status::kKilled, Status::kSurvived, Status::kTimeout, Status::kCompileError,
@@ -414,7 +395,7 @@ std::string Report::markdown() const {
 nlohmann::json Report::json() const {
   nlohmann::json j;
   const double s = score();
-  j["subject"] = subject;
+  j["subject"] = subject->name;
   j["candidate"] = candidate;
   j["score"] = s < 0 ? nlohmann::json(nullptr) : nlohmann::json(s);
   j["generated"] = generated;
@@ -423,13 +404,13 @@ nlohmann::json Report::json() const {
   if (options.equiv_bounds.empty() || !options.capacity.empty()) {
     j["equivalence"] = nullptr;
   } else {
-    nlohmann::json e = {{"programs", exhaustive_programs(subject, options.equiv_bounds)},
+    nlohmann::json e = {{"programs", exhaustive_programs(*subject, options.equiv_bounds)},
                         {"cpus", options.equiv_bounds.at(0)},
-                        {"text", exhaustive_bounds_text(subject, options.equiv_bounds)}};
-    if (subject == "cpudl") {
+                        {"text", exhaustive_bounds_text(*subject, options.equiv_bounds)}};
+    if (options.equiv_bounds.size() == 3) {  // N D K (cpudl)
       e["deadlines"] = options.equiv_bounds.at(1);
       e["ops"] = options.equiv_bounds.at(2);
-    } else {
+    } else {  // N: one call (pick)
       e["ops"] = 1;
     }
     j["equivalence"] = e;

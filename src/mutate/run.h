@@ -23,7 +23,7 @@ std::string_view status_name(Status s);
 
 struct RunOptions {
   fs::path self;            // the diffsched binary that runs kernel-check
-  std::string subject;      // cpudl | pick
+  const SubjectTool* subject = &kCpudlTool;
   fs::path candidate;       // the original file
   std::string function;     // pick: --function
   std::string api;          // cpudl: --api (empty: auto)
@@ -75,13 +75,9 @@ std::vector<Outcome> run_mutants(const std::vector<Mutant>& mutants, const RunOp
 
 int interrupt_status();
 
-// The programs the exhaustive check runs at `bounds` (as kernel-check's
-// harness enumerates them), and the bounds in words.
-std::uint64_t exhaustive_programs(const std::string& subject, const std::vector<unsigned>& bounds);
-std::string exhaustive_bounds_text(const std::string& subject, const std::vector<unsigned>& bounds);
-
 struct Report {
-  std::string subject, candidate;
+  const SubjectTool* subject = &kCpudlTool;
+  std::string candidate;
   std::size_t generated = 0;  // before sampling
   std::vector<Mutant> mutants;
   std::vector<Outcome> outcomes;

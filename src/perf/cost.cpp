@@ -19,21 +19,19 @@ namespace {
 struct MetricInfo {
   Metric metric;
   std::string_view name;
-  std::string_view subject;
+  const SubjectTool* subject;
 };
 
 constexpr std::array<MetricInfo, 7> kMetrics{{
-    {Metric::kAccesses, "accesses", "cpudl"},
-    {Metric::kLoads, "loads", "cpudl"},
-    {Metric::kStores, "stores", "cpudl"},
-    {Metric::kCompares, "compares", "cpudl"},
-    {Metric::kWork, "work", "pick"},
-    {Metric::kWords, "words", "pick"},
-    {Metric::kIterations, "iterations", "pick"},
+    {Metric::kAccesses, "accesses", &kCpudlTool},
+    {Metric::kLoads, "loads", &kCpudlTool},
+    {Metric::kStores, "stores", &kCpudlTool},
+    {Metric::kCompares, "compares", &kCpudlTool},
+    {Metric::kWork, "work", &kPickTool},
+    {Metric::kWords, "words", &kPickTool},
+    {Metric::kIterations, "iterations", &kPickTool},
 }};
 
-constexpr std::array<std::string_view, 2> kCpudlSides{"reference", "optimized"};
-constexpr std::array<std::string_view, 3> kPickSides{"reference", "optimized", "fused"};
 
 Counts from(const kernel::AccessCounters& a) {
   Counts c;
@@ -51,20 +49,20 @@ std::string_view metric_name(Metric m) {
   return "?";
 }
 
-std::optional<Metric> parse_metric(std::string_view subject, std::string_view name) {
+std::optional<Metric> parse_metric(const SubjectTool& subject, std::string_view name) {
   for (const MetricInfo& i : kMetrics)
-    if (i.subject == subject && i.name == name) return i.metric;
+    if (i.subject == &subject && i.name == name) return i.metric;
   return std::nullopt;
 }
 
-Metric default_metric(std::string_view subject) {
-  return subject == "pick" ? Metric::kWork : Metric::kAccesses;
+Metric default_metric(const SubjectTool& subject) {
+  return parse_metric(subject, subject.perf_metric).value_or(Metric::kAccesses);
 }
 
-std::string metric_names(std::string_view subject) {
+std::string metric_names(const SubjectTool& subject) {
   std::string out;
   for (const MetricInfo& i : kMetrics) {
-    if (i.subject != subject) continue;
+    if (i.subject != &subject) continue;
     if (!out.empty()) out += ", ";
     out += i.name;
   }
@@ -84,9 +82,8 @@ u64 metric_value(Metric m, const Counts& c) {
   return 0;
 }
 
-std::span<const std::string_view> side_names(std::string_view subject) {
-  if (subject == "pick") return kPickSides;
-  return kCpudlSides;
+std::span<const std::string_view> side_names(const SubjectTool& subject) {
+  return subject.perf_sides;
 }
 
 // ---- cpudl -------------------------------------------------------------------
@@ -173,10 +170,10 @@ Evaluation Evaluator<pick::Subject>::run(std::span<const pick::Op> ops,
       // count the code compared.
       if (ok && cpu != lockstep_->result(s) && !e.verdict.finding) {
         Finding f = make_finding<pick::Subject>(FindingKind::kDivergence, any, index,
-                                                {side_names("pick")[s], "pick", "perf", "cpu"});
+                                                {kPickTool.perf_sides[s], "pick", "perf", "cpu"});
         f.detail = fmt::format("perf: the counting walk of side {} answered {} where the "
                                "pick answered {}",
-                               side_names("pick")[s], cpu, lockstep_->result(s));
+                               kPickTool.perf_sides[s], cpu, lockstep_->result(s));
         e.verdict.finding = std::move(f);
       }
     }

@@ -27,6 +27,7 @@
 #include "cpudl/lockstep.h"
 #include "engine/verdict.h"
 #include "pick/lockstep.h"
+#include "subject_tools.h"
 
 namespace diffsched::perf {
 
@@ -57,9 +58,9 @@ enum class Metric : std::uint8_t { kAccesses, kLoads, kStores, kCompares, kWork,
 std::string_view metric_name(Metric m);
 // The metric named `name` for subject "cpudl" or "pick"; nullopt if it does
 // not exist there.
-std::optional<Metric> parse_metric(std::string_view subject, std::string_view name);
-Metric default_metric(std::string_view subject);
-std::string metric_names(std::string_view subject);  // "accesses, loads, stores, compares"
+std::optional<Metric> parse_metric(const SubjectTool& subject, std::string_view name);
+Metric default_metric(const SubjectTool& subject);
+std::string metric_names(const SubjectTool& subject);  // "accesses, loads, stores, compares"
 u64 metric_value(Metric m, const Counts& c);
 
 // The ratio of two whole-input costs, with an additive constant of one unit
@@ -84,7 +85,7 @@ struct Evaluation {
 };
 
 // The side names of a subject, side 0 the reference.
-std::span<const std::string_view> side_names(std::string_view subject);
+std::span<const std::string_view> side_names(const SubjectTool& subject);
 
 template <class S>
 class Evaluator;

@@ -18,7 +18,7 @@ void table(std::string* out, const Report& r, const std::vector<Row>& rows, bool
   if (rows.empty()) return;
   *out += fmt::format(
       "{} case ({} / reference, metric {}, ratio = (side + 1) / (reference + 1)):\n",
-      worst ? "worst" : "best", r.subject == "pick" ? "side" : "optimized", metric_name(r.metric));
+      worst ? "worst" : "best", r.subject->perf_sides.size() > 2 ? "side" : "optimized", metric_name(r.metric));
   *out += fmt::format("{:>5} {:<9} {:>10} {:>10} {:>9} {:>4} {:>9} {:>9} {:>6}  {}\n", "cpus",
                       "side", "reference", "side", "ratio", "ops", "found", "random", "runs",
                       "wall ratio (IQR); ns ref vs side");
@@ -79,7 +79,7 @@ std::string format_table(const Report& r) {
 }
 
 nlohmann::json to_json(const Report& r) {
-  return {{"subject", r.subject},
+  return {{"subject", r.subject->name},
           {"metric", metric_name(r.metric)},
           {"ratio_constant", kRatioConstant},
           {"worst", rows_json(r, r.worst)},
@@ -93,7 +93,7 @@ std::string gnuplot_script(const Report& r, const std::string& png) {
       "set title 'diffsched perf {}: counted {} ratio, side / reference'\n"
       "set xlabel 'nr\\_cpu\\_ids'\nset ylabel 'ratio (log)'\nset logscale xy 2\n"
       "set key left top\nset grid\n",
-      png, r.subject, metric_name(r.metric));
+      png, r.subject->name, metric_name(r.metric));
   std::vector<std::string> plots, blocks;
   auto series = [&](const std::vector<Row>& rows, const std::string& side, bool worst) {
     std::string guided, random;
@@ -111,7 +111,7 @@ std::string gnuplot_script(const Report& r, const std::string& png) {
     plots.push_back(fmt::format("${}_r with linespoints dt 2 title '{} {} (random)'", name,
                                 worst ? "worst" : "best", side));
   };
-  for (const std::string_view side : side_names(r.subject).subspan(1)) {
+  for (const std::string_view side : side_names(*r.subject).subspan(1)) {
     series(r.worst, std::string(side), true);
     series(r.best, std::string(side), false);
   }

@@ -2,7 +2,7 @@
 // found by the guided search next to plain random generation of the same
 // budget, the minimised reproducer, and the clock's view of it.
 //
-//   perf::Report r{.subject = "pick", .metric = Metric::kWork};
+//   perf::Report r{.subject = &kPickTool, .metric = Metric::kWork};
 //   r.worst.push_back(row);
 //   fmt::print("{}", perf::format_table(r));
 //   io::write_file("perf.json", util::dump_json(perf::to_json(r), 2), &error);
@@ -49,7 +49,7 @@ struct Row {
 };
 
 struct Report {
-  std::string subject;
+  const SubjectTool* subject = &kCpudlTool;
   Metric metric = Metric::kAccesses;
   std::vector<Row> worst, best;
   std::vector<std::string> findings;  // one line each

@@ -16,7 +16,7 @@ namespace diffsched::perf {
 
 namespace fs = std::filesystem;
 
-std::vector<std::size_t> sides_of(const std::string& subject, const std::string& side) {
+std::vector<std::size_t> sides_of(const SubjectTool& subject, const std::string& side) {
   const auto names = side_names(subject);
   std::vector<std::size_t> out;
   for (std::size_t i = 1; i < names.size(); ++i)
@@ -24,9 +24,9 @@ std::vector<std::size_t> sides_of(const std::string& subject, const std::string&
   return out;
 }
 
-std::string replay_command(const std::string& self, const std::string& subject, Metric metric,
+std::string replay_command(const std::string& self, const SubjectTool& subject, Metric metric,
                            const std::string& file) {
-  return fmt::format("{} perf {} --metric {} --replay {}", self, subject, metric_name(metric),
+  return fmt::format("{} perf {} --metric {} --replay {}", self, subject.name, metric_name(metric),
                      util::shell_path(file));
 }
 
@@ -43,10 +43,10 @@ std::optional<Report> run_subject(const RunOptions& o, std::string* error) {
   const Metric metric = o.metric;
   const std::vector<unsigned>& cpus = o.cpus;
   using Op = typename S::Op;
-  const auto names = side_names(o.subject);
+  const auto names = side_names(*o.subject);
   std::vector<Task<S>> tasks;
   for (unsigned n : cpus)
-    for (std::size_t side : sides_of(o.subject, o.side))
+    for (std::size_t side : sides_of(*o.subject, o.side))
       for (bool worst : {true, false}) {
         if (!worst && !o.best) continue;
         SearchOptions so;
@@ -126,7 +126,7 @@ std::optional<Report> run_subject(const RunOptions& o, std::string* error) {
     if (!o.out.empty() && !g.ops.empty()) {
       const std::string file = (fs::path(o.out) / fmt::format("{}-{}-{}-{}.ops",
                                                                row.worst ? "worst" : "best",
-                                                               o.subject, row.cpus, row.side))
+                                                               o.subject->name, row.cpus, row.side))
                                    .string();
       io::Program<S> p;
       p.config = typename S::Config{row.cpus};
@@ -137,7 +137,7 @@ std::optional<Report> run_subject(const RunOptions& o, std::string* error) {
                        "= {:.3f}.\n# Reproduce: {}\n",
                        row.worst ? "worst" : "best", row.side, row.cpus,
                        metric_name(metric), row.reference, row.side, row.optimized,
-                       row.ratio, replay_command(o.self, o.subject, metric, file));
+                       row.ratio, replay_command(o.self, *o.subject, metric, file));
       f << fmt::format("# perf-expect: {} {} {} {}\n", row.side, metric_name(metric),
                        row.reference, row.optimized);
       f << io::format_program(io::AnyProgram(p));
@@ -146,7 +146,7 @@ std::optional<Report> run_subject(const RunOptions& o, std::string* error) {
         return std::nullopt;
       }
       row.reproducer = file;
-      row.command = replay_command(o.self, o.subject, metric, file);
+      row.command = replay_command(o.self, *o.subject, metric, file);
     }
     if (o.clock && !g.ops.empty())
       row.clock =
@@ -159,8 +159,10 @@ std::optional<Report> run_subject(const RunOptions& o, std::string* error) {
 }  // namespace
 
 std::optional<Report> run(const RunOptions& o, std::string* error) {
-  if (o.subject == "cpudl") return run_subject<cpudl::Subject>(o, error);
-  return run_subject<pick::Subject>(o, error);
+  std::optional<Report> report;
+  with_tool_subject(*o.subject,
+                    [&]<class S>(std::type_identity<S>) { report = run_subject<S>(o, error); });
+  return report;
 }
 
 }  // namespace diffsched::perf

@@ -1,7 +1,7 @@
 // The whole `diffsched perf` search for one subject, as a library call (the
 // CLI and the campaign's --perf stage are thin callers):
 //
-//   perf::RunOptions o{.subject = "pick", .metric = Metric::kWork, .cpus = {8, 8192}};
+//   perf::RunOptions o{.subject = &kPickTool, .metric = Metric::kWork, .cpus = {8, 8192}};
 //   std::string error;
 //   std::optional<perf::Report> r = perf::run(o, &error);   // nullopt: cannot write --out
 //
@@ -23,7 +23,7 @@
 namespace diffsched::perf {
 
 struct RunOptions {
-  std::string subject;             // "cpudl" or "pick"
+  const SubjectTool* subject = &kCpudlTool;
   Metric metric = Metric::kAccesses;
   std::vector<unsigned> cpus;      // each its own search
   std::string side = "all";        // a side name, or "all"
@@ -40,10 +40,10 @@ struct RunOptions {
 };
 
 // The sides of o.side (indices into side_names()), empty if it names none.
-std::vector<std::size_t> sides_of(const std::string& subject, const std::string& side);
+std::vector<std::size_t> sides_of(const SubjectTool& subject, const std::string& side);
 
 // The command that prints a reproducer's counted costs.
-std::string replay_command(const std::string& self, const std::string& subject, Metric metric,
+std::string replay_command(const std::string& self, const SubjectTool& subject, Metric metric,
                            const std::string& file);
 
 std::optional<Report> run(const RunOptions& o, std::string* error);

@@ -265,7 +265,7 @@ using Clock = std::chrono::steady_clock;
 
 }  // namespace
 
-std::size_t default_max_ops(std::string_view subject) { return subject == "pick" ? 4 : 64; }
+std::size_t default_max_ops(const SubjectTool& subject) { return subject.perf_max_ops; }
 
 double score_of(const SearchOptions& o, const Evaluation& e) {
   if (e.verdict.finding) return 0.0;
@@ -277,7 +277,7 @@ template <class S>
 SearchResult<S> search(const SearchOptions& o, Evaluator<S>& ev) {
   using Op = typename S::Op;
   const Space<S> space{o.cpus};
-  const std::size_t max_ops = o.max_ops ? o.max_ops : default_max_ops(S::kName);
+  const std::size_t max_ops = o.max_ops ? o.max_ops : default_max_ops(tool_of<S>());
   const typename S::Config config{o.cpus};
   Rng rng = make_rng(o);
   const auto start = Clock::now();

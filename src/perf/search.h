@@ -50,7 +50,7 @@ struct SearchOptions {
 };
 
 // Longest input by default: cpudl 64 ops, pick 4 ops.
-std::size_t default_max_ops(std::string_view subject);
+std::size_t default_max_ops(const SubjectTool& subject);
 
 template <class S>
 struct SearchResult {

@@ -25,14 +25,14 @@ int collect_programs(const InKernelOptions& o, std::vector<HostProgram>* out,
   std::string why;
   if (!o.replay.empty()) {
     HostProgram p;
-    if (!load_ops_file(o.replay, o.subject, &p, &why)) return fail(why);
+    if (!load_ops_file(o.replay, *o.subject, &p, &why)) return fail(why);
     programs.push_back(std::move(p));
   } else {
     const fs::path corpus = source_dir() / "corpus";
-    for (const auto& dir : {corpus / "seeds" / o.subject, corpus / "regressions" / o.subject})
+    for (const auto& dir : {corpus / "seeds" / o.subject->name, corpus / "regressions" / o.subject->name})
       for (const auto& f : ops_files(dir)) {
         HostProgram p;
-        if (!load_ops_file(f, o.subject, &p, &why)) return fail(why);
+        if (!load_ops_file(f, *o.subject, &p, &why)) return fail(why);
         // --nr-cpus bounds the boots (one per nr_cpu_ids): the checked-in
         // programs at other nr_cpu_ids are left out, and counted.
         if (!o.nr_cpus.empty() &&
@@ -49,14 +49,14 @@ int collect_programs(const InKernelOptions& o, std::vector<HostProgram>* out,
       for (const auto& p : programs) seen.insert(p.nr);
       nrs.assign(seen.begin(), seen.end());
     }
-    if (nrs.empty()) nrs.push_back(o.subject == "pick" ? 64 : 8);
+    if (nrs.empty()) nrs.push_back(o.subject->in_kernel_cpus);
     std::mt19937_64 rng(o.seed);
     // --runs programs with at least one op (the decoder makes an empty one
     // now and then: drawn again, a bounded number of times).
     for (unsigned i = 0, made = 0; made < o.runs && i < 4 * o.runs; ++i) {
       const unsigned nr = nrs[made % nrs.size()];
       std::string name = fmt::format("random program {} (--seed {}, nr_cpu_ids {})", made + 1, o.seed, nr);
-      HostProgram p = random_program(o.subject, rng, nr, o.max_ops, std::move(name));
+      HostProgram p = random_program(*o.subject, rng, nr, o.max_ops, std::move(name));
       if (p.ops.empty()) continue;
       programs.push_back(std::move(p));
       ++made;
@@ -89,8 +89,6 @@ void print_trace(const Env& env, const HostProgram& p) {
 
 int run_in_kernel(const InKernelOptions& o) {
   const auto start = Clock::now();
-  if (o.subject != "cpudl" && o.subject != "pick")
-    return fail(fmt::format("--in-kernel: no in-kernel driver for subject {}", o.subject));
   if (o.spec.api == KernelApi::kV3_14)
     return fail(fmt::format("--in-kernel does not support the v3.14 API form of {} (its own "
                             "dl_time_before() clashes with the kernel's); supported: v4.8, v4.9, v6.19, pick",
@@ -113,14 +111,15 @@ int run_in_kernel(const InKernelOptions& o) {
 
   fmt::print("kernel-check {} --in-kernel: candidate {} ({}), kernel {} ({}), QEMU TCG\n"
              "  work directory {}\n  built: the shim twin in {:.1f} s, the module in {:.1f} s\n",
-             o.subject, o.spec.file.string(),
-             o.subject == "pick" ? "function " + o.spec.function
-                                 : describe_cpudl_form(o.spec.api, o.spec.find_return),
+             o.subject->name, o.spec.file.string(),
+             o.subject->shape == CandidateShape::kFunction
+                 ? "function " + o.spec.function
+                 : describe_cpudl_form(o.spec.api, o.spec.find_return),
              env.pieces.version, env.pieces.vmlinuz.string(), env.work.string(), env.shim_seconds,
              env.module_seconds);
   if (o.replay.empty())
     fmt::print("  programs: {} checked-in (corpus/seeds/{}, corpus/regressions/{}){} + {} random (--seed {})\n",
-               checked_in, o.subject, o.subject,
+               checked_in, o.subject->name, o.subject->name,
                skipped_nr ? fmt::format(", {} more at other nr_cpu_ids left out by --nr-cpus", skipped_nr) : "",
                programs.size() - checked_in, o.seed);
   std::fflush(stdout);
@@ -150,7 +149,7 @@ int run_in_kernel(const InKernelOptions& o) {
       std::fflush(stdout);
       Minimized m = minimize(env, p, f, o.minimize_boots);
       const fs::path repro = o.output.empty() ? env.work / "minimized.ops" : o.output;
-      const std::string text = reproducer_text(o.subject, m.program, m.finding ? *m.finding : f, m.minimal, o.spec);
+      const std::string text = reproducer_text(*o.subject, m.program, m.finding ? *m.finding : f, m.minimal, o.spec);
       // A reproducer that cannot be written is said, and the finding (1) still wins.
       const bool written = write_text(repro, text);
       if (!written)
@@ -164,7 +163,7 @@ int run_in_kernel(const InKernelOptions& o) {
         for (const auto& d : m.finding->details) fmt::print("  {}\n", d);
       fmt::print("{}", text);
       fmt::print("replay: {} kernel-check {} --candidate {} --in-kernel --replay {}\n",
-                 util::self_command(), o.subject, util::shell_path(o.spec.file),
+                 util::self_command(), o.subject->name, util::shell_path(o.spec.file),
                  util::shell_path(repro));
     }
     fmt::print("verdict: FINDING {} ({})\n", f.signature, figures_now());

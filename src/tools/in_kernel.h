@@ -1,7 +1,7 @@
 // kernel-check --in-kernel: the candidate inside a booted Linux kernel
 // (QEMU), compared op by op with the same candidate in the shim.
 //
-//   tools::InKernelOptions o;  o.subject = "cpudl";  o.spec = spec;  o.work_dir = work;
+//   tools::InKernelOptions o;  o.subject = &kCpudlTool;  o.spec = spec;  o.work_dir = work;
 //   int status = tools::run_in_kernel(o);   // 0 same, 1 finding, 2 could not run
 //
 // The candidate is built unmodified into a kernel module (kshim/kmod/: Kbuild,
@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "subject_tools.h"
 #include "tools/kernel_check.h"
 
 namespace diffsched::tools {
@@ -44,7 +45,7 @@ struct KernelPieces {
 std::optional<KernelPieces> find_kernel_pieces(const fs::path& kernel, std::string* error);
 
 struct InKernelOptions {
-  std::string subject;  // cpudl | pick
+  const SubjectTool* subject = &kCpudlTool;
   CandidateSpec spec;   // as kernel-check classified the candidate
   fs::path work_dir;
   unsigned runs = 200;  // random programs

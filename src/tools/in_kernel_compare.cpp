@@ -38,7 +38,7 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 // The first field in which two state lines differ, by the tool's field names.
-std::string differing_field(const std::string& subject, const std::string& a, const std::string& b) {
+std::string differing_field(const SubjectTool& subject, const std::string& a, const std::string& b) {
   const auto fa = state_fields(a), fb = state_fields(b);
   static const std::vector<std::pair<std::string, std::string>> kOrder = {
       {"skipped", "contract"}, {"x", "state"},  {"r", "find.ret"},       {"n", "size"},
@@ -47,7 +47,7 @@ std::string differing_field(const std::string& subject, const std::string& a, co
     auto va = fa.count(key) ? fa.at(key) : std::string("(none)");
     auto vb = fb.count(key) ? fb.at(key) : std::string("(none)");
     if (va == vb) continue;
-    if (subject == "pick" && key == "r") return "cpu";
+    if (key == "r") return std::string(subject.answer_field);
     if (key == "h") {
       const auto ia = split(va, ','), ib = split(vb, ',');
       for (std::size_t i = 0; i < std::min(ia.size(), ib.size()); ++i) {
@@ -72,7 +72,7 @@ std::string kind_of_invariant(const std::string& inv) {
   return inv == "model" ? "model-mismatch" : "invariant";
 }
 
-std::optional<Finding> judge(const std::string& subject, const HostProgram& p, int id,
+std::optional<Finding> judge(const SubjectTool& subject, const HostProgram& p, int id,
                              const RunResult& guest, const RunResult& shim, std::string* not_run) {
   const auto gi = guest.traces.find(id);
   const auto si = shim.traces.find(id);
@@ -99,7 +99,7 @@ std::optional<Finding> judge(const std::string& subject, const HostProgram& p, i
     const std::size_t k = static_cast<std::size_t>(op - 1);
     const bool have_g = k < g.states.size() && !(crashed && op >= guest.crash_op);
     if (crashed && op == guest.crash_op) {
-      Finding f{id, op, fmt::format("{}:invariant:BUG:kernel:{}", subject, op_name(p, op)),
+      Finding f{id, op, fmt::format("{}:invariant:BUG:kernel:{}", subject.name, op_name(p, op)),
                 "in the guest", {fmt::format("the guest crashed in op #{}: {}", op, guest.crash)}};
       return f;
     }
@@ -112,15 +112,15 @@ std::optional<Finding> judge(const std::string& subject, const HostProgram& p, i
     const std::string& ss = k < s.states.size() ? s.states[k] : std::string();
     if (gs != ss) {
       const std::string field = differing_field(subject, gs, ss);
-      Finding f{id, op, fmt::format("{}:kernel-vs-shim:{}:{}", subject, field, op_name(p, op)),
+      Finding f{id, op, fmt::format("{}:kernel-vs-shim:{}:{}", subject.name, field, op_name(p, op)),
                 "kernel-vs-shim", {fmt::format("kernel: {}", gs), fmt::format("shim:   {}", ss)}};
       return f;
     }
     const bool gw = g.warnings.count(op) != 0, sw = s.warnings.count(op) != 0;
     if (gw || sw) {
       Finding f{id, op,
-                gw && sw ? fmt::format("{}:invariant:WARN_ON:warning:{}", subject, op_name(p, op))
-                         : fmt::format("{}:kernel-vs-shim:warning:{}", subject, op_name(p, op)),
+                gw && sw ? fmt::format("{}:invariant:WARN_ON:warning:{}", subject.name, op_name(p, op))
+                         : fmt::format("{}:kernel-vs-shim:warning:{}", subject.name, op_name(p, op)),
                 gw && sw ? "in the guest" : "kernel-vs-shim",
                 {fmt::format("kernel: {}", gw ? "WARNING at " + g.warnings.at(op) : "no warning"),
                  fmt::format("shim:   {}", sw ? "warning " + s.warnings.at(op) : "no warning")}};
@@ -131,7 +131,7 @@ std::optional<Finding> judge(const std::string& subject, const HostProgram& p, i
       const std::string inv = w.size() > 0 ? w[0] : "?", field = w.size() > 1 ? w[1] : "?";
       const std::string check = inv == "model" ? "model" : inv;
       Finding f{id, op,
-                fmt::format("{}:{}:{}:{}:{}", subject, kind_of_invariant(inv), check, field,
+                fmt::format("{}:{}:{}:{}:{}", subject.name, kind_of_invariant(inv), check, field,
                             op_name(p, op)),
                 "in the guest",
                 {fmt::format("kernel: {} (driver check: {})", gs, v->second)}};
@@ -139,7 +139,7 @@ std::optional<Finding> judge(const std::string& subject, const HostProgram& p, i
     }
   }
   if (crashed) {
-    Finding f{id, n, fmt::format("{}:invariant:BUG:kernel:end", subject), "in the guest",
+    Finding f{id, n, fmt::format("{}:invariant:BUG:kernel:end", subject.name), "in the guest",
               {fmt::format("the guest crashed after the program: {}", guest.crash)}};
     return f;
   }
@@ -171,7 +171,7 @@ Outcome run_all(Env& env, const std::vector<HostProgram>& programs, const std::v
   for (int id : ids) {
     const HostProgram& p = programs[static_cast<std::size_t>(id)];
     std::string why;
-    auto f = judge(env.subject, p, id, *guest_of[id], shim, &why);
+    auto f = judge(*env.subject, p, id, *guest_of[id], shim, &why);
     if (!why.empty() && !shim.failure.empty()) why += "; " + shim.failure;
     if (f) {
       if (!out.finding) out.finding = f;

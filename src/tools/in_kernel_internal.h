@@ -59,14 +59,14 @@ struct HostProgram {
 };
 
 // From any program of the subject; false (with a reason) for another subject.
-bool to_host(const io::AnyProgram& any, const std::string& subject, std::string name,
+bool to_host(const io::AnyProgram& any, const SubjectTool& subject, std::string name,
              HostProgram* out, std::string* error);
-bool load_ops_file(const fs::path& file, const std::string& subject, HostProgram* out,
+bool load_ops_file(const fs::path& file, const SubjectTool& subject, HostProgram* out,
                    std::string* error);
 // The .ops files of `dir`, sorted (none if it is not a directory).
 std::vector<fs::path> ops_files(const fs::path& dir);
 // A random program of the total decoder for `subject` at nr_cpu_ids `nr`.
-HostProgram random_program(const std::string& subject, std::mt19937_64& rng, unsigned nr,
+HostProgram random_program(const SubjectTool& subject, std::mt19937_64& rng, unsigned nr,
                            unsigned max_ops, std::string name);
 // The driver's input for programs `ids` (kshim/kmod/kc_driver.h).
 std::string programs_text(const std::vector<HostProgram>& programs, const std::vector<int>& ids,
@@ -120,7 +120,7 @@ struct Env {
   fs::path shim_so;  // the candidate against the shim
   fs::path module;   // kcheck.ko
   fs::path work;
-  std::string subject;
+  const SubjectTool* subject = &kCpudlTool;
   unsigned boots = 0;
   double boot_seconds = 0;
   double shim_seconds = 0, module_seconds = 0;  // build times
@@ -158,7 +158,7 @@ std::string op_name(const HostProgram& p, int op);
 std::string kind_of_invariant(const std::string& inv);
 // The first finding of program `id` (nullopt: the kernel and the shim agree
 // and no check failed); *not_run says why the program did not run.
-std::optional<Finding> judge(const std::string& subject, const HostProgram& p, int id,
+std::optional<Finding> judge(const SubjectTool& subject, const HostProgram& p, int id,
                              const RunResult& guest, const RunResult& shim, std::string* not_run);
 
 struct Outcome {
@@ -182,7 +182,7 @@ struct Minimized {
 };
 
 Minimized minimize(Env& env, const HostProgram& start, const Finding& finding, unsigned max_rounds);
-std::string reproducer_text(const std::string& subject, const HostProgram& p, const Finding& f,
+std::string reproducer_text(const SubjectTool& subject, const HostProgram& p, const Finding& f,
                             bool minimal, const CandidateSpec& spec);
 
 }  // namespace diffsched::tools::in_kernel_detail

@@ -29,20 +29,20 @@ std::vector<HostProgram> variants_of(const HostProgram& p) {
 
 // The first finding of program `id` that the shim twin shows by itself: its
 // driver checks and warnings (the same signatures as judge()'s).
-std::optional<Finding> judge_twin(const std::string& subject, const HostProgram& p, int id,
+std::optional<Finding> judge_twin(const SubjectTool& subject, const HostProgram& p, int id,
                                   const RunResult& shim) {
   const auto si = shim.traces.find(id);
   if (si == shim.traces.end() || !si->second.started) return std::nullopt;
   const Trace& s = si->second;
   for (int op = 1; op <= static_cast<int>(p.ops.size()); ++op) {
     if (s.warnings.count(op))
-      return Finding{id, op, fmt::format("{}:invariant:WARN_ON:warning:{}", subject, op_name(p, op)),
+      return Finding{id, op, fmt::format("{}:invariant:WARN_ON:warning:{}", subject.name, op_name(p, op)),
                      "in the guest", {}};
     if (const auto v = s.violations.find(op); v != s.violations.end()) {
       const auto w = split(v->second, ' ');
       const std::string inv = w.size() > 0 ? w[0] : "?", field = w.size() > 1 ? w[1] : "?";
       return Finding{id, op,
-                     fmt::format("{}:{}:{}:{}:{}", subject, kind_of_invariant(inv), inv, field,
+                     fmt::format("{}:{}:{}:{}:{}", subject.name, kind_of_invariant(inv), inv, field,
                                  op_name(p, op)),
                      "in the guest", {}};
     }
@@ -70,7 +70,7 @@ Minimized minimize(Env& env, const HostProgram& start, const Finding& finding, u
       std::optional<std::size_t> best;
       std::size_t best_len = cur.ops.size();
       for (std::size_t i = 1; i < variants.size(); ++i) {
-        auto f = judge_twin(env.subject, variants[i], static_cast<int>(i), shim);
+        auto f = judge_twin(*env.subject, variants[i], static_cast<int>(i), shim);
         if (f && f->signature == finding.signature && static_cast<std::size_t>(f->op) < best_len) {
           best = i;
           best_len = static_cast<std::size_t>(f->op);
@@ -86,7 +86,7 @@ Minimized minimize(Env& env, const HostProgram& start, const Finding& finding, u
     const RunResult shim = run_twin(env, programs_text(one, {0}, true), "confirm");
     const RunResult guest = run_guest(env, cur.nr, programs_text(one, {0}, true), cur.ops.size(), "confirm");
     std::string why;
-    auto f = judge(env.subject, cur, 0, guest, shim, &why);
+    auto f = judge(*env.subject, cur, 0, guest, shim, &why);
     m.rounds = 1;
     if (f && f->signature == finding.signature) {
       m.program = cur;
@@ -116,7 +116,7 @@ Minimized minimize(Env& env, const HostProgram& start, const Finding& finding, u
     std::optional<Finding> best_finding;
     for (std::size_t i = 0; i < variants.size(); ++i) {
       std::string why;
-      auto f = judge(env.subject, variants[i], static_cast<int>(i), guest, shim, &why);
+      auto f = judge(*env.subject, variants[i], static_cast<int>(i), guest, shim, &why);
       if (!f || f->signature != finding.signature) continue;
       if (i == 0) m.finding = f;  // the verbose states of the current reproducer
       const std::size_t len = static_cast<std::size_t>(f->op);  // ops up to the finding
@@ -138,13 +138,13 @@ Minimized minimize(Env& env, const HostProgram& start, const Finding& finding, u
   return m;
 }
 
-std::string reproducer_text(const std::string& subject, const HostProgram& p, const Finding& f,
+std::string reproducer_text(const SubjectTool& subject, const HostProgram& p, const Finding& f,
                             bool minimal, const CandidateSpec& spec) {
   std::string text = fmt::format("# kernel-check --in-kernel: {}{}\n", f.signature,
                                  minimal ? "" : " (not minimal: the boot budget ran out)");
   text += fmt::format("# candidate: {}\n", fs::absolute(spec.file).string());
   if (spec.api == KernelApi::kPick) text += fmt::format("# function: {}\n", spec.function);
-  text += fmt::format("subject {}\ncpus {}\n", subject, p.nr);
+  text += fmt::format("subject {}\ncpus {}\n", subject.name, p.nr);
   if (!p.capacity.empty()) text += fmt::format("capacity {}\n", p.capacity);
   for (const auto& op : p.ops) text += op + "\n";
   return text;

@@ -214,7 +214,7 @@ bool export_kmod(const CandidateSpec& spec, const std::string& program_text, con
   std::error_code ec;
   if (!dir.protects(dir.dir() / "init.sh")) fs::remove(dir.dir() / "init.sh", ec);
   in_kernel_detail::HostProgram p;
-  const std::string subject = spec.api == KernelApi::kPick ? "pick" : "cpudl";
+  const SubjectTool& subject = spec.api == KernelApi::kPick ? kPickTool : kCpudlTool;
   if (!in_kernel_detail::to_host(*program, subject, "the program", &p, error)) return false;
   std::vector<in_kernel_detail::HostProgram> ps = {p};
   // Every write checked: a full disk is an error, never "wrote ...".

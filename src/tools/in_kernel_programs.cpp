@@ -91,10 +91,11 @@ HostProgram host_program(const Program<S>& p, std::string name) {
 
 }  // namespace
 
-bool to_host(const AnyProgram& any, const std::string& subject, std::string name, HostProgram* out,
+bool to_host(const AnyProgram& any, const SubjectTool& subject, std::string name, HostProgram* out,
              std::string* error) {
-  if (io::subject_name(any) != subject) {
-    *error = fmt::format("{} is a program of subject {}, not {}", name, io::subject_name(any), subject);
+  if (io::subject_name(any) != subject.name) {
+    *error = fmt::format("{} is a program of subject {}, not {}", name, io::subject_name(any),
+                         subject.name);
     return false;
   }
   if (const auto* p = std::get_if<Program<cpudl::Subject>>(&any)) {
@@ -105,11 +106,11 @@ bool to_host(const AnyProgram& any, const std::string& subject, std::string name
     *out = host_program(*p, std::move(name));
     return true;
   }
-  *error = fmt::format("{}: subject {} has no in-kernel driver", name, subject);
+  *error = fmt::format("{}: subject {} has no in-kernel driver", name, subject.name);
   return false;
 }
 
-bool load_ops_file(const fs::path& file, const std::string& subject, HostProgram* out,
+bool load_ops_file(const fs::path& file, const SubjectTool& subject, HostProgram* out,
                    std::string* error) {
   std::error_code ec;
   if (!fs::is_regular_file(file, ec)) {
@@ -149,10 +150,13 @@ HostProgram random_of(std::mt19937_64& rng, unsigned nr, unsigned max_ops, std::
 }
 
 
-HostProgram random_program(const std::string& subject, std::mt19937_64& rng, unsigned nr,
+HostProgram random_program(const SubjectTool& subject, std::mt19937_64& rng, unsigned nr,
                            unsigned max_ops, std::string name) {
-  return subject == "pick" ? random_of<pick::Subject>(rng, nr, max_ops, std::move(name))
-                           : random_of<cpudl::Subject>(rng, nr, max_ops, std::move(name));
+  HostProgram out;
+  with_tool_subject(subject, [&]<class S>(std::type_identity<S>) {
+    out = random_of<S>(rng, nr, max_ops, std::move(name));
+  });
+  return out;
 }
 
 std::string programs_text(const std::vector<HostProgram>& programs, const std::vector<int>& ids,

@@ -163,6 +163,12 @@ bool parse_harness_args(const std::vector<std::string>& args, KernelCheckOptions
       return false;
     }
   }
+  // The name is resolved here, once (its choices checked it).
+  o->tool = find_subject_tool(o->subject);
+  if (o->tool == nullptr) {
+    *error = fmt::format("--subject {}: not one of {}", o->subject, subject_tool_names());
+    return false;
+  }
   return true;
 }
 
@@ -171,12 +177,12 @@ std::vector<std::string> replay_args(const KernelCheckOptions& o, const std::str
   std::vector<std::string> defaults;
   KernelCheckOptions d;
   for_each_option(d, [&](const OptionSpec&, const auto& f) { defaults.push_back(option_text(f)); });
-  std::vector<std::string> words = {"kernel-check", o.subject};
+  std::vector<std::string> words = {"kernel-check", std::string(o.tool->name)};
   std::size_t i = 0;
   for_each_option(o, [&](const OptionSpec& spec, const auto& f) {
     const std::string text = option_text(f);
     const bool wanted = (spec.uses & kReplay) || (raw && (spec.uses & kReplayRawOnly));
-    if (wanted && applies_to(spec, o.subject) && (text != defaults[i] || spec.required)) {
+    if (wanted && applies_to(spec, *o.tool) && (text != defaults[i] || spec.required)) {
       words.push_back(flag_name(spec));
       if constexpr (std::is_same_v<std::decay_t<decltype(f)>, bool>) {
         // a flag: its name says it

@@ -9,7 +9,7 @@
 //   - the printed replay command (replay_args).
 //
 // To add an option: add the field to KernelCheckOptions and one line to
-// for_each_option() (name, help, uses, and subject/choices/range/check as
+// for_each_option() (name, help, uses, and shape/choices/range/check as
 // needed). Its type must be one of std::string, bool, unsigned, std::size_t,
 // double or std::vector<unsigned> (text forms in kcheck_options.cpp). Then
 // use the field where it matters: nothing else is written twice. A field
@@ -25,6 +25,7 @@
 #include <utility>
 #include <vector>
 
+#include "subject_tools.h"
 #include "tools/minimize.h"
 
 namespace diffsched::tools {
@@ -37,9 +38,6 @@ enum OptionUse : unsigned {
   kReplayRawOnly = 8  // ... only when the replayed input is raw bytes
 };
 
-// Which subcommands have it.
-enum class OptionSubject { kBoth, kCpudl, kPick };
-
 // What a value is, for the checks beyond its type.
 enum class OptionRole { kValue, kInputPath, kOutputPath };
 
@@ -47,7 +45,8 @@ struct OptionSpec {
   std::string_view name;  // "task-util": --task-util
   std::string_view help;
   unsigned uses = kCli;
-  OptionSubject subject = OptionSubject::kBoth;
+  // The subjects that have it, by their candidate shape (subject_tools.h); all if none.
+  std::optional<CandidateShape> shape = std::nullopt;
   std::string_view short_name = {};             // "o": -o
   std::vector<std::string_view> choices = {};   // the only values allowed, if any
   double min = -std::numeric_limits<double>::infinity();  // numbers (each item of a list)
@@ -60,9 +59,8 @@ struct OptionSpec {
   std::string_view excludes = {};  // options it excludes, space-separated
 };
 
-inline bool applies_to(const OptionSpec& spec, std::string_view subject) {
-  return spec.subject == OptionSubject::kBoth ||
-         (spec.subject == OptionSubject::kCpudl) == (subject == "cpudl");
+inline bool applies_to(const OptionSpec& spec, const SubjectTool& tool) {
+  return !spec.shape || *spec.shape == tool.shape;
 }
 
 // "" or why `text` is not a list of capacities ("1024,512": each 1..1024).
@@ -76,7 +74,10 @@ std::string check_kernel_version(std::string_view text);
 std::string kernel_version_flag(std::string_view version);
 
 struct KernelCheckOptions {
-  std::string subject = "cpudl";  // the subcommand: cpudl | pick
+  std::string subject = "cpudl";  // the subcommand (harness: --subject), a SubjectTool's name
+  // `subject` resolved, at the edge: the subcommand (cli/cmd_kernel_check.cpp)
+  // or parse_harness_args(). Every step reads this, never the name.
+  const SubjectTool* tool = &kCpudlTool;
   std::string candidate;          // CLI: the C file; harness: its shared object
   std::string baseline = "builtin-reference";  // or a C file (harness: its .so)
   std::string api = "auto";
@@ -126,7 +127,7 @@ struct KernelCheckOptions {
 template <class Options, class F>
 void for_each_option(Options& o, F&& f) {
   constexpr unsigned kAll = kCli | kHarness | kReplay;
-  using S = OptionSubject;
+  using S = CandidateShape;
   f(OptionSpec{.name = "candidate", .help = "the kernel C file to check", .uses = kAll,
                .role = OptionRole::kInputPath, .required = true},
     o.candidate);
@@ -210,34 +211,34 @@ void for_each_option(Options& o, F&& f) {
                .uses = kCli | kHarness, .min = 0},
     o.minimize_tries);
   f(OptionSpec{.name = "api", .help = "auto (default), v3.14, v4.8, v4.9 or v6.19",
-               .uses = kCli | kReplay, .subject = S::kCpudl,
+               .uses = kCli | kReplay, .shape = S::kHeapApi,
                .choices = {"auto", "v3.14", "v4.8", "v4.9", "v6.19"}},
     o.api);
   f(OptionSpec{.name = "find-returns",
                .help = "what cpudl_find() returns: auto (default: from its return statements), "
                        "0/1, or cpu (a CPU or -1)",
-               .uses = kCli | kReplay, .subject = S::kCpudl, .choices = {"auto", "0/1", "cpu"}},
+               .uses = kCli | kReplay, .shape = S::kHeapApi, .choices = {"auto", "0/1", "cpu"}},
     o.find_returns);
   f(OptionSpec{.name = "header",
                .help = "the cpudeadline.h to compile with (default: the one next to the file, "
                        "else the shim's for the API form)",
-               .uses = kCli | kReplay, .subject = S::kCpudl, .role = OptionRole::kInputPath},
+               .uses = kCli | kReplay, .shape = S::kHeapApi, .role = OptionRole::kInputPath},
     o.header);
   f(OptionSpec{.name = "capacity",
                .help = "turn asymmetric CPU capacity on, with these capacities per CPU "
                        "(e.g. 1024,512; repeated); needs a baseline FILE",
-               .uses = kAll, .subject = S::kCpudl, .check = check_capacities},
+               .uses = kAll, .shape = S::kHeapApi, .check = check_capacities},
     o.capacity);
   f(OptionSpec{.name = "fail-alloc",
                .help = "also make each allocation of cpudl_init() fail in turn: it must return "
                        "-ENOMEM without a warning, a sanitizer error or a leak",
-               .subject = S::kCpudl, .excludes = "replay"},
+               .shape = S::kHeapApi, .excludes = "replay"},
     o.fail_alloc);
   f(OptionSpec{.name = "task-util",
                .help = "the task's runtime/deadline in 1024ths, for the capacity check "
                        "(default 0: each find's own task, from 1 to 1024, on one CPU of its "
                        "affinity)",
-               .uses = kAll, .subject = S::kCpudl, .min = 0, .max = 1024, .needs = "capacity"},
+               .uses = kAll, .shape = S::kHeapApi, .min = 0, .max = 1024, .needs = "capacity"},
     o.task_util);
   f(OptionSpec{.name = "kernel-version",
                .help = "the kernel whose contract the shim follows where kernels differ "
@@ -247,7 +248,7 @@ void for_each_option(Options& o, F&& f) {
                .uses = kCli | kReplay, .check = check_kernel_version, .excludes = "in-kernel"},
     o.kernel_version);
   f(OptionSpec{.name = "function", .help = "the function's name (default select_dst_cpu)",
-               .uses = kCli | kReplay, .subject = S::kPick},
+               .uses = kCli | kReplay, .shape = S::kFunction},
     o.function);
   f(OptionSpec{.name = "in-kernel",
                .help = "run the candidate in a booted Linux kernel (QEMU) and compare it op by op "
@@ -264,8 +265,8 @@ void for_each_option(Options& o, F&& f) {
                .min = 0, .max = 100, .needs = "in-kernel"},
     o.minimize_boots);
   // The harness's own.
-  f(OptionSpec{.name = "subject", .help = "cpudl or pick", .uses = kHarness,
-               .choices = {"cpudl", "pick"}},
+  f(OptionSpec{.name = "subject", .help = "the subject (subject_tools.h)", .uses = kHarness,
+               .choices = subject_tool_words()},
     o.subject);
   f(OptionSpec{.name = "mode", .help = "what the harness does", .uses = kHarness,
                .choices = {"fuzz", "load", "replay", "minimize", "check", "alloc"}},

@@ -21,7 +21,7 @@ int run_in_kernel_check(Session& s) {
     return error("--in-kernel compares the candidate in the kernel with the same candidate in the "
                  "shim: --baseline, --level, --capacity, --fail-alloc and --raw do not apply");
   tools::InKernelOptions k;
-  k.subject = o.subject;
+  k.subject = o.tool;
   k.spec = s.cand;
   k.work_dir = s.work;
   k.runs = o.runs_given ? o.runs : 200;

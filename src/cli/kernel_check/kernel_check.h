@@ -33,7 +33,7 @@ namespace fs = std::filesystem;
 using tools::KernelCheckOptions;
 
 // Registers every kCli option of `o`'s subject on `sub` (CLI11), with the
-// checks of its spec; o.subject must be set.
+// checks of its spec; o.subject and o.tool must be set.
 void add_options(CLI::App* sub, KernelCheckOptions& o);
 
 // The printed replay command: this binary, then tools::replay_args, quoted.

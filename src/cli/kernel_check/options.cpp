@@ -41,7 +41,7 @@ CLI::Validator spec_validator(const OptionSpec& spec) {
 void add_options(CLI::App* sub, KernelCheckOptions& o) {
   std::vector<std::string> inputs_unused;
   for_each_option(o, [&](const OptionSpec& spec, auto& field) {
-    if (!(spec.uses & tools::kCli) || !applies_to(spec, o.subject)) return;
+    if (!(spec.uses & tools::kCli) || !applies_to(spec, *o.tool)) return;
     const std::string names =
         spec.short_name.empty() ? fmt::format("--{}", spec.name)
                                 : fmt::format("-{},--{}", spec.short_name, spec.name);

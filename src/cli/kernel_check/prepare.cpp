@@ -4,9 +4,13 @@
 // kshim and loaded by the harness (link errors reported like compile errors).
 #include <unistd.h>
 
+#include <algorithm>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/kernel_check/kernel_check.h"
+#include "subject_tools.h"
 #include "tools/c_source.h"
 #include "tools/process.h"
 #include "util/text.h"
@@ -79,7 +83,7 @@ int classify(Session& s, const std::string& file, tools::CandidateSpec* spec) {
     return error(fmt::format("{} is not a regular file (expected a kernel C file)", file));
   const std::string text = util::read_text(file);
   spec->file = file;
-  if (s.o.subject != "pick") return classify_cpudl(s, file, text, spec);
+  if (s.o.tool->shape == CandidateShape::kHeapApi) return classify_cpudl(s, file, text, spec);
   spec->api = KernelApi::kPick;
   spec->function = s.o.function;
   if (const tools::CSource& src = tools::parse_c_source(text); !src.parsed)
@@ -127,13 +131,12 @@ int check_arguments(Session& s) {
     s.base.role = "baseline";
     s.base.kernel_version = o.kernel_version;
   } else {
-    const bool ok = o.baseline == "builtin-reference" || o.baseline == "builtin-optimized" ||
-                    (o.subject == "pick" && o.baseline == "builtin-fused");
-    if (!ok)
-      return error(fmt::format("--baseline '{}': builtin-reference, builtin-optimized{} or a file",
-                               o.baseline, o.subject == "pick" ? ", builtin-fused" : ""));
+    const auto& words = o.tool->builtin_baselines;
+    if (std::find(words.begin(), words.end(), o.baseline) == words.end())
+      return error(fmt::format("--baseline '{}': {} or a file", o.baseline,
+                               fmt::join(words, ", ")));
   }
-  if (!o.capacity.empty() && (o.subject != "cpudl" || s.builtin_base))
+  if (!o.capacity.empty() && (!o.tool->capacities || s.builtin_base))
     return error("--capacity needs a cpudl baseline FILE: the built-in heaps and the model do "
                  "not model CPU capacities");
   return kExitOk;
@@ -309,15 +312,15 @@ int prepare(Session& s) {
   if (int rc = prepare_files(s); rc != kExitOk) return rc;
   // The candidate runs only in the sandbox: without bubblewrap, nothing runs.
   if (std::string why; tools::sandboxed({}, {}, &why).empty()) return error(why);
-  s.level = o.level.empty() ? (o.subject == "pick" ? "exact" : "deadline") : o.level;
-  s.target = o.subject == "pick" ? "pick" : s.level == "exact" ? "cpudl_exact" : "cpudl";
+  s.level = o.level.empty() ? std::string(level_name(o.tool->default_level)) : o.level;
+  s.target = std::string(lockstep_target(*o.tool, *parse_level(s.level))->name);
   s.min_ops = o.output.empty() ? s.work / "minimized.ops" : fs::path(o.output);
   s.reproducer = s.work / "reproducer.ops";
   if (o.replay.empty())
     fmt::print("kernel-check {}: candidate {}, baseline {}, level {}\n  work directory {}\n",
-               o.subject, o.candidate, o.baseline, s.level, s.work.string());
+               o.tool->name, o.candidate, o.baseline, s.level, s.work.string());
   if (int rc = find_harness(s); rc != kExitOk) return rc;
-  const bool forced = o.subject == "cpudl" && o.api != "auto";
+  const bool forced = o.tool->shape == CandidateShape::kHeapApi && o.api != "auto";
   if (int rc = build(s.cand, s.work, forced, o.build_seconds, &s.cand_so); rc != kExitOk)
     return rc;
   if (!s.builtin_base)

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/kernel_check/kernel_check.h"
+#include "targets.h"
 #include "tools/process.h"
 #include "util/text.h"
 
@@ -322,8 +323,10 @@ int run_fuzzing(Session& s) {
   for (const auto& e : fs::directory_iterator(tools::source_dir() / "corpus" / s.target, ec))
     fs::copy_file(e.path(), corpus / e.path().filename(), fs::copy_options::skip_existing, ec);
   const fs::path log = s.work / "fuzz.log";
+  // The dictionary of the target fuzzed (src/registry.def).
   const std::string dict =
-      (tools::source_dir() / "fuzz" / (o.subject == "pick" ? "pick.dict" : "cpudl.dict")).string();
+      (tools::source_dir() / "fuzz" / fmt::format("{}.dict", find_target(s.target)->dict))
+          .string();
   fmt::print("  fuzzing: {} s of libFuzzer (seed {}), log {}\n", o.time, o.seed, log.string());
   const long seconds = static_cast<long>(o.time + 0.5);
   const HarnessRun r = s.h.run(s.h.with_mode("fuzz"),
