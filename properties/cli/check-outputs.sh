@@ -225,8 +225,16 @@ workdir)
   grep -q 'header .*cpudeadline.h' third.log && { fail "a third run took the staged header for the tree's own"; cat third.log; }
   # The tree's own cpudeadline.h beside a candidate outside the work directory is still used.
   mkdir -p w2 && cp "$cand" w2/mine.c && cp "$SRC/kshim/cpudeadline/cpudeadline-v4.9.h" w2/cpudeadline.h
-  "$D" "${kc[@]}" --candidate w2/mine.c --work-dir w2/w >fourth.log 2>&1
+  "$D" "${kc[@]}" --candidate w2/mine.c --work-dir w2/w --verdict-json w2/verdict.json >fourth.log 2>&1
   grep -q 'header w2/cpudeadline.h' fourth.log || { fail "the tree's own cpudeadline.h beside the candidate was not used"; cat fourth.log; }
+  # The verdict as data: the candidate's cpudl_find() convention as a word
+  # (this example returns 1 or 0), which mutate reads instead of the form's prose.
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["find_returns"] == "0/1", d["find_returns"]' w2/verdict.json ||
+    { fail "the verdict file does not say find_returns 0/1 for a cpudl_find() that returns 1 or 0"; cat w2/verdict.json; }
+  mkdir -p w3 && cp "$SRC/kshim/examples/cpudl/v4.9-cpu-swap.c" w3/mine.c
+  "$D" "${kc[@]}" --candidate w3/mine.c --work-dir w3/w --verdict-json w3/verdict.json >fifth.log 2>&1
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["find_returns"] == "cpu", d["find_returns"]' w3/verdict.json ||
+    { fail "the verdict file does not say find_returns cpu for a cpudl_find() that returns a CPU"; cat w3/verdict.json fifth.log; }
   # Names that need quoting in a generated compiler argument.
   for n in 'q"uote.c' $'new\nline.c' 'back\slash.c' 'd$(touch INJECTED).c' $'lat\xe9.c'; do
     cp "$cand" "$n"

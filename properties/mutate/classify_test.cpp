@@ -65,8 +65,14 @@ TEST(MutateClassify, ErrorsByKind) {
   EXPECT_EQ(classify(kExitBadInput, R"({"exit": 2, "verdict": "error", "kind": "error"})").status,
             Status::kError);
   EXPECT_EQ(classify(-1, "").status, Status::kTimeout);
+  EXPECT_EQ(detected_find_returns(R"({"find_returns": "0/1"})"), "0/1");
+  EXPECT_EQ(detected_find_returns(R"({"find_returns": "cpu"})"), "cpu");
+  EXPECT_EQ(detected_find_returns(R"({"find_returns": ""})"), "");
+  EXPECT_EQ(detected_find_returns(R"({"find_returns": "maybe"})"), "");
+  EXPECT_EQ(detected_find_returns(R"({"find_returns": 1})"), "");
+  // The prose is never read: a form line naming a convention says nothing.
   EXPECT_EQ(detected_find_returns(R"j({"forms": "form of x.c: ..., cpudl_find() returns 0/1 (y)"})j"),
-            "0/1");
+            "");
   EXPECT_EQ(detected_find_returns("cpudl_find() returns 0/1"), "");
 }
 

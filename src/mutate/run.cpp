@@ -93,10 +93,9 @@ Outcome classify(int exit_status, const std::string& verdict_json) {
 
 std::string detected_find_returns(const std::string& verdict_json) {
   const nlohmann::json j = nlohmann::json::parse(verdict_json, nullptr, false);
-  const std::string forms = j.is_object() ? j.value("forms", "") : "";
-  if (forms.find("cpudl_find() returns 0/1") != std::string::npos) return "0/1";
-  if (forms.find("cpudl_find() returns a CPU or -1") != std::string::npos) return "cpu";
-  return {};
+  if (!j.is_object() || !j.contains("find_returns") || !j["find_returns"].is_string()) return {};
+  const std::string word = j["find_returns"].get<std::string>();
+  return word == "0/1" || word == "cpu" ? word : std::string();
 }
 
 namespace {

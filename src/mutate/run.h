@@ -61,7 +61,7 @@ struct Outcome {
 Outcome classify(int exit_status, const std::string& verdict_json);
 
 // cpudl_find()'s return convention kernel-check detected (its verdict file's
-// "forms"): "0/1", "cpu", or "" (not said).
+// "find_returns", data; never its prose "forms"): "0/1", "cpu", or "" (not said).
 std::string detected_find_returns(const std::string& verdict_json);
 // The --verdict-json file of a kernel-check run with work directory `work`.
 fs::path verdict_file(const fs::path& work);

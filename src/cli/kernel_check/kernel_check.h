@@ -114,6 +114,9 @@ struct Session {
   fs::path reproducer;  // where the harness writes it (in the work directory)
   Harness h;
   std::string forms;  // the detected form of each file (cpudl), named in the verdict
+  // The candidate's cpudl_find() convention as a --find-returns word ("0/1",
+  // "cpu"), "" until detected: the verdict file's "find_returns" (data for mutate).
+  std::string find_returns;
   std::vector<std::string> find_return_errors;  // files whose cpudl_find() form is unknown
 
   void print_forms() const;

@@ -60,6 +60,7 @@ int classify_cpudl(Session& s, const std::string& file, const std::string& text,
     return kExitOk;
   }
   spec->find_return = *ret;
+  if (spec == &s.cand) s.find_returns = *ret == tools::FindReturn::kBool ? "0/1" : "cpu";
   s.forms += fmt::format("{}form of {}: {} ({})", s.forms.empty() ? "" : "\n", file,
                          tools::describe_cpudl_form(spec->api, *ret), evidence);
   std::error_code ec;

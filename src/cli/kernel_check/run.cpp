@@ -402,7 +402,8 @@ void write_verdict_json(const Session& s, int rc) {
                       {"programs", n.programs},
                       {"ops", n.ops},
                       {"executions", n.executions},
-                      {"forms", s.forms}};
+                      {"forms", s.forms},
+                      {"find_returns", s.find_returns}};
   std::ofstream f(s.o.verdict_json, std::ios::binary | std::ios::trunc);
   f << j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
   f.flush();
