@@ -43,7 +43,7 @@ forms=("o.subject->name == \"$first\"" "\"$first\" != o.subject->name"
 for i in "${!forms[@]}"; do
   mkdir -p "$tmp/$i/src/perf"
   cp src/perf/run.cpp "$tmp/$i/src/perf/run.cpp"
-  printf '\nauto planted(const RunOptions& o) { return %s; }\n' "${forms[$i]}" >>"$tmp/$i/src/perf/run.cpp"
+  printf '\nauto planted(const PerfSettings& o) { return %s; }\n' "${forms[$i]}" >>"$tmp/$i/src/perf/run.cpp"
   if [ -z "$(scan "$tmp/$i/src")" ]; then
     echo "FAIL: a planted ${forms[$i]} was not found"; status=1
   else

@@ -5,6 +5,7 @@
 
 #include "engine/exit_status.h"
 #include "mutate/run.h"
+#include "tools/process.h"
 
 namespace diffsched::mutate {
 namespace {
@@ -64,7 +65,10 @@ TEST(MutateClassify, ErrorsByKind) {
             Status::kTimeout);
   EXPECT_EQ(classify(kExitBadInput, R"({"exit": 2, "verdict": "error", "kind": "error"})").status,
             Status::kError);
-  EXPECT_EQ(classify(-1, "").status, Status::kTimeout);
+  // The watchdog's timeout is tools::run()'s one sentinel; a run that
+  // could not start (no verdict file) is an error, never a timeout.
+  EXPECT_EQ(classify(tools::kExitTimedOut, "").status, Status::kTimeout);
+  EXPECT_EQ(classify(kExitBadInput, "").status, Status::kError);
   EXPECT_EQ(detected_find_returns(R"({"find_returns": "0/1"})"), "0/1");
   EXPECT_EQ(detected_find_returns(R"({"find_returns": "cpu"})"), "cpu");
   EXPECT_EQ(detected_find_returns(R"({"find_returns": ""})"), "");

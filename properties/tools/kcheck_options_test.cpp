@@ -152,6 +152,52 @@ TEST(KcheckReplayCommand, EveryReplayedOptionRoundTripsThroughTheCli) {
   }
 }
 
+// Another mode's kernel-check command line (mutate's) comes from the table:
+// it parses back through the CLI's own options to the same values, leaves
+// out what is at its default, and never passes a subject an option it does
+// not have.
+TEST(KcheckCliArgs, AnotherModesCommandRoundTripsThroughTheCli) {
+  for (const char* subject : {"cpudl", "pick"}) {
+    KernelCheckOptions o;
+    o.subject = subject;
+    o.tool = find_subject_tool(subject);
+    o.candidate = "/tmp/mutant 1.c";
+    o.time = 2.5;
+    o.runs = 300;
+    o.seed = 7;
+    o.hang_seconds = 3;
+    o.minimize_seconds = 1;
+    o.minimize_tries = 1;
+    o.work_dir = "/tmp/m/work";
+    o.verdict_json = "/tmp/m/work.verdict.json";
+    o.no_build = true;
+    if (o.tool->shape == CandidateShape::kHeapApi) {
+      o.fail_alloc = true;
+      o.find_returns = "0/1";
+      o.capacity = "1024,512";
+      o.baseline = "/tmp/original.c";
+      o.exhaustive = {3, 2, 2};
+    } else {
+      o.function = "pick_it";
+      o.api = "v4.9";  // a heap-only option: never passed to pick
+      o.exhaustive = {4};
+    }
+    const std::vector<std::string> words = cli_args(o);
+    ASSERT_GE(words.size(), 2u);
+    EXPECT_EQ(words[0], "kernel-check");
+    EXPECT_EQ(words[1], subject);
+    const KernelCheckOptions back = parse_replay(words);
+    EXPECT_EQ(texts(back, kCli), texts(o, kCli)) << subject;
+    EXPECT_EQ(std::find(words.begin(), words.end(), "--level"), words.end()) << "a default";
+    if (o.tool->shape == CandidateShape::kFunction) {
+      EXPECT_EQ(std::find(words.begin(), words.end(), "--api"), words.end());
+    }
+  }
+  KernelCheckOptions d;
+  d.candidate = "/tmp/x.c";
+  EXPECT_EQ(cli_args(d), (std::vector<std::string>{"kernel-check", "cpudl", "--candidate", "/tmp/x.c"}));
+}
+
 TEST(KcheckReplayCommand, QuotesWordsTheShellWouldSplit) {
   KernelCheckOptions o;
   o.candidate = "/tmp/my file's.c";

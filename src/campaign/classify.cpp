@@ -16,7 +16,7 @@ namespace diffsched::campaign {
 BinaryVerdict run_binary_on(const fs::path& fuzzer, const fs::path& input, const fs::path& log) {
   BinaryVerdict v;
   if (!read_bytes(input)) return v;  // no input, no verdict: never "crash:exit-1"
-  const int rc = tools::run({fuzzer.string(), "-runs=1", input.string()}, {.log = log});
+  const int rc = tools::run({.argv = {fuzzer.string(), "-runs=1", input.string()}, .log = log});
   v.failed = rc != 0;
   if (!v.failed) return v;
   std::ifstream in(log);

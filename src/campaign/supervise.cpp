@@ -88,8 +88,11 @@ const volatile std::sig_atomic_t* interrupt_flag() { return &g_signal; }
 std::vector<pid_t> start_processes(const std::vector<Command>& commands,
                                    const std::vector<std::pair<std::string, std::string>>& env) {
   std::vector<pid_t> pids;
-  for (const Command& c : commands)
-    pids.push_back(tools::spawn(c.argv, {.log = c.log, .env = env, .new_process_group = true}));
+  for (Command c : commands) {
+    c.env.insert(c.env.end(), env.begin(), env.end());
+    c.new_process_group = true;
+    pids.push_back(tools::spawn(c));
+  }
   return pids;
 }
 

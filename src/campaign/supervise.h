@@ -23,6 +23,8 @@
 
 #include <sys/types.h>
 
+#include "tools/process.h"
+
 namespace diffsched::campaign {
 
 // While one lives, SIGINT and SIGTERM are recorded (without SA_RESTART, so
@@ -45,11 +47,8 @@ int interrupt_count();   // how many arrived
 // The flag interrupt_signal() reads, for tools::MinimizeBudget::stop.
 const volatile std::sig_atomic_t* interrupt_flag();
 
-// One process to start: argv (argv[0] a path or a name on PATH), its output.
-struct Command {
-  std::vector<std::string> argv;
-  std::filesystem::path log;
-};
+// One process to start (argv, its log): the one command type of every mode.
+using tools::Command;
 
 // Starts each command in its own process group with `env` added; the pids
 // (-1 for one that could not fork).

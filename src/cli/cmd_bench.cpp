@@ -165,7 +165,7 @@ class BenchRun {
     for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
     commands_.push_back(cmd);
     const auto t0 = std::chrono::steady_clock::now();
-    const int status = tools::run(argv, {.log = log});
+    const int status = tools::run({.argv = argv, .log = log});
     const double s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (status != kExitOk)

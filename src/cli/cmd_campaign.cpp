@@ -34,7 +34,7 @@ int perf_stage(const CampaignArgs& a) {
   int status = 0;
   for (const SubjectTool* tool : kSubjectTools) {
     const std::string_view subject = tool->name;
-    perf::RunOptions ro;
+    perf::PerfSettings ro;
     ro.subject = tool;
     ro.metric = perf::default_metric(*tool);
     ro.cpus.assign(tool->perf_cpus.begin(), tool->perf_cpus.end());

@@ -6,6 +6,7 @@
 // 130/143 interrupted. The work is in src/mutate/; docs/mutation.md.
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 #include <memory>
 
 #include <fmt/format.h>
@@ -37,7 +38,7 @@ struct MutateOptions {
   std::string capacity = "auto";
   double min_score = -1;
   unsigned runs = 2000;
-  double hang_seconds = 2;
+  unsigned hang_seconds = 2;  // kernel-check's type: whole seconds
   bool list = false, no_confirm = false, no_equiv = false;
   std::vector<unsigned> equiv_bounds;  // empty: the subject's default
 };
@@ -85,7 +86,7 @@ int run_mutate(const MutateOptions& o) {
     fmt::print("{} of {} mutants\n", mutants.size(), generated);
     return kExitOk;
   }
-  mutate::RunOptions ro;
+  mutate::MutateSettings ro;
   ro.self = self_exe();
   ro.subject = o.subject;
   ro.candidate = fs::absolute(o.candidate);
@@ -139,7 +140,7 @@ int run_mutate(const MutateOptions& o) {
   // The original must pass: a finding there would kill every mutant. Its
   // run also builds the harness on first use; the mutants then use it as is.
   {
-    mutate::RunOptions orig = ro;
+    mutate::MutateSettings orig = ro;
     orig.confirm_survivors = false;
     mutate::Mutant self{"original", mutate::Operator::kRelational, "", 0, "", "", text};
     orig.harness = ro.harness.empty() ? fs::path() : ro.harness;
@@ -209,7 +210,10 @@ Runner add_mutate(CLI::App& app) {
     cmd->add_option("--jobs", o->jobs, "mutants checked in parallel")->check(CLI::Range(1u, 256u));
     cmd->add_option("--max-mutants", o->max_mutants,
                     "run at most N mutants, sampled with --seed (0: all)");
-    cmd->add_option("--seed", o->seed, "sampling and kernel-check seed");
+    // kernel-check's --seed is unsigned, and a survivor's confirmation run
+    // takes seed + 1: both must fit, never be cut short silently.
+    cmd->add_option("--seed", o->seed, "sampling and kernel-check seed")
+        ->check(CLI::Range(std::uint64_t{0}, std::uint64_t{std::numeric_limits<unsigned>::max()} - 1));
     std::vector<std::string> names;
     for (auto op : mutate::kAllOperators) names.emplace_back(mutate::operator_name(op));
     cmd->add_option("--operators", o->operators,
@@ -226,7 +230,7 @@ Runner add_mutate(CLI::App& app) {
         ->check(CLI::Range(0.0, 100.0));
     cmd->add_option("--runs", o->runs, "random programs of each property run (kernel-check --runs)");
     cmd->add_option("--hang-seconds", o->hang_seconds, "kernel-check --hang-seconds per mutant")
-        ->check(CLI::Range(1.0, 3600.0));
+        ->check(CLI::Range(1u, 3600u));
     cmd->add_option("--harness", o->harness, "kernel-check --harness PATH");
     cmd->add_flag("--list", o->list, "only list the (sampled) mutants with their diffs");
     cmd->add_flag("--no-confirm", o->no_confirm,

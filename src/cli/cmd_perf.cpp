@@ -101,7 +101,7 @@ std::vector<Expect> perf_expectations(const std::string& text) {
 }
 
 int report_search(const PerfOptions& o, perf::Metric metric, const std::vector<unsigned>& cpus) {
-  perf::RunOptions ro;
+  perf::PerfSettings ro;
   ro.subject = o.tool;
   ro.metric = metric;
   ro.cpus = cpus;
@@ -134,7 +134,7 @@ int report_search(const PerfOptions& o, perf::Metric metric, const std::vector<u
     const std::string script = o.plot + ".gp";
     if (std::string why; !io::write_file(script, perf::gnuplot_script(report, fs::absolute(o.plot).string()), &why))
       return bad_input(why);
-    if (tools::run({gnuplot.string(), script}) != 0)
+    if (tools::run({.argv = {gnuplot.string(), script}}) != 0)
       return bad_input(fmt::format("gnuplot failed on {}", script));
     fmt::print("plot: {} (script {})\n", o.plot, script);
   }

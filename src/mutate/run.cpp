@@ -19,6 +19,7 @@
 
 #include "engine/exit_status.h"
 #include "io/load.h"
+#include "tools/kcheck_options.h"
 #include "tools/process.h"
 #include "util/text.h"
 
@@ -42,7 +43,7 @@ std::string_view status_name(Status s) {
 // signature or a harness message changes nothing here.
 Outcome classify(int exit_status, const std::string& verdict_json) {
   Outcome o;
-  if (exit_status == -1) {
+  if (exit_status == tools::kExitTimedOut) {
     o.status = Status::kTimeout;
     o.detail = "kernel-check gave no verdict within its watchdog";
     return o;
@@ -108,31 +109,14 @@ extern "C" void mutate_on_signal(int sig) {
   g_stop = true;
 }
 
-// Runs argv with output to log; -1 if the watchdog killed it after `limit` s.
+// Runs argv with output to log under the watchdog: tools::kExitTimedOut
+// when it ran out, 128+signal when we were interrupted (the child's group
+// is killed either way), kExitBadInput when it could not start.
 int run_with_watchdog(const std::vector<std::string>& argv, const fs::path& log, double limit) {
-  tools::RunOptions ro;
-  ro.log = log;
-  ro.new_process_group = true;
-  const pid_t pid = tools::spawn(argv, ro);
-  if (pid < 0) return kExitBadInput;
-  const auto start = std::chrono::steady_clock::now();
-  for (;;) {
-    int st = 0;
-    const pid_t r = ::waitpid(pid, &st, WNOHANG);
-    if (r == pid) {
-      if (WIFEXITED(st)) return WEXITSTATUS(st);
-      if (WIFSIGNALED(st)) return kExitSignalBase + WTERMSIG(st);
-      return kExitBadInput;
-    }
-    if (r < 0) return kExitBadInput;
-    const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (t > limit || g_stop) {
-      ::kill(-pid, SIGKILL);
-      ::waitpid(pid, &st, 0);
-      return g_stop ? kExitSignalBase + (g_signal ? g_signal : SIGINT) : -1;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  const int rc = tools::run({.argv = argv, .log = log, .new_process_group = true,
+                             .deadline = limit, .stop = [] { return g_stop.load(); }});
+  if (rc == tools::kExitStopped) return kExitSignalBase + (g_signal ? g_signal : SIGINT);
+  return rc == -1 ? kExitBadInput : rc;
 }
 
 // Where kernel-check writes its verdict (--verdict-json), beside its work directory.
@@ -140,68 +124,77 @@ fs::path verdict_file(const fs::path& work) {
   return work.parent_path() / (work.filename().string() + ".verdict.json");
 }
 
-std::vector<std::string> kernel_check_args(const RunOptions& o, const fs::path& file,
-                                           const fs::path& work, double budget,
-                                           std::uint64_t seed) {
-  std::vector<std::string> a = {o.self.string(), "kernel-check", std::string(o.subject->name),
-                                "--candidate",
-                                file.string(), "--time", fmt::format("{}", budget), "--runs",
-                                std::to_string(o.runs), "--seed", std::to_string(seed),
-                                "--hang-seconds", fmt::format("{}", o.hang_seconds),
-                                // The kill is what counts, not a minimal reproducer.
-                                "--minimize-seconds", "1", "--minimize-tries", "1",
-                                "--work-dir", work.string(),
-                                "--verdict-json", verdict_file(work).string()};
-  if (o.harness.empty()) a.push_back("--no-build");
-  else a.insert(a.end(), {"--harness", o.harness.string()});
-  if (o.subject->shape == CandidateShape::kFunction)
-    a.insert(a.end(), {"--function", o.function});
-  if (!o.api.empty()) a.insert(a.end(), {"--api", o.api});
-  if (!o.header.empty()) a.insert(a.end(), {"--header", o.header.string()});
+// kernel-check's options for one mutant, as data; its command line comes
+// from kernel-check's option table (tools::cli_args), never by hand.
+tools::KernelCheckOptions kernel_check_options(const MutateSettings& o, const fs::path& file,
+                                               const fs::path& work, double budget,
+                                               std::uint64_t seed) {
+  tools::KernelCheckOptions k;
+  k.tool = o.subject;
+  k.subject = std::string(o.subject->name);
+  k.candidate = file.string();
+  k.time = budget;
+  k.runs = o.runs;
+  k.seed = static_cast<unsigned>(seed);
+  k.hang_seconds = o.hang_seconds;
+  // The kill is what counts, not a minimal reproducer.
+  k.minimize_seconds = 1;
+  k.minimize_tries = 1;
+  k.work_dir = work.string();
+  k.verdict_json = verdict_file(work).string();
+  if (o.harness.empty()) k.no_build = true;
+  else k.harness = o.harness.string();
+  if (!o.function.empty()) k.function = o.function;
+  if (!o.api.empty()) k.api = o.api;
+  k.header = o.header.string();
   // The allocation-failure paths of cpudl_init() are run only with --fail-alloc.
-  if (o.subject->alloc_failures) a.push_back("--fail-alloc");
+  k.fail_alloc = o.subject->alloc_failures;
   // The capacity branch of cpudl_find() runs only with --capacity, which
   // needs a baseline file: the original, the one reference a mutant has.
-  if (!o.capacity.empty())
-    a.insert(a.end(), {"--capacity", o.capacity, "--baseline", o.candidate.string()});
-  if (!o.find_returns.empty()) a.insert(a.end(), {"--find-returns", o.find_returns});
-  return a;
+  if (!o.capacity.empty()) {
+    k.capacity = o.capacity;
+    k.baseline = o.candidate.string();
+  }
+  if (!o.find_returns.empty()) k.find_returns = o.find_returns;
+  return k;
 }
 
-Outcome run_one(const Mutant& m, const RunOptions& o, double budget, std::uint64_t seed,
+Outcome run_one(const Mutant& m, const MutateSettings& o, double budget, std::uint64_t seed,
                 const std::string& tag, bool exhaustive = false) {
-  const fs::path dir = o.out / m.id;
+  const MutantDir md{o.out / m.id};
+  const fs::path& dir = md.dir;
   std::error_code ec;
   fs::create_directories(dir, ec);
-  const fs::path file = dir / o.candidate.filename();
+  const fs::path file = md.candidate(o.candidate);
   // Every write checked: a mutant that could not be written is an error of
   // the run (never a survivor, never a kill), said with the reason.
   std::string why;
   if (ec || !io::write_file(file.string(), m.text, &why) ||
-      !io::write_file((dir / "mutant.diff").string(), m.diff, &why)) {
+      !io::write_file(md.diff().string(), m.diff, &why)) {
     Outcome out;
     out.status = Status::kError;
     out.detail = ec ? fmt::format("cannot create {}: {}", dir.string(), ec.message())
                     : fmt::format("cannot write the mutant: {}", why);
     return out;
   }
-  const fs::path work = dir / ("work" + tag);
+  const fs::path work = md.work(tag);
   fs::remove_all(work, ec);
-  const fs::path log = dir / ("kernel-check" + tag + ".log");
+  const fs::path log = md.log(tag);
   fs::remove(verdict_file(work), ec);
   // The watchdog: the budget, the hang limit of the property run and of
   // fuzzing, building under load, and kernel-check's own 30 s slack.
   const double limit = budget + 2 * o.hang_seconds + o.runs / 100.0 + 90;
-  std::vector<std::string> args = kernel_check_args(o, file, work, budget, seed);
+  tools::KernelCheckOptions k = kernel_check_options(o, file, work, budget, seed);
   double watchdog = limit;
   if (exhaustive) {
     // Only the enumerated programs: no seeds, no random programs, no fuzzing,
     // no allocation failures (those ran already).
-    std::erase(args, std::string("--fail-alloc"));
-    args.emplace_back("--exhaustive");
-    for (unsigned b : o.equiv_bounds) args.push_back(std::to_string(b));
+    k.fail_alloc = false;
+    k.exhaustive = o.equiv_bounds;
     watchdog = limit + 1800;  // kernel-check's own allowance for it
   }
+  std::vector<std::string> args = tools::cli_args(k);
+  args.insert(args.begin(), o.self.string());
   const int rc = run_with_watchdog(args, log, watchdog);
   Outcome out = classify(rc, util::read_text(verdict_file(work)));
   out.log = log;
@@ -213,7 +206,7 @@ Outcome run_one(const Mutant& m, const RunOptions& o, double budget, std::uint64
 
 }  // namespace
 
-std::vector<Outcome> run_mutants(const std::vector<Mutant>& mutants, const RunOptions& o,
+std::vector<Outcome> run_mutants(const std::vector<Mutant>& mutants, const MutateSettings& o,
                                  bool* interrupted) {
   g_stop = false;
   g_signal = 0;
@@ -252,7 +245,7 @@ std::vector<Outcome> run_mutants(const std::vector<Mutant>& mutants, const RunOp
         if (!o.capacity.empty()) {
           r.detail += "; no exhaustive check: the capacity branch's finds are not enumerated";
         } else {
-          RunOptions eo = o;
+          MutateSettings eo = o;
           eo.runs = 0;
           Outcome e = run_one(m, eo, 0, o.seed, "-exhaustive", true);
           if (e.status == Status::kSurvived) {

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 enum class Status { kKilled, kSurvived, kTimeout, kCompileError, kEquivalent, kError };
 std::string_view status_name(Status s);
 
-struct RunOptions {
+struct MutateSettings {
   fs::path self;            // the diffsched binary that runs kernel-check
   const SubjectTool* subject = &kCpudlTool;
   fs::path candidate;       // the original file
@@ -35,7 +35,7 @@ struct RunOptions {
   unsigned runs = 2000;     // kernel-check --runs (random programs of the property run)
   unsigned jobs = 1;
   std::uint64_t seed = 1;
-  double hang_seconds = 2;  // kernel-check --hang-seconds
+  unsigned hang_seconds = 2;  // kernel-check --hang-seconds
   fs::path out;             // per-mutant files and logs: out/<id>/
   fs::path harness;         // kernel-check --harness (empty: its default)
   bool confirm_survivors = true;  // re-run each survivor with 3x budget, another seed
@@ -55,8 +55,8 @@ struct Outcome {
   fs::path verdict;      // kernel-check's --verdict-json file (what was classified)
 };
 
-// Classifies one finished kernel-check run from its exit status (or -1 for
-// killed by our watchdog) and its verdict as data (the text of its
+// Classifies one finished kernel-check run from its exit status (or
+// tools::kExitTimedOut: killed by our watchdog) and its verdict as data (the text of its
 // --verdict-json file), never from its log, which holds the mutant's output.
 Outcome classify(int exit_status, const std::string& verdict_json);
 
@@ -66,11 +66,23 @@ std::string detected_find_returns(const std::string& verdict_json);
 // The --verdict-json file of a kernel-check run with work directory `work`.
 fs::path verdict_file(const fs::path& work);
 
+// Every path of one mutant's directory (OUT/<id>/, docs/mutation.md), named
+// once: the mutant, its diff, and per kernel-check run (`tag`: "",
+// "-confirm", "-exhaustive") the work directory, the log and the verdict.
+struct MutantDir {
+  fs::path dir;
+  fs::path candidate(const fs::path& original) const { return dir / original.filename(); }
+  fs::path diff() const { return dir / "mutant.diff"; }
+  fs::path work(const std::string& tag) const { return dir / ("work" + tag); }
+  fs::path log(const std::string& tag) const { return dir / ("kernel-check" + tag + ".log"); }
+  fs::path verdict(const std::string& tag) const { return verdict_file(work(tag)); }
+};
+
 // Runs kernel-check on every mutant; outcomes in the mutants' order.
 // Interrupted (SIGINT/SIGTERM to us or to a child): the running children are
 // killed, *interrupted is set, and the remaining mutants are not run;
 // interrupt_status() is then 130 or 143.
-std::vector<Outcome> run_mutants(const std::vector<Mutant>& mutants, const RunOptions& options,
+std::vector<Outcome> run_mutants(const std::vector<Mutant>& mutants, const MutateSettings& options,
                                  bool* interrupted);
 
 int interrupt_status();
@@ -81,7 +93,7 @@ struct Report {
   std::size_t generated = 0;  // before sampling
   std::vector<Mutant> mutants;
   std::vector<Outcome> outcomes;
-  RunOptions options;
+  MutateSettings options;
 
   // killed / (all - compile errors - equivalent); -1 when the denominator is 0.
   double score() const;

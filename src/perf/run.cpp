@@ -39,7 +39,7 @@ struct Task {
 };
 
 template <class S>
-std::optional<Report> run_subject(const RunOptions& o, std::string* error) {
+std::optional<Report> run_subject(const PerfSettings& o, std::string* error) {
   const Metric metric = o.metric;
   const std::vector<unsigned>& cpus = o.cpus;
   using Op = typename S::Op;
@@ -158,7 +158,7 @@ std::optional<Report> run_subject(const RunOptions& o, std::string* error) {
 
 }  // namespace
 
-std::optional<Report> run(const RunOptions& o, std::string* error) {
+std::optional<Report> run(const PerfSettings& o, std::string* error) {
   std::optional<Report> report;
   with_tool_subject(*o.subject,
                     [&]<class S>(std::type_identity<S>) { report = run_subject<S>(o, error); });

@@ -1,7 +1,7 @@
 // The whole `diffsched perf` search for one subject, as a library call (the
 // CLI and the campaign's --perf stage are thin callers):
 //
-//   perf::RunOptions o{.subject = &kPickTool, .metric = Metric::kWork, .cpus = {8, 8192}};
+//   perf::PerfSettings o{.subject = &kPickTool, .metric = Metric::kWork, .cpus = {8, 8192}};
 //   std::string error;
 //   std::optional<perf::Report> r = perf::run(o, &error);   // nullopt: cannot write --out
 //
@@ -22,7 +22,7 @@
 
 namespace diffsched::perf {
 
-struct RunOptions {
+struct PerfSettings {
   const SubjectTool* subject = &kCpudlTool;
   Metric metric = Metric::kAccesses;
   std::vector<unsigned> cpus;      // each its own search
@@ -46,6 +46,6 @@ std::vector<std::size_t> sides_of(const SubjectTool& subject, const std::string&
 std::string replay_command(const std::string& self, const SubjectTool& subject, Metric metric,
                            const std::string& file);
 
-std::optional<Report> run(const RunOptions& o, std::string* error);
+std::optional<Report> run(const PerfSettings& o, std::string* error);
 
 }  // namespace diffsched::perf

@@ -440,8 +440,8 @@ std::optional<CoverageRun> run_coverage(const CoverageOptions& o, std::string* e
       argv.insert(argv.end(), job.files.begin() + static_cast<std::ptrdiff_t>(i),
                   job.files.begin() + static_cast<std::ptrdiff_t>(end));
       const fs::path log = o.work / fmt::format("replay-{}.log", n++);
-      const int rc = run(argv, {.log = log, .env = {{"LLVM_PROFILE_FILE",
-                                                     (profiles / "%p.profraw").string()}}});
+      const int rc = run({.argv = argv, .log = log,
+                           .env = {{"LLVM_PROFILE_FILE", (profiles / "%p.profraw").string()}}});
       if (rc == kExitFinding && job.check_expect) {
         result.notes.push_back(fmt::format("a verdict changed in {} (see {})", job.what, log.string()));
       } else if (rc != kExitOk && rc != kExitFinding && rc != kExitOutOfDomain) {
@@ -461,7 +461,7 @@ std::optional<CoverageRun> run_coverage(const CoverageOptions& o, std::string* e
              " (is build-coverage built with -fprofile-instr-generate?)";
     return std::nullopt;
   }
-  if (run(merge, {.log = o.work / "merge.log"}) != kExitOk) {
+  if (run({.argv = merge, .log = o.work / "merge.log"}) != kExitOk) {
     *error = "llvm-profdata merge failed; see " + (o.work / "merge.log").string();
     return std::nullopt;
   }
@@ -474,7 +474,7 @@ std::optional<CoverageRun> run_coverage(const CoverageOptions& o, std::string* e
       shell_quote((o.work / "merged.profdata").string()), shell_quote(binary.string()),
       shell_quote(src.string()), shell_quote(json_file.string()),
       shell_quote((o.work / "export.log").string()));
-  if (run({"/bin/sh", "-c", export_cmd}) != kExitOk) {
+  if (run({.argv = {"/bin/sh", "-c", export_cmd}}) != kExitOk) {
     *error = "llvm-cov export failed; see " + (o.work / "export.log").string();
     return std::nullopt;
   }
@@ -492,11 +492,11 @@ std::optional<CoverageRun> run_coverage(const CoverageOptions& o, std::string* e
 
   if (!o.html.empty()) {
     fs::create_directories(o.html, ec);
-    if (run({cov.string(), "show", "-format=html", "-output-dir=" + o.html.string(),
+    if (run({.argv = {cov.string(), "show", "-format=html", "-output-dir=" + o.html.string(),
              "-instr-profile=" + (o.work / "merged.profdata").string(), "-show-branches=count",
              "-show-line-counts-or-regions", "-project-title=diffsched", binary.string(),
              src.string()},
-            {.log = o.work / "html.log"}) != kExitOk) {
+             .log = o.work / "html.log"}) != kExitOk) {
       *error = "llvm-cov show -format=html failed; see " + (o.work / "html.log").string();
       return std::nullopt;
     }

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "tools/in_kernel_internal.h"
+#include "tools/kcheck_work.h"
 #include "tools/process.h"
 #include "util/text.h"
 
@@ -68,8 +69,9 @@ int collect_programs(const InKernelOptions& o, std::vector<HostProgram>* out,
 
 // --replay: the trace, op by op, like `diffsched replay`'s.
 void print_trace(const Env& env, const HostProgram& p) {
-  const RunResult g = parse_output(read_text(env.work / fmt::format("guest-run-{}.log", p.nr)), true);
-  const RunResult s = parse_output(read_text(env.work / "shim-run.txt"), false);
+  const KcheckWork w{env.work};
+  const RunResult g = parse_output(read_text(w.guest_log(fmt::format("run-{}", p.nr))), true);
+  const RunResult s = parse_output(read_text(w.shim_output("run")), false);
   const auto gi = g.traces.find(0);
   const auto si = s.traces.find(0);
   for (std::size_t k = 0; k < p.ops.size(); ++k) {

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "tools/in_kernel_internal.h"
+#include "tools/kcheck_work.h"
 #include "tools/process.h"
 #include "util/text.h"
 
@@ -21,13 +22,14 @@ namespace {
 // seconds (then -2, tools::kExitTimedOut).
 int run_limited(const std::vector<std::string>& argv, const fs::path& log, double limit,
                 std::vector<std::pair<std::string, std::string>> env = {}) {
-  RunOptions o;
+  Command o;
+  o.argv = argv;
   o.log = log;
   o.env = std::move(env);
   o.deadline = limit;
   o.stdin_null = true;
   std::fflush(stdout);
-  return run(argv, o);
+  return run(o);
 }
 
 bool is_static_elf(const fs::path& file) {
@@ -40,8 +42,9 @@ bool is_static_elf(const fs::path& file) {
 }  // namespace
 
 RunResult run_twin(Env& env, const std::string& text, const std::string& tag) {
-  const fs::path in = env.work / fmt::format("programs-{}.txt", tag);
-  const fs::path out = env.work / fmt::format("shim-{}.txt", tag);
+  const KcheckWork w{env.work};
+  const fs::path in = w.programs(tag);
+  const fs::path out = w.shim_output(tag);
   const std::string token = new_record_token();
   write_text(in, with_record_request(text, token));
   const auto t = Clock::now();
@@ -72,7 +75,8 @@ unsigned guest_memory_mb(unsigned nr) { return 512 + nr * 1000 / 1024; }
 RunResult run_guest(Env& env, unsigned nr, const std::string& text, std::size_t ops,
                     const std::string& tag) {
   RunResult r;
-  const fs::path root = env.work / fmt::format("initramfs-{}", tag);
+  const KcheckWork w{env.work};
+  const fs::path root = w.initramfs(tag);
   std::error_code ec;
   fs::remove_all(root, ec);
   fs::create_directories(root / "bin", ec);
@@ -89,16 +93,16 @@ RunResult run_guest(Env& env, unsigned nr, const std::string& text, std::size_t 
     r.failure = fmt::format("cannot stage the initramfs in {}: {}", root.string(), ec.message());
     return r;
   }
-  const fs::path initrd = env.work / fmt::format("initrd-{}.cpio", tag);
+  const fs::path initrd = w.initrd(tag);
   const std::string pack = fmt::format("cd {} && find . | {} -o -H newc --quiet > {}",
                                        util::shell_quote(root.string()),
                                        util::shell_quote(env.pieces.cpio.string()),
                                        util::shell_quote(initrd.string()));
-  if (run({"/bin/sh", "-c", pack}, RunOptions{.log = env.work / "cpio.log"}) != 0) {
-    r.failure = fmt::format("cpio failed: {}", tail_file(env.work / "cpio.log", 3));
+  if (run({.argv = {"/bin/sh", "-c", pack}, .log = w.cpio_log()}) != 0) {
+    r.failure = fmt::format("cpio failed: {}", tail_file(w.cpio_log(), 3));
     return r;
   }
-  const fs::path log = env.work / fmt::format("guest-{}.log", tag);
+  const fs::path log = w.guest_log(tag);
   // TCG: KVM guests hung at early boot here (docs/kernel-check.md).
   const std::vector<std::string> argv = {
       env.pieces.qemu.string(), "-accel", "tcg", "-cpu", "max", "-m", std::to_string(guest_memory_mb(nr)), "-smp", "1",

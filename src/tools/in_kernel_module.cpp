@@ -5,6 +5,7 @@
 // standalone module directory.
 #include "tools/in_kernel_internal.h"
 #include "io/load.h"
+#include "tools/kcheck_work.h"
 #include "tools/process.h"
 #include "util/text.h"
 
@@ -143,21 +144,22 @@ int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_fl
   fs::path clang = find_program("clang-14");
   if (clang.empty()) clang = find_program("clang");
   if (clang.empty()) return fail("clang-14 not found on PATH (run scripts/install-deps.sh)");
-  env->twin = env->work / "kcheck_twin";
+  const KcheckWork w{env->work};
+  env->twin = w.twin();
   const fs::path kmod_src = source_dir() / "kshim" / "kmod";
-  if (run({clang.string(), "-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+  if (run({.argv = {clang.string(), "-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
            "-I", (source_dir() / "kshim" / "abi").string(), "-I", kmod_src.string(),
            (kmod_src / "twin.c").string(), (kmod_src / "kc_driver.c").string(), "-ldl", "-o",
            env->twin.string()},
-          RunOptions{.log = env->work / "twin-build.log", .deadline = kBuildSeconds,
-                     .stdin_null = true}) != 0)
+           .log = w.twin_build_log(), .deadline = kBuildSeconds,
+           .stdin_null = true}) != 0)
     return fail(fmt::format("could not build the shim twin: {}",
-                            tail_file(env->work / "twin-build.log", 3)));
+                            tail_file(w.twin_build_log(), 3)));
   env->shim_seconds = since(t);
 
   // The module, against the kernel's headers.
   t = Clock::now();
-  const fs::path mod = env->work / "kmod";
+  const fs::path mod = w.kmod();
   std::string why;
   util::OwnedDir kmod;  // kernel-check's own, afresh: never the candidate or its header
   if (!util::remove_except(mod, {spec.file, spec.header}, &why) ||
@@ -168,14 +170,14 @@ int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_fl
     return fail(why);
   const fs::path make = find_program("make");
   if (make.empty()) return fail("make not found on PATH (run scripts/install-deps.sh)");
-  const fs::path mlog = env->work / "kmod-build.log";
+  const fs::path mlog = w.kmod_build_log();
   // kbuild compiles the candidate: in the sandbox, only the module's directory
   // writable, stdin /dev/null, under a deadline (an #include of a FIFO).
   const auto kbuild = sandboxed(
       {make.string(), "-C", env->pieces.headers.string(), "M=" + mod.string(), "modules"}, {mod},
       &why);
   if (kbuild.empty()) return fail(why);
-  if (run(kbuild, RunOptions{.log = mlog, .deadline = kBuildSeconds, .stdin_null = true}) != 0 ||
+  if (run({.argv = kbuild, .log = mlog, .deadline = kBuildSeconds, .stdin_null = true}) != 0 ||
       !fs::exists(mod / "kcheck.ko")) {
     std::string log = read_text(mlog);
     const std::string staged = (mod / "candidate.c").string();

@@ -172,8 +172,13 @@ bool parse_harness_args(const std::vector<std::string>& args, KernelCheckOptions
   return true;
 }
 
-std::vector<std::string> replay_args(const KernelCheckOptions& o, const std::string& input,
-                                     bool raw) {
+namespace {
+
+// "kernel-check SUBJECT" and the words of every option `wanted` selects that
+// applies to the subject and differs from its default (or is required):
+// --NAME VALUE, a list as separate words, a flag as its name.
+template <class Wanted>
+std::vector<std::string> command_words(const KernelCheckOptions& o, Wanted wanted) {
   std::vector<std::string> defaults;
   KernelCheckOptions d;
   for_each_option(d, [&](const OptionSpec&, const auto& f) { defaults.push_back(option_text(f)); });
@@ -181,8 +186,7 @@ std::vector<std::string> replay_args(const KernelCheckOptions& o, const std::str
   std::size_t i = 0;
   for_each_option(o, [&](const OptionSpec& spec, const auto& f) {
     const std::string text = option_text(f);
-    const bool wanted = (spec.uses & kReplay) || (raw && (spec.uses & kReplayRawOnly));
-    if (wanted && applies_to(spec, *o.tool) && (text != defaults[i] || spec.required)) {
+    if (wanted(spec) && applies_to(spec, *o.tool) && (text != defaults[i] || spec.required)) {
       words.push_back(flag_name(spec));
       if constexpr (std::is_same_v<std::decay_t<decltype(f)>, bool>) {
         // a flag: its name says it
@@ -194,10 +198,24 @@ std::vector<std::string> replay_args(const KernelCheckOptions& o, const std::str
     }
     ++i;
   });
+  return words;
+}
+
+}  // namespace
+
+std::vector<std::string> replay_args(const KernelCheckOptions& o, const std::string& input,
+                                     bool raw) {
+  std::vector<std::string> words = command_words(o, [raw](const OptionSpec& spec) {
+    return (spec.uses & kReplay) || (raw && (spec.uses & kReplayRawOnly));
+  });
   if (raw) words.push_back("--raw");
   words.push_back("--replay");
   words.push_back(input);
   return words;
+}
+
+std::vector<std::string> cli_args(const KernelCheckOptions& o) {
+  return command_words(o, [](const OptionSpec& spec) { return (spec.uses & kCli) != 0; });
 }
 
 }  // namespace diffsched::tools

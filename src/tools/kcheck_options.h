@@ -6,7 +6,8 @@
 //   - the harness's arguments, --NAME=VALUE (harness_args), and their
 //     checked parsing in the harness (parse_harness_args: an unknown name or
 //     a malformed value is an error, never a default),
-//   - the printed replay command (replay_args).
+//   - the printed replay command (replay_args),
+//   - kernel-check's command line when another mode runs it (cli_args: mutate).
 //
 // To add an option: add the field to KernelCheckOptions and one line to
 // for_each_option() (name, help, uses, and shape/choices/range/check as
@@ -318,5 +319,11 @@ bool parse_harness_args(const std::vector<std::string>& args, KernelCheckOptions
 // [--raw] --replay INPUT".
 std::vector<std::string> replay_args(const KernelCheckOptions& o, const std::string& input,
                                      bool raw);
+
+// The words after the program's name of a `diffsched kernel-check` that runs
+// with the options of `o`: "kernel-check SUBJECT --candidate F ...", every
+// CLI option that applies to the subject and differs from its default. How
+// another mode (mutate) runs kernel-check: from the table, never by hand.
+std::vector<std::string> cli_args(const KernelCheckOptions& o);
 
 }  // namespace diffsched::tools

@@ -143,7 +143,7 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
   const auto boxed = sandboxed(argv, {stage}, &r.summary);
   if (boxed.empty()) return r;
   const int rc =
-      run(boxed, RunOptions{.log = log, .deadline = spec.build_seconds, .stdin_null = true});
+      run({.argv = boxed, .log = log, .deadline = spec.build_seconds, .stdin_null = true});
   r.compiler_output = util::read_text(log);
   if (rc == kExitTimedOut) {
     r.summary = fmt::format("the compile did not finish within {:g} s (--build-seconds; does an "

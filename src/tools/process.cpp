@@ -78,10 +78,10 @@ void stop_children_on_signal() {
   ::sigaction(SIGTERM, &sa, nullptr);
 }
 
-pid_t spawn(const std::vector<std::string>& argv, const RunOptions& options) {
+pid_t spawn(const Command& o) {
+  const std::vector<std::string>& argv = o.argv;
   if (argv.empty()) return -1;
-  RunOptions o = options;
-  if (o.deadline > 0) o.new_process_group = true;
+  const bool new_group = o.new_process_group || o.deadline > 0 || o.stop != nullptr;
   const fs::path exe = find_program(argv[0]);
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -90,13 +90,13 @@ pid_t spawn(const std::vector<std::string>& argv, const RunOptions& options) {
   std::fflush(stderr);
   const pid_t pid = ::fork();
   // Both sides set the group, so that a kill(-pid) right after spawn() reaches it.
-  if (pid > 0 && o.new_process_group) {
+  if (pid > 0 && new_group) {
     ::setpgid(pid, pid);
     remember_group(pid);
   }
   if (pid != 0) return pid;
   // Child: only async-signal-safe work from here on, then exec.
-  if (o.new_process_group) ::setpgid(0, 0);
+  if (new_group) ::setpgid(0, 0);
   if (o.stdin_null) {
     const int fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (fd >= 0) ::dup2(fd, STDIN_FILENO);
@@ -148,22 +148,23 @@ int wait_exit(pid_t pid) {
   return reap(pid, false);
 }
 
-int run(const std::vector<std::string>& argv, const RunOptions& options) {
-  const pid_t pid = spawn(argv, options);
+int run(const Command& c) {
+  const pid_t pid = spawn(c);
   if (pid < 0) return -1;
-  if (options.deadline <= 0) return reap(pid, options.new_process_group);
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::duration<double>(options.deadline);
+  if (c.deadline <= 0 && c.stop == nullptr) return reap(pid, c.new_process_group);
+  const auto start = std::chrono::steady_clock::now();
+  const auto deadline = start + std::chrono::duration<double>(c.deadline);
   for (auto pause = std::chrono::milliseconds(1);;
-       pause = std::min(pause * 2, std::chrono::milliseconds(50))) {
+       pause = std::min(pause * 2, std::chrono::milliseconds(20))) {
     siginfo_t info{};
     if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
         info.si_pid == pid)
       return reap(pid, true);
-    if (std::chrono::steady_clock::now() >= deadline) {
+    const bool stopped = c.stop != nullptr && c.stop();
+    if (stopped || (c.deadline > 0 && std::chrono::steady_clock::now() >= deadline)) {
       ::kill(-pid, SIGKILL);
       reap(pid, true);
-      return kExitTimedOut;
+      return stopped ? kExitStopped : kExitTimedOut;
     }
     std::this_thread::sleep_for(pause);
   }
@@ -202,8 +203,8 @@ std::string sha256_file(const fs::path& file) {
   if (fd < 0) return {};
   ::close(fd);
   const fs::path out = tmpl;
-  RunOptions o{.log = out, .deadline = 120, .stdin_null = true};
-  const int rc = run({"sha256sum", "--", file.string()}, o);
+  const int rc =
+      run({.argv = {"sha256sum", "--", file.string()}, .log = out, .deadline = 120, .stdin_null = true});
   const std::string text = read_text(out);
   std::error_code ec;
   fs::remove(out, ec);
@@ -222,9 +223,8 @@ bool build_preset(const std::string& preset, const fs::path& log, std::string* e
     *error = "cmake not found on PATH (run scripts/install-deps.sh)";
     return false;
   }
-  RunOptions o{.log = log, .cwd = source_dir()};
   if (!fs::exists(preset_dir(preset) / "CMakeCache.txt") &&
-      run({cmake, "--preset", preset}, o) != kExitOk) {
+      run({.argv = {cmake, "--preset", preset}, .log = log, .cwd = source_dir()}) != kExitOk) {
     *error = "cmake --preset " + preset + " failed; see " + log.string();
     return false;
   }
@@ -234,9 +234,8 @@ bool build_preset(const std::string& preset, const fs::path& log, std::string* e
     argv.push_back("--target");
     argv.push_back(t);
   }
-  RunOptions b = o;
-  b.log = log.string() + ".build";
-  if (run(argv, b) != kExitOk) {
+  const Command b{.argv = argv, .log = log.string() + ".build", .cwd = source_dir()};
+  if (run(b) != kExitOk) {
     *error = "cmake --build --preset " + preset + " failed; see " + b.log.string();
     return false;
   }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -27,34 +28,49 @@ fs::path source_dir();
 // an empty path.
 fs::path find_program(const std::string& name);
 
-struct RunOptions {
-  fs::path log;                 // stdout+stderr go here (truncated); empty: inherit
-  fs::path cwd;                 // empty: inherit
+// One child process: what runs, where, with what, and until when. Every
+// program diffsched starts (compilers, cmake, the harness, fuzz engines,
+// QEMU, kernel-check per mutant) goes through it, with run() or spawn().
+//
+//   tools::run({.argv = {cc, "-c", f}, .log = log, .deadline = 120})
+//   tools::run({.argv = argv, .deadline = limit, .stop = [] { return stopping; }})
+struct Command {
+  std::vector<std::string> argv;  // argv[0] a path, or a name looked up on PATH
+  fs::path log;                   // stdout+stderr go here (truncated); empty: inherit
+  fs::path cwd;                   // empty: inherit
   std::vector<std::pair<std::string, std::string>> env;  // added/overridden
   bool new_process_group = false;  // so a signal to us is forwarded, not shared
   // run(): after this many seconds (> 0) the child's whole process group is
   // killed (SIGKILL) and kExitTimedOut returned. Implies its own group.
   double deadline = 0;
+  // run(): asked while the child runs (every few ms); true: its whole
+  // process group is killed and kExitStopped returned (a signal to us, a
+  // second SIGINT during a merge). Implies its own group.
+  std::function<bool()> stop = nullptr;
   bool stdin_null = false;  // stdin from /dev/null (a compiler never reads ours)
 };
 
-// Starts argv (argv[0] a path, or a name looked up on PATH). Returns the pid,
-// or -1 if it could not fork. A child in its own group is remembered until
-// wait_exit() reaps it, so that stop_children_on_signal() can stop it.
-pid_t spawn(const std::vector<std::string>& argv, const RunOptions& options = {});
+// Starts the command. Returns the pid, or -1 if it could not fork (or argv
+// is empty). A child in its own group is remembered until wait_exit() reaps
+// it, so that stop_children_on_signal() can stop it. The deadline and stop
+// are run()'s: a spawned child is the caller's to wait for.
+pid_t spawn(const Command& command);
 
 // The status of a child that could not be executed (as sh's 127).
 inline constexpr int kExitNotExecuted = 127;
 // run(): the deadline passed; the child's process group was killed.
 inline constexpr int kExitTimedOut = -2;
+// run(): Command::stop said so; the child's process group was killed.
+inline constexpr int kExitStopped = -3;
 
 // Waits for pid: its exit status; 128+signal (kExitSignalBase) if it died of
 // a signal; -1 on error; kExitNotExecuted if it could not be executed.
 int wait_exit(pid_t pid);
 
-// spawn + wait: the exit status as wait_exit, or kExitTimedOut when
-// options.deadline ran out (the whole group is killed, then reaped).
-int run(const std::vector<std::string>& argv, const RunOptions& options = {});
+// spawn + wait: the exit status as wait_exit (-1: could not start), or
+// kExitTimedOut when the deadline ran out, or kExitStopped when stop() said
+// so (either way the whole group is killed, then reaped).
+int run(const Command& command);
 
 // From now on SIGINT and SIGTERM kill the process group of every child
 // spawn() started in its own group and not yet reaped (the harness and

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "cli/kernel_check/kernel_check.h"
+#include "tools/kcheck_work.h"
 #include "util/ddmin.h"
 #include "util/text.h"
 
@@ -52,7 +53,8 @@ std::optional<std::pair<std::size_t, std::size_t>> minimize_crash(const Session&
   constexpr double kFirstRunLimit = 30;
   const auto start = std::chrono::steady_clock::now();
   const KernelCheckOptions& opts = s.o;
-  const fs::path decoded = s.work / "crash-decoded.ops", trial = s.work / "crash-trial.ops";
+  const tools::KcheckWork w{s.work};
+  const fs::path decoded = w.crash_decoded(), trial = w.crash_trial();
   KernelCheckOptions decode = s.h.with_mode("replay");
   decode.input = fs::absolute(input).string();
   decode.raw = raw;
@@ -61,7 +63,7 @@ std::optional<std::pair<std::size_t, std::size_t>> minimize_crash(const Session&
   if (!s.h.run(decode, {}, {}, kFirstRunLimit).is("decoded")) return std::nullopt;
   OpsText text = OpsText::parse(util::read_text(decoded));
 
-  const fs::path log = s.work / "crash-trial.log";
+  const fs::path log = tools::KcheckWork{s.work}.crash_trial_log();
   KernelCheckOptions replay = s.h.with_mode("replay");
   replay.input = trial.string();
   replay.raw = false;

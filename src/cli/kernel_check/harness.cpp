@@ -12,6 +12,7 @@
 
 #include "cli/kernel_check/kernel_check.h"
 #include "io/load.h"
+#include "tools/kcheck_work.h"
 #include "tools/process.h"
 #include "util/text.h"
 
@@ -39,12 +40,13 @@ HarnessRun Harness::run(const KernelCheckOptions& options,
     out.why = fmt::format("the harness {} changed after its hash was checked", binary.string());
     return out;
   }
-  const fs::path record = work / "record.json", current = work / "current-input";
+  const tools::KcheckWork w{work};
+  const fs::path record = w.record(), current = w.current_input();
   std::error_code ec;
   fs::remove(record, ec);
   fs::remove(current, ec);
   const std::string token = tools::new_token();
-  tools::RunOptions ro;
+  tools::Command ro;
   ro.env = env;
   ro.env.insert(ro.env.end(), extra_env.begin(), extra_env.end());
   ro.env.insert(ro.env.end(), {{tools::kRecordEnv, record.string()},
@@ -58,10 +60,10 @@ HarnessRun Harness::run(const KernelCheckOptions& options,
   std::vector<std::string> argv = {binary.string()};
   for (auto& a : tools::harness_args(options)) argv.push_back(std::move(a));
   argv.insert(argv.end(), fuzzer_args.begin(), fuzzer_args.end());
-  const auto wrapped = tools::sandboxed(argv, {work}, &out.why);
-  if (wrapped.empty()) return out;
+  ro.argv = tools::sandboxed(argv, {work}, &out.why);
+  if (ro.argv.empty()) return out;
   std::fflush(stdout);
-  const int rc = tools::run(wrapped, ro);
+  const int rc = tools::run(ro);
   out.status = rc == tools::kExitTimedOut ? kcheck::kHarnessTimedOut
                : rc < 0                   ? kcheck::kHarnessNotRun
                                           : rc;
@@ -75,7 +77,7 @@ HarnessRun Harness::run(const KernelCheckOptions& options,
     const tools::StoppedInput in = tools::read_current_input(current);
     if (in.kind != tools::InputKind::kNone) {
       const bool raw = in.kind == tools::InputKind::kRaw;
-      const fs::path saved = work / (raw ? "stopped-input.raw" : "stopped-input.ops");
+      const fs::path saved = w.stopped_input(raw);
       std::string error;
       if (io::write_file(saved.string(), in.bytes, &error)) {
         out.stopped_input = saved;

@@ -12,6 +12,7 @@
 #include "cli/kernel_check/kernel_check.h"
 #include "subject_tools.h"
 #include "tools/c_source.h"
+#include "tools/kcheck_work.h"
 #include "tools/process.h"
 #include "util/text.h"
 
@@ -156,7 +157,7 @@ int make_work_dir(Session& s) {
       return error(fmt::format("cannot create a directory under {}", root.string()));
     s.work = fs::absolute(tmpl).lexically_normal();
     s.h.work = s.work;
-    s.artifacts = s.work / "artifacts";
+    s.artifacts = tools::KcheckWork{s.work}.artifacts();
     fs::create_directories(s.artifacts, ec);
     return kExitOk;
   }
@@ -179,7 +180,7 @@ int make_work_dir(Session& s) {
   s.owned_before = s.owned.entries();
   // libFuzzer's artifacts go to a tree of their own, so that a finding is
   // always this run's (never a crash- file an earlier run left).
-  s.artifacts = s.owned.tree("artifacts");
+  s.artifacts = s.owned.tree(tools::KcheckWork{s.work}.artifacts().filename());
   (void)s.owned.tree("candidate");
   (void)s.owned.tree("baseline");
   if (!s.owned.ok(&why)) return error(fmt::format("--work-dir {}: {}", s.work.string(), why));
@@ -206,7 +207,7 @@ int build_harness(Session& s) {
     fmt::print("  building the harness (fuzz preset, first use: a few minutes)...\n");
   std::string why;
   std::fflush(stdout);
-  if (!tools::build_preset("fuzz", s.work / "harness-build.log", &why, {"kcheck_harness"}))
+  if (!tools::build_preset("fuzz", tools::KcheckWork{s.work}.harness_build_log(), &why, {"kcheck_harness"}))
     return error(fmt::format("could not build the kcheck harness: {}", why));
   if (s.o.replay.empty())
     fmt::print("  harness {} ready ({:.1f} s)\n", s.h.binary.string(), since(t));
@@ -265,7 +266,7 @@ void set_harness_options(Session& s) {
 // Loading them: an undefined symbol is a link error, reported like a compile
 // error (what the shim lacks, or the file's own mistake).
 int load(Session& s) {
-  const fs::path load_log = s.work / "load.log";
+  const fs::path load_log = tools::KcheckWork{s.work}.load_log();
   const HarnessRun r = s.h.run(s.h.with_mode("load"), {}, load_log, kWatchdogSlack);
   if (r.is("loaded")) return kExitOk;
   const int rc = r.status;
@@ -315,8 +316,9 @@ int prepare(Session& s) {
   if (std::string why; tools::sandboxed({}, {}, &why).empty()) return error(why);
   s.level = o.level.empty() ? std::string(level_name(o.tool->default_level)) : o.level;
   s.target = std::string(lockstep_target(*o.tool, *parse_level(s.level))->name);
-  s.min_ops = o.output.empty() ? s.work / "minimized.ops" : fs::path(o.output);
-  s.reproducer = s.work / "reproducer.ops";
+  const tools::KcheckWork w{s.work};
+  s.min_ops = o.output.empty() ? w.minimized() : fs::path(o.output);
+  s.reproducer = w.reproducer();
   if (o.replay.empty())
     fmt::print("kernel-check {}: candidate {}, baseline {}, level {}\n  work directory {}\n",
                o.tool->name, o.candidate, o.baseline, s.level, s.work.string());

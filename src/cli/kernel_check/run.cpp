@@ -14,6 +14,7 @@
 
 #include "cli/kernel_check/kernel_check.h"
 #include "targets.h"
+#include "tools/kcheck_work.h"
 #include "tools/process.h"
 #include "util/text.h"
 
@@ -278,7 +279,7 @@ int fuzz_finding(Session& s, const fs::path& crash, const fs::path& log,
   rm.input = fs::absolute(crash).string();
   rm.raw = true;
   rm.output = s.reproducer.string();
-  const fs::path mlog = s.work / "minimize.log";
+  const fs::path mlog = tools::KcheckWork{s.work}.minimize_log();
   const HarnessRun r = s.h.run(rm, {}, mlog, kWatchdogSlack + (s.o.minimize_seconds > 0
                                                                    ? s.o.minimize_seconds
                                                                    : kUnboundedMinimize));
@@ -317,12 +318,12 @@ int fuzz_finding(Session& s, const fs::path& crash, const fs::path& log,
 int run_fuzzing(Session& s) {
   const KernelCheckOptions& o = s.o;
   const auto t = std::chrono::steady_clock::now();
-  const fs::path corpus = s.work / "corpus";
+  const fs::path corpus = tools::KcheckWork{s.work}.corpus();
   std::error_code ec;
   fs::create_directories(corpus, ec);
   for (const auto& e : fs::directory_iterator(tools::source_dir() / "corpus" / s.target, ec))
     fs::copy_file(e.path(), corpus / e.path().filename(), fs::copy_options::skip_existing, ec);
-  const fs::path log = s.work / "fuzz.log";
+  const fs::path log = tools::KcheckWork{s.work}.fuzz_log();
   // The dictionary of the target fuzzed (src/registry.def).
   const std::string dict =
       (tools::source_dir() / "fuzz" / fmt::format("{}.dict", find_target(s.target)->dict))

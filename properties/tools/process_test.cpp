@@ -1,0 +1,84 @@
+// The one command type (src/tools/process.h): every child diffsched starts
+// goes through tools::Command and run(), so its deadline, its stop and its
+// statuses have one meaning everywhere (kernel-check's harness and builds,
+// mutate's watchdog, the campaign's merge, the in-kernel boot).
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <thread>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "engine/exit_status.h"
+#include "tools/process.h"
+#include "util/text.h"
+
+namespace diffsched::tools {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path temp_dir(const char* name) {
+  const fs::path d = fs::temp_directory_path() / fmt::format("diffsched-process-{}-{}", name, ::getpid());
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+
+TEST(Command, ExitStatusesLogCwdAndEnvironment) {
+  const fs::path d = temp_dir("basic");
+  EXPECT_EQ(run({.argv = {"sh", "-c", "exit 3"}}), 3);
+  EXPECT_EQ(run({.argv = {"sh", "-c", "kill -TERM $$"}}), kExitSignalBase + SIGTERM);
+  EXPECT_EQ(run({.argv = {"diffsched-no-such-program"}}), kExitNotExecuted);
+  EXPECT_EQ(run({.argv = {}}), -1);
+  EXPECT_EQ(run({.argv = {"sh", "-c", "pwd; echo \"$DIFFSCHED_X\"; echo err >&2"},
+                 .log = d / "log",
+                 .cwd = d,
+                 .env = {{"DIFFSCHED_X", "a value"}}}),
+            0);
+  EXPECT_EQ(util::read_text(d / "log"), fs::canonical(d).string() + "\na value\nerr\n");
+  fs::remove_all(d);
+}
+
+// The deadline kills the whole process group, a grandchild included, and
+// returns the one timeout sentinel.
+TEST(Command, TheDeadlineKillsTheWholeGroup) {
+  const fs::path d = temp_dir("deadline");
+  const auto t = std::chrono::steady_clock::now();
+  const int rc = run({.argv = {"sh", "-c", "sleep 60 & echo $! > pid; wait"}, .cwd = d,
+                      .deadline = 0.5});
+  EXPECT_EQ(rc, kExitTimedOut);
+  EXPECT_LT(seconds_since(t), 30);  // not the child's 60 s (a bound, not a timing)
+  const std::string pid(util::trim(util::read_text(d / "pid")));
+  ASSERT_FALSE(pid.empty());
+  // The grandchild is gone (or a zombie about to be reaped by init).
+  const std::string stat = util::read_text(fs::path("/proc") / pid / "stat");
+  EXPECT_TRUE(stat.empty() || stat.find(") Z") != std::string::npos) << stat;
+  fs::remove_all(d);
+}
+
+// stop() is asked while the child runs: true kills the group, kExitStopped.
+TEST(Command, StopKillsTheGroupWithItsOwnStatus) {
+  std::atomic<bool> stop{false};
+  std::thread later([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    stop = true;
+  });
+  const int rc = run({.argv = {"sleep", "60"}, .deadline = 120, .stop = [&] { return stop.load(); }});
+  later.join();
+  EXPECT_EQ(rc, kExitStopped);
+  // A stop that never says so changes nothing.
+  EXPECT_EQ(run({.argv = {"sh", "-c", "exit 4"}, .stop = [] { return false; }}), 4);
+  EXPECT_NE(kExitStopped, kExitTimedOut);
+}
+
+}  // namespace
+}  // namespace diffsched::tools
