@@ -15,23 +15,12 @@ source "$src/scripts/registry.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 2
-fail=0
-no() { echo "campaign-inputs: $*"; fail=1; }
-
-# expect_error STATUS PATTERN ARGS...: exit STATUS, one "diffsched: error:"
-# line on stderr that matches PATTERN, and no reports written.
-expect_error() {
-  local want=$1 pattern=$2 rc
-  shift 2
-  "$diffsched" campaign "$@" >out.log 2>err.log
-  rc=$?
-  if [[ $rc != "$want" ]] || [[ $(grep -c '^diffsched: error: ' err.log) != 1 ]] ||
-     ! grep -q -- "$pattern" err.log; then
-    no "campaign $*: exit $rc (want $want), stderr:"; cat err.log
-  else
-    echo "ok: campaign $* -> $rc: $(cat err.log)"
-  fi
-}
+. "$src/properties/support/testlib.sh"
+# fail MESSAGE: "campaign-inputs: MESSAGE", counted in $fails.
+# expect_status STATUS PATTERN ARGS... (properties/support/testlib.sh):
+# `diffsched campaign ARGS` exits STATUS, with one "diffsched: error:" line on
+# stderr that matches PATTERN.
+TL_FAIL_PREFIX="campaign-inputs: " TL_PROG=$diffsched TL_SUB=campaign TL_SHOW= TL_ERROR_LINES=count TL_OK=1
 
 # A fake fuzz binary: prints $2 and exits $1.
 fake() {  # fake DIR STATUS TEXT
@@ -46,26 +35,26 @@ fake() {  # fake DIR STATUS TEXT
 # engine_failed ARGS...: the campaign runs, exits 2, and each report says
 # engine-failed; the reports validate.
 engine_failed() {
-  local out=$1 reason=$2 rc before=$fail
+  local out=$1 reason=$2 rc before=$fails
   shift 2
   "$diffsched" campaign --out "$out" "$@" -q >"$out.log" 2>&1
   rc=$?
   local sarif=$out/results.sarif
-  if [[ $rc != 2 ]]; then no "$*: exit $rc, want 2"; cat "$out.log"; return; fi
-  grep -q "engine-failed: .*$reason" "$out/summary.md" || no "$*: summary.md lacks '$reason'"
+  if [[ $rc != 2 ]]; then fail "$*: exit $rc, want 2"; cat "$out.log"; return; fi
+  grep -q "engine-failed: .*$reason" "$out/summary.md" || fail "$*: summary.md lacks '$reason'"
   grep -q "<error message=\"engine-failed: .*$reason" "$out/junit.xml" ||
-    no "$*: junit.xml has no engine-failed <error> with '$reason'"
-  grep -q '<testcase' "$out/junit.xml" || no "$*: junit.xml has no test case"
+    fail "$*: junit.xml has no engine-failed <error> with '$reason'"
+  grep -q '<testcase' "$out/junit.xml" || fail "$*: junit.xml has no test case"
   [[ $(jq '.runs[0].invocations[0].executionSuccessful' "$sarif") == false ]] ||
-    no "$*: SARIF executionSuccessful is not false"
-  [[ $(jq '.runs[0].invocations[0].exitCode' "$sarif") == 2 ]] || no "$*: SARIF exitCode is not 2"
+    fail "$*: SARIF executionSuccessful is not false"
+  [[ $(jq '.runs[0].invocations[0].exitCode' "$sarif") == 2 ]] || fail "$*: SARIF exitCode is not 2"
   grep -q "^diffsched: error: campaign: .*engine-failed" "$out.log" ||
-    no "$*: no one-line error on stderr"
+    fail "$*: no one-line error on stderr"
   if [[ -x $src/scripts/validate-reports.sh ]]; then
     bash "$src/scripts/validate-reports.sh" "$out" >"$out.validate" 2>&1 ||
-      { no "$*: reports do not validate"; cat "$out.validate"; }
+      { fail "$*: reports do not validate"; cat "$out.validate"; }
   fi
-  [[ $fail == "$before" ]] && echo "ok: campaign $* -> 2, engine-failed: $(grep -o "engine-failed: [^|*]*" "$out/summary.md" | head -1)"
+  [[ $fails == "$before" ]] && echo "ok: campaign $* -> 2, engine-failed: $(grep -o "engine-failed: [^|*]*" "$out/summary.md" | head -1)"
 }
 
 touch afile
@@ -75,27 +64,27 @@ fake ok-fuzz 0 "INFO: Seed: 1"
 t=(--time 3 --targets cpudl)
 
 echo "== paths are checked before anything starts"
-expect_error 2 "--corpus afile: not a directory" "${t[@]}" --corpus afile --fuzz-dir ok-fuzz
-expect_error 2 "--corpus afile/sub: cannot create" "${t[@]}" --corpus afile/sub --fuzz-dir ok-fuzz
-expect_error 2 "--corpus corpus-with-file/cpudl: not a directory" "${t[@]}" \
+expect_status 2 "--corpus afile: not a directory" "${t[@]}" --corpus afile --fuzz-dir ok-fuzz
+expect_status 2 "--corpus afile/sub: cannot create" "${t[@]}" --corpus afile/sub --fuzz-dir ok-fuzz
+expect_status 2 "--corpus corpus-with-file/cpudl: not a directory" "${t[@]}" \
   --corpus corpus-with-file --fuzz-dir ok-fuzz
-expect_error 2 "--out afile: not a directory" "${t[@]}" --out afile --fuzz-dir ok-fuzz
-expect_error 2 "--out afile/x: cannot create" "${t[@]}" --out afile/x --fuzz-dir ok-fuzz
-expect_error 2 "--fuzz-dir afile: not a directory" "${t[@]}" --fuzz-dir afile
-expect_error 2 "--fuzz-dir /nonexistent: no such directory" "${t[@]}" --fuzz-dir /nonexistent
-expect_error 2 "--fuzz-dir empty-dir: no executable fuzz binary 'cpudl'" "${t[@]}" --fuzz-dir empty-dir
-expect_error 2 "--afl-dir ok-fuzz: only used with --engine afl" "${t[@]}" --fuzz-dir ok-fuzz \
+expect_status 2 "--out afile: not a directory" "${t[@]}" --out afile --fuzz-dir ok-fuzz
+expect_status 2 "--out afile/x: cannot create" "${t[@]}" --out afile/x --fuzz-dir ok-fuzz
+expect_status 2 "--fuzz-dir afile: not a directory" "${t[@]}" --fuzz-dir afile
+expect_status 2 "--fuzz-dir /nonexistent: no such directory" "${t[@]}" --fuzz-dir /nonexistent
+expect_status 2 "--fuzz-dir empty-dir: no executable fuzz binary 'cpudl'" "${t[@]}" --fuzz-dir empty-dir
+expect_status 2 "--afl-dir ok-fuzz: only used with --engine afl" "${t[@]}" --fuzz-dir ok-fuzz \
   --afl-dir ok-fuzz
-expect_error 2 "--afl-dir afile: not a directory" "${t[@]}" --engine afl --fuzz-dir ok-fuzz \
+expect_status 2 "--afl-dir afile: not a directory" "${t[@]}" --engine afl --fuzz-dir ok-fuzz \
   --afl-dir afile
-expect_error 2 "--afl-dir empty-dir: no executable fuzz binary" "${t[@]}" --engine afl \
+expect_status 2 "--afl-dir empty-dir: no executable fuzz binary" "${t[@]}" --engine afl \
   --fuzz-dir ok-fuzz --afl-dir empty-dir
-expect_error 2 "overlap" "${t[@]}" --fuzz-dir ok-fuzz --corpus ovl --out ovl
-expect_error 2 "overlap" "${t[@]}" --fuzz-dir ok-fuzz --corpus ovl2 --out ovl2/cpudl
-expect_error 2 "overlap" "${t[@]}" --fuzz-dir ok-fuzz --corpus ovl3/work/c --out ovl3
-expect_error 2 "--out not-a-campaign: not empty and not a campaign's output directory" \
+expect_status 2 "overlap" "${t[@]}" --fuzz-dir ok-fuzz --corpus ovl --out ovl
+expect_status 2 "overlap" "${t[@]}" --fuzz-dir ok-fuzz --corpus ovl2 --out ovl2/cpudl
+expect_status 2 "overlap" "${t[@]}" --fuzz-dir ok-fuzz --corpus ovl3/work/c --out ovl3
+expect_status 2 "--out not-a-campaign: not empty and not a campaign's output directory" \
   "${t[@]}" --fuzz-dir ok-fuzz --out not-a-campaign
-[[ -e corpus ]] && no "a refused campaign created ./corpus"
+[[ -e corpus ]] && fail "a refused campaign created ./corpus"
 
 echo "== an engine that fails, or runs no input, fails the campaign"
 fake fail-fuzz 1 "ERROR: the engine gave up"
@@ -105,7 +94,7 @@ engine_failed o-fail "exited with status 1: ERROR: the engine gave up" "${t[@]}"
 engine_failed o-silent "did not start" "${t[@]}" --fuzz-dir silent-fuzz
 engine_failed o-idle "ran 0 inputs" "${t[@]}" --fuzz-dir idle-fuzz
 engine_failed o-two "ran 0 inputs" --time 4 --targets cpudl,pick --fuzz-dir idle-fuzz
-[[ $(grep -c '<error ' o-two/junit.xml) == 2 ]] || no "two failed targets: not two JUnit errors"
+[[ $(grep -c '<error ' o-two/junit.xml) == 2 ]] || fail "two failed targets: not two JUnit errors"
 if command -v afl-fuzz >/dev/null; then
   # afl-fuzz refuses a target that is not an instrumented binary.
   engine_failed o-afl "afl" "${t[@]}" --engine afl --fuzz-dir idle-fuzz --afl-dir idle-fuzz
@@ -123,7 +112,7 @@ done
 rc=$?
 if [[ $rc != 0 ]] || [[ $(jq '.runs[0].invocations[0].exitCode' o-fork/results.sarif) != 0 ]] ||
    ! grep -q '52 execs' o-fork.log; then
-  no "a fork-mode libFuzzer that ran its seeds and exited 77 after 'INFO: exiting': exit $rc"
+  fail "a fork-mode libFuzzer that ran its seeds and exited 77 after 'INFO: exiting': exit $rc"
   cat o-fork.log
 else
   echo "ok: fork-mode exit 77 after 'INFO: exiting', 52 seed inputs run -> 0"
@@ -134,23 +123,23 @@ mkdir -p reused/findings && touch reused/.diffsched-campaign reused/findings/cpu
 echo old >reused/summary.md
 mkdir -p reused/own && echo mine >reused/own/file
 engine_failed reused "ran 0 inputs" "${t[@]}" --fuzz-dir idle-fuzz
-[[ -e reused/findings/cpudl-1.ops ]] && no "an old finding survived in the reused --out"
-[[ -f reused/own/file ]] || no "a file the campaign does not own was removed from --out"
-grep -q old reused/summary.md && no "the old summary survived"
+[[ -e reused/findings/cpudl-1.ops ]] && fail "an old finding survived in the reused --out"
+[[ -f reused/own/file ]] || fail "a file the campaign does not own was removed from --out"
+grep -q old reused/summary.md && fail "the old summary survived"
 engine_failed not-a-campaign "ran 0 inputs" "${t[@]}" --fuzz-dir idle-fuzz --force
-[[ -f not-a-campaign/notes.txt ]] || no "--force removed a file the campaign does not own"
+[[ -f not-a-campaign/notes.txt ]] || fail "--force removed a file the campaign does not own"
 # Names like a campaign's without its marker do not make a campaign's
 # directory (issue 22): refused, nothing removed; --force replaces only the
 # campaign's names, and never an input inside them (the accepted file).
 mkdir -p older/findings older/work && touch older/junit.xml older/findings/pick-3.ops
 echo "# accepted" >older/work/accepted.txt
-expect_error 2 "--out older: not empty and not a campaign's output directory" \
+expect_status 2 "--out older: not empty and not a campaign's output directory" \
   --out older "${t[@]}" --fuzz-dir idle-fuzz
 [[ -e older/findings/pick-3.ops && -e older/junit.xml ]] ||
-  no "a directory without the marker lost files without --force"
+  fail "a directory without the marker lost files without --force"
 engine_failed older "ran 0 inputs" "${t[@]}" --fuzz-dir idle-fuzz --force --accepted older/work/accepted.txt
-[[ -e older/findings/pick-3.ops ]] && no "an old finding survived in an older campaign's --out under --force"
-[[ -f older/work/accepted.txt ]] || no "--force deleted an input (the accepted file) inside --out"
+[[ -e older/findings/pick-3.ops ]] && fail "an old finding survived in an older campaign's --out under --force"
+[[ -f older/work/accepted.txt ]] || fail "--force deleted an input (the accepted file) inside --out"
 
 if [[ -n $fuzz_dir ]]; then
   echo "== real engines"
@@ -165,4 +154,4 @@ if [[ -n $fuzz_dir ]]; then
       --fuzz-dir "$fuzz_dir" --afl-dir "$fuzz_dir"
   fi
 fi
-exit $fail
+((fails == 0))

@@ -7,10 +7,11 @@
 #
 #   check-minimize-budget.sh DIFFSCHED
 set -u
+. "$(dirname "$0")/../properties/support/testlib.sh"
 d=$1
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+TL_FAIL_EXIT=1  # fail: "FAIL: ..." and exit 1 (properties/support/testlib.sh)
 
 # The exact-level tie, buried in noise ops at a large nr_cpu_ids.
 cat >"$out/tie.ops" <<'OPS'

@@ -12,62 +12,44 @@ src=$(cd "$(dirname "$0")/.." && pwd)
 ex=$src/kshim/examples
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fails=0
-expect() {  # expect STATUS PATTERN ARGS...: exit STATUS, output matching PATTERN
-  want=$1 pat=$2
-  shift 2
-  "$d" mutate "$@" >"$tmp/out" 2>"$tmp/err"
-  got=$?
-  if [ "$got" != "$want" ]; then
-    echo "FAIL: mutate $*: exit $got, expected $want"; cat "$tmp/out" "$tmp/err"; fails=$((fails + 1))
-    return
-  fi
-  if [ "$want" = 2 ]; then
-    lines=$(wc -l <"$tmp/err")
-    if [ "$lines" != 1 ] || ! grep -q '^diffsched: error: ' "$tmp/err"; then
-      echo "FAIL: mutate $*: not one 'diffsched: error:' line:"; cat "$tmp/err"; fails=$((fails + 1))
-      return
-    fi
-  fi
-  if [ "$pat" != "-" ] && ! cat "$tmp/out" "$tmp/err" | grep -Eq -- "$pat"; then
-    echo "FAIL: mutate $*: output does not match /$pat/"; cat "$tmp/out" "$tmp/err"; fails=$((fails + 1))
-    return
-  fi
-  echo "ok: mutate $* -> $got"
-}
+. "$src/properties/support/testlib.sh"
+# expect_status STATUS PATTERN ARGS... (properties/support/testlib.sh):
+# `diffsched mutate ARGS` exits STATUS (2: one "diffsched: error:" line), its
+# output (stdout and stderr) matching PATTERN ('-': none).
+TL_PROG=$d TL_SUB=mutate TL_SHOW= TL_OUT=$tmp/out TL_ERR=$tmp/err TL_MATCH=output TL_OK=1
 
 if [ "$part" = bad ] || [ "$part" = all ]; then
   : >"$tmp/empty.c"
   mkdir -p "$tmp/dir"
-  expect 2 - bogus --candidate "$ex/pick/reference.c"
-  expect 2 - cpudl
-  expect 2 "no such|not exist|File does not" cpudl --candidate "$tmp/missing.c"
-  expect 2 - cpudl --candidate "$tmp/dir"
-  expect 2 "empty" cpudl --candidate "$tmp/empty.c"
-  expect 2 "defines no cpudl_" cpudl --candidate "$ex/errors/no-functions.c"
-  expect 2 "defines no cpudl_" cpudl --candidate "$ex/pick/reference.c"
-  expect 2 "defines no function nope" pick --candidate "$ex/pick/reference.c" --function nope
-  expect 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --operators relational,bogus
-  expect 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --budget -1
-  expect 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --jobs 0
-  expect 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --min-score 101
-  expect 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --max-mutants x
-  expect 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --json "$tmp/dir"
-  expect 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --no-such-flag
-  expect 2 "no mutants" pick --candidate "$ex/pick/reference.c" --operators dl_time_before
+  expect_status 2 - bogus --candidate "$ex/pick/reference.c"
+  expect_status 2 - cpudl
+  expect_status 2 "no such|not exist|File does not" cpudl --candidate "$tmp/missing.c"
+  expect_status 2 - cpudl --candidate "$tmp/dir"
+  expect_status 2 "empty" cpudl --candidate "$tmp/empty.c"
+  expect_status 2 "defines no cpudl_" cpudl --candidate "$ex/errors/no-functions.c"
+  expect_status 2 "defines no cpudl_" cpudl --candidate "$ex/pick/reference.c"
+  expect_status 2 "defines no function nope" pick --candidate "$ex/pick/reference.c" --function nope
+  expect_status 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --operators relational,bogus
+  expect_status 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --budget -1
+  expect_status 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --jobs 0
+  expect_status 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --min-score 101
+  expect_status 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --max-mutants x
+  expect_status 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --json "$tmp/dir"
+  expect_status 2 - cpudl --candidate "$ex/cpudl/v4.9-swap.c" --no-such-flag
+  expect_status 2 "no mutants" pick --candidate "$ex/pick/reference.c" --operators dl_time_before
   # --list needs no harness: the sampled mutants, deterministic for a seed.
-  expect 0 "^5 of [0-9]+ mutants" cpudl --candidate "$ex/cpudl/v4.9-swap.c" --list --max-mutants 5 --seed 3
+  expect_status 0 "^5 of [0-9]+ mutants" cpudl --candidate "$ex/cpudl/v4.9-swap.c" --list --max-mutants 5 --seed 3
   cp "$tmp/out" "$tmp/list1"
   "$d" mutate cpudl --candidate "$ex/cpudl/v4.9-swap.c" --list --max-mutants 5 --seed 3 >"$tmp/list2"
-  cmp -s "$tmp/list1" "$tmp/list2" || { echo "FAIL: --list not deterministic"; fails=$((fails + 1)); }
+  cmp -s "$tmp/list1" "$tmp/list2" || fail "--list not deterministic"
 fi
 
 if [ "$part" = e2e ] || [ "$part" = all ]; then
   # An original with a finding cannot be mutation-tested.
-  expect 2 "does not pass kernel-check" cpudl --candidate "$ex/cpudl/broken/v4.9-hole-warn.c" \
+  expect_status 2 "does not pass kernel-check" cpudl --candidate "$ex/cpudl/broken/v4.9-hole-warn.c" \
     --budget 0 --runs 200 --out "$tmp/broken"
   # The end-to-end run: every mutant of the pick reference file.
-  expect 0 "mutation score" pick --candidate "$ex/pick/reference.c" --budget 0 --runs 300 \
+  expect_status 0 "mutation score" pick --candidate "$ex/pick/reference.c" --budget 0 --runs 300 \
     --seed 1 --jobs 2 --json "$tmp/r.json" --out "$tmp/run" --min-score 0
   python3 - "$tmp/r.json" <<'PY' || fails=$((fails + 1))
 import json, sys
@@ -103,11 +85,11 @@ int select_dst_cpu(const struct cpumask *dst_grpmask, const struct cpumask *cpus
 	return nr_cpu_ids;
 }
 C
-  expect 1 "below --min-score 100" pick --candidate "$tmp/dead.c" --budget 0 --runs 300 --seed 1 \
+  expect_status 1 "below --min-score 100" pick --candidate "$tmp/dead.c" --budget 0 --runs 300 --seed 1 \
     --jobs 2 --no-confirm --no-equiv --out "$tmp/dead" --json "$tmp/dead.json" --min-score 100
   grep -q '^## Survivors' "$tmp/out" && grep -q '^+		return 0;' "$tmp/out" ||
-    { echo "FAIL: the dead-code survivor is not listed with its diff"; fails=$((fails + 1)); }
-  expect 0 "mutation score" pick --candidate "$tmp/dead.c" --budget 0 --runs 300 --seed 1 \
+    fail "the dead-code survivor is not listed with its diff"
+  expect_status 0 "mutation score" pick --candidate "$tmp/dead.c" --budget 0 --runs 300 --seed 1 \
     --jobs 2 --no-confirm --no-equiv --out "$tmp/dead2" --min-score 50
   # A mutant that prints kernel-check's and the harness's words (a verdict, a
   # signature, an init failure, a JSON verdict) is classified from the verdict
@@ -145,7 +127,7 @@ int select_dst_cpu(const struct cpumask *dst_grpmask, const struct cpumask *cpus
 	return nr_cpu_ids;
 }
 C
-  expect 1 "below --min-score 100" pick --candidate "$tmp/fake.c" --budget 0 --runs 300 --seed 1 \
+  expect_status 1 "below --min-score 100" pick --candidate "$tmp/fake.c" --budget 0 --runs 300 --seed 1 \
     --jobs 2 --no-confirm --no-equiv --operators relational --out "$tmp/fake" \
     --json "$tmp/fake.json" --min-score 100
   python3 - "$tmp/fake.json" <<'PY' || fails=$((fails + 1))
@@ -166,14 +148,14 @@ fi
 if [ "$part" = equiv ] || [ "$part" = all ]; then
   # Survivors get the bounded exhaustive check. Equivalent: the deleted early
   # return of pick/bitmap.c (docs/mutation.md); without the check it survives.
-  expect 0 "survived \| 1 \|" pick --candidate "$ex/pick/bitmap.c" --operators delete \
+  expect_status 0 "survived \| 1 \|" pick --candidate "$ex/pick/bitmap.c" --operators delete \
     --budget 0 --runs 0 --no-confirm --no-equiv --jobs 2 --out "$tmp/bm0"
-  expect 0 "equivalent \(no difference over all 4096 programs of 1 pick, 4 CPUs" pick \
+  expect_status 0 "equivalent \(no difference over all 4096 programs of 1 pick, 4 CPUs" pick \
     --candidate "$ex/pick/bitmap.c" --operators delete --budget 0 --runs 0 --no-confirm \
     --jobs 2 --out "$tmp/bm" --json "$tmp/bm.json"
   # Killed only by it: with no random programs and no fuzzing, `<` -> `<=` in
   # cpudl_heapify_down() passes the checked-in seeds but not every 2-op program.
-  expect 0 "killed \(exhaustive" cpudl --candidate "$ex/cpudl/v4.9-swap.c" --operators relational \
+  expect_status 0 "killed \(exhaustive" cpudl --candidate "$ex/cpudl/v4.9-swap.c" --operators relational \
     --budget 0 --runs 0 --no-confirm --equiv-bounds 3 3 2 --jobs 2 --out "$tmp/rel" \
     --json "$tmp/rel.json"
   python3 - "$tmp/bm.json" "$tmp/rel.json" <<'PY' || fails=$((fails + 1))
@@ -192,10 +174,10 @@ assert rel["equivalence"] == {"programs": 1521, "cpus": 3, "deadlines": 3, "ops"
   "text": rel["equivalence"]["text"]}, rel["equivalence"]
 print("ok: equivalent and exhaustive in the JSON reports")
 PY
-  expect 2 "equiv-bounds" cpudl --candidate "$ex/cpudl/v4.9-swap.c" --equiv-bounds 3 3
-  expect 2 "equiv-bounds" pick --candidate "$ex/pick/bitmap.c" --equiv-bounds 7
-  expect 2 - pick --candidate "$ex/pick/bitmap.c" --equiv-bounds 0
-  expect 2 - pick --candidate "$ex/pick/bitmap.c" --equiv-bounds 3 --no-equiv
+  expect_status 2 "equiv-bounds" cpudl --candidate "$ex/cpudl/v4.9-swap.c" --equiv-bounds 3 3
+  expect_status 2 "equiv-bounds" pick --candidate "$ex/pick/bitmap.c" --equiv-bounds 7
+  expect_status 2 - pick --candidate "$ex/pick/bitmap.c" --equiv-bounds 0
+  expect_status 2 - pick --candidate "$ex/pick/bitmap.c" --equiv-bounds 3 --no-equiv
 fi
 [ "$fails" = 0 ] || { echo "$fails failures"; exit 1; }
 echo "all ok"

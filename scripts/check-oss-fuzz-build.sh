@@ -16,6 +16,7 @@ root=$PWD
 sanitizer=${1:-address}
 runs=${2:-1000}
 source scripts/registry.sh
+source properties/support/testlib.sh
 mapfile -t targets < <(registry_targets)   # all of them: the registry's order
 export DIFFSCHED_WITH_SELF_CHECK=1  # build.sh adds the self_check target (cpudl_exact's tie)
 
@@ -57,27 +58,27 @@ if ! (cd "$tmp/src/diffsched" && env "${env_vars[@]}" bash -eux .clusterfuzzlite
   exit 2
 fi
 
-fail=0
-bad() { echo "check-oss-fuzz-build: FAIL: $*"; fail=1; }
+# fail: "check-oss-fuzz-build: FAIL: ...", counted in $fails (properties/support/testlib.sh)
+TL_FAIL_PREFIX="check-oss-fuzz-build: FAIL: "
 out=$tmp/out
 for t in "${targets[@]}"; do
   dict=
-  [[ -x $out/$t ]] || { bad "\$OUT/$t missing or not executable"; continue; }
-  [[ -f $out/$t.options ]] || bad "\$OUT/$t.options missing"
+  [[ -x $out/$t ]] || { fail "\$OUT/$t missing or not executable"; continue; }
+  [[ -f $out/$t.options ]] || fail "\$OUT/$t.options missing"
   zip=$out/${t}_seed_corpus.zip
-  if [[ ! -f $zip ]]; then bad "\$OUT/${t}_seed_corpus.zip missing"; continue; fi
+  if [[ ! -f $zip ]]; then fail "\$OUT/${t}_seed_corpus.zip missing"; continue; fi
   mkdir -p "$tmp/seeds/$t"
-  unzip -q "$zip" -d "$tmp/seeds/$t" || bad "$zip does not unzip"
+  unzip -q "$zip" -d "$tmp/seeds/$t" || fail "$zip does not unzip"
   want=$(ls corpus/$t | wc -l); got=$(ls "$tmp/seeds/$t" | wc -l)
-  [[ $want == "$got" ]] || bad "$zip holds $got files, corpus/$t has $want"
+  [[ $want == "$got" ]] || fail "$zip holds $got files, corpus/$t has $want"
   if grep -q '^dict' "$out/$t.options"; then
     dict=$(sed -n 's/^dict = //p' "$out/$t.options")
-    [[ -f $out/$dict ]] || bad "$t.options names $dict, not in \$OUT"
+    [[ -f $out/$dict ]] || fail "$t.options names $dict, not in \$OUT"
   fi
-  [[ -z $(registry_field "$t" dict) || -f $out/$t.dict ]] || bad "\$OUT/$t.dict missing"
+  [[ -z $(registry_field "$t" dict) || -f $out/$t.dict ]] || fail "\$OUT/$t.dict missing"
   # The runner image has the C/C++ runtime, nothing else (no libfmt, no libz3).
   extra=$(ldd "$out/$t" | awk '{print $1}' | grep -vE '^(linux-vdso|/lib64/ld-linux|libc\.|libm\.|libpthread|libdl|librt|libgcc_s|libstdc\+\+|libc\+\+|libc\+\+abi)' || true)
-  [[ -z $extra ]] || bad "$t needs libraries the runner lacks: $(echo $extra)"
+  [[ -z $extra ]] || fail "$t needs libraries the runner lacks: $(echo $extra)"
   # Options as the runner passes them; crash files go to $tmp, not $OUT.
   max_len=$(sed -n 's/^max_len = //p' "$out/$t.options")
   run_target() {  # run_target LOG ARGS...: the target from $OUT on its seeds
@@ -86,13 +87,13 @@ for t in "${targets[@]}"; do
       -artifact_prefix="$tmp/$t-" "${@:2}" "$tmp/seeds/$t") >"$1" 2>&1
   }
   if ! run_target "$tmp/$t.seeds.log" -runs=0; then
-    bad "$t fails on its own seed corpus:"; tail -15 "$tmp/$t.seeds.log"; continue
+    fail "$t fails on its own seed corpus:"; tail -15 "$tmp/$t.seeds.log"; continue
   fi
   if [[ $(registry_field "$t" role) != self_check ]]; then
     if run_target "$tmp/$t.log" -runs="$runs"; then
       echo "check-oss-fuzz-build: $t: $got seeds + $runs runs, no finding ($(grep -o 'cov: [0-9]*' "$tmp/$t.log" | tail -1))"
     else
-      bad "$t found something or did not run:"; tail -15 "$tmp/$t.log"
+      fail "$t found something or did not run:"; tail -15 "$tmp/$t.log"
     fi
     continue
   fi
@@ -103,13 +104,13 @@ for t in "${targets[@]}"; do
   [[ -n $crash ]] && sig=$("$diffsched" replay -q --target cpudl_exact "$crash" 2>/dev/null |
                            sed -n 's/^ *signature //p' | head -1)
   if [[ -z $crash ]]; then
-    bad "cpudl_exact did not find the tie divergence in 60 s:"; tail -15 "$tmp/$t.log"
+    fail "cpudl_exact did not find the tie divergence in 60 s:"; tail -15 "$tmp/$t.log"
   elif [[ $sig == cpudl:divergence:exact:* ]]; then
     echo "check-oss-fuzz-build: cpudl_exact: seeds pass; found the tie divergence, replay --target reproduces it: $sig"
   else
-    bad "cpudl_exact's crash $crash does not replay as an exact divergence (signature '${sig:-none}')"
+    fail "cpudl_exact's crash $crash does not replay as an exact divergence (signature '${sig:-none}')"
   fi
 done
 echo "check-oss-fuzz-build: \$OUT: $(cd "$out" && ls | tr '\n' ' ')"
-((fail == 0)) && echo "check-oss-fuzz-build: ok ($sanitizer)"
-exit $fail
+((fails == 0)) && echo "check-oss-fuzz-build: ok ($sanitizer)"
+[[ $fails -eq 0 ]]

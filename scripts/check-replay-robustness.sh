@@ -8,31 +8,22 @@ count=${2:-300}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 RANDOM=42  # deterministic
-fail=0
+. "$(dirname "$0")/../properties/support/testlib.sh"
+# expect_status STATUS '' COMMAND... (properties/support/testlib.sh): the exit
+# status, and for 2 a one-line error (any one line: what it says is not checked here).
+TL_OUT=$tmp/out TL_ERR=$tmp/err TL_ERROR_PREFIX=
 
-expect_status() {  # want, description, command...
-  local want=$1 what=$2
-  shift 2
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [[ $got -ne $want ]]; then
-    echo "FAIL: $what: exit $got, want $want"; cat "$tmp/err"; fail=1
-  elif [[ $want -eq 2 && $(wc -l <"$tmp/err") -ne 1 ]]; then
-    echo "FAIL: $what: expected a one-line error, got:"; cat "$tmp/err"; fail=1
-  fi
-}
-
-expect_status 2 "missing file" "$diffsched" replay "$tmp/does-not-exist"
+expect_status 2 '' "$diffsched" replay "$tmp/does-not-exist"  # missing file
 : >"$tmp/empty"
-expect_status 2 "empty file" "$diffsched" replay "$tmp/empty"
+expect_status 2 '' "$diffsched" replay "$tmp/empty"  # empty file
 printf 'DSCH\001' >"$tmp/truncated"
-expect_status 2 "truncated header" "$diffsched" replay "$tmp/truncated"
+expect_status 2 '' "$diffsched" replay "$tmp/truncated"  # truncated header
 printf 'DSCH\011\000\000\001\000' >"$tmp/version"
-expect_status 2 "wrong version" "$diffsched" replay "$tmp/version"
+expect_status 2 '' "$diffsched" replay "$tmp/version"  # wrong version
 printf '\001\002\000\377' >"$tmp/raw"
-expect_status 2 "raw input without --target" "$diffsched" replay "$tmp/raw"
-expect_status 2 "unknown target" "$diffsched" replay --target nope "$tmp/raw"
-expect_status 2 "bad .ops line" "$diffsched" replay <(printf 'cpus 4\nset 9 1\n')
+expect_status 2 '' "$diffsched" replay "$tmp/raw"  # raw input without --target
+expect_status 2 '' "$diffsched" replay --target nope "$tmp/raw"  # unknown target
+expect_status 2 '' "$diffsched" replay <(printf 'cpus 4\nset 9 1\n')  # bad .ops line
 
 for ((i = 0; i < count; i++)); do
   len=$((RANDOM % 200))
@@ -45,10 +36,10 @@ for ((i = 0; i < count; i++)); do
     "$diffsched" replay -q ${target:+--target $target} "$file" >/dev/null 2>"$tmp/err"
     status=$?
     if ((status > 3)); then  # 0 1 2, or 3: out of domain (random deadlines may span 2^63)
-      echo "FAIL: replay ${target:+--target $target} on random file $i: exit $status"
-      cat "$tmp/err"; cp "$file" "/tmp/diffsched-robustness-$i"; fail=1
+      fail "replay ${target:+--target $target} on random file $i: exit $status"
+      cat "$tmp/err"; cp "$file" "/tmp/diffsched-robustness-$i"
     fi
   done
 done
-if ((fail)); then exit 1; fi
+if ((fails)); then exit 1; fi
 echo "replay survived $count random files x 5 modes and every bad-input case"

@@ -13,6 +13,8 @@
 #   HOSTILE_STDIN_PIPE=1       kernel-check's stdin is a pipe that never ends
 #   HOSTILE_PATH=DIRS          kernel-check runs with this PATH (the script keeps its own)
 set -u
+. "$(dirname "$0")/../properties/support/testlib.sh"
+TL_FAIL_EXIT=1  # fail: "FAIL: ..." and exit 1 (properties/support/testlib.sh)
 diffsched=$1 status=$2 pattern=$3 not_pattern=$4
 shift 5
 out=$(mktemp -d)
@@ -47,7 +49,6 @@ fi
 got=$?
 echo "($(( $(date +%s) - start )) s)"
 cat "$out/log"
-fail() { echo "FAIL: $*"; exit 1; }
 [ "$got" = "$status" ] || fail "exit status $got, expected $status"
 if [ "$pattern" != "-" ] && ! grep -Eq -- "$pattern" "$out/log"; then
   fail "the output does not match /$pattern/"

@@ -5,6 +5,7 @@
 # unknown, out-of-domain, verify-refusal. Every refusal must exit 2 with
 # exactly one line on stderr, `diffsched: error: ...`, and touch no file.
 set -u
+. "$(dirname "$0")/../support/testlib.sh"
 D=$1
 CORPUS=$2
 CLASS=$3
@@ -13,28 +14,10 @@ trap 'rm -rf "$DIR"' EXIT
 cd "$DIR" || exit 2
 : >out.log
 : >err.log
-fails=0
-
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-# expect_status STATUS PATTERN ARGS...: runs diffsched ARGS; the status must be
-# STATUS, and for 2 stderr must be one "diffsched: error:" line matching PATTERN.
-expect_status() {
-  want=$1 pattern=$2
-  shift 2
-  "$D" "$@" >out.log 2>err.log
-  rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    fail "diffsched $*: exit $rc, expected $want"; sed 's/^/  | /' err.log | head -5; return
-  fi
-  if [ "$want" -eq 2 ]; then
-    if [ "$(wc -l <err.log)" -ne 1 ] || ! grep -q '^diffsched: error: ' err.log; then
-      fail "diffsched $*: stderr is not one 'diffsched: error:' line"; sed 's/^/  | /' err.log
-    elif ! grep -Eq -- "$pattern" err.log; then
-      fail "diffsched $*: stderr does not match '$pattern'"; sed 's/^/  | /' err.log
-    fi
-  fi
-}
+# expect_status STATUS PATTERN ARGS... (properties/support/testlib.sh): runs
+# diffsched ARGS; the status must be STATUS, and for 2 stderr must be one
+# "diffsched: error:" line matching PATTERN.
+TL_PROG=$D
 
 # A snapshot of the directory (names and checksums), to prove nothing was written.
 snapshot() { find . -path ./out.log -prune -o -path ./err.log -prune -o -type f -print | sort | xargs -r md5sum; find . | sort; }

@@ -20,35 +20,19 @@
 #                  candidate/ survive, an earlier run's crash files are never
 #                  this run's; a candidate named with '"' or a newline builds
 set -u
+. "$(dirname "$0")/../support/testlib.sh"
 D=$(realpath "$1")
 SRC=$(realpath "$2")
 CLASS=$3
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/diffsched-outputs-XXXXXX")
 trap 'rm -rf "$DIR"' EXIT
 cd "$DIR" || exit 2
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-ok() { echo "ok: $*"; }
 TIE=$SRC/corpus/regressions/cpudl/tie-exact.ops
 
-# expect STATUS PATTERN ARGS...: diffsched ARGS exits STATUS; for 2, stderr is
-# one "diffsched: error:" line matching PATTERN (for others PATTERN may be '').
-expect() {
-  local want=$1 pattern=$2
-  shift 2
-  "$D" "$@" >out.log 2>err.log
-  local rc=$?
-  if [[ $rc != "$want" ]]; then
-    fail "diffsched $*: exit $rc, expected $want"; sed 's/^/  | /' err.log | head -5; return 1
-  fi
-  if [[ $want == 2 ]] && { [[ $(wc -l <err.log) != 1 ]] || ! grep -q '^diffsched: error: ' err.log; }; then
-    fail "diffsched $*: stderr is not one error line"; sed 's/^/  | /' err.log; return 1
-  fi
-  if [[ -n $pattern ]] && ! grep -Eq -- "$pattern" err.log; then
-    fail "diffsched $*: stderr does not match '$pattern'"; sed 's/^/  | /' err.log; return 1
-  fi
-  ok "diffsched $* -> $rc"
-}
+# expect_status STATUS PATTERN ARGS... ( properties/support/testlib.sh):
+# diffsched ARGS exits STATUS; for 2, stderr is one "diffsched: error:" line;
+# stderr matches PATTERN ('': none) whatever the status; status 1 if not.
+TL_PROG=$D TL_OK=1
 
 # The hostile names: $(...) and backquotes, quotes, spaces, a newline, a
 # leading '-', ESC, a byte that is not UTF-8.
@@ -129,24 +113,24 @@ full-stdout)
 full-disk)
   cp "$TIE" in.ops
   ln -s /dev/full full.bin
-  expect 2 'cannot write full.bin: No space left on device' encode in.ops -o full.bin
+  expect_status 2 'cannot write full.bin: No space left on device' encode in.ops -o full.bin
   grep -q '^wrote' out.log && fail "encode said 'wrote' on a full device"
   ln -s /dev/full m.ops
-  expect 2 'cannot write m.ops: No space left on device' minimize in.ops --level exact -o m
+  expect_status 2 'cannot write m.ops: No space left on device' minimize in.ops --level exact -o m
   grep -q '^wrote\|^reproduce' out.log && fail "minimize said 'wrote' on a full device"
   ln -s /dev/full v.ops
-  expect 1 'cannot write v.ops: No space left on device' verify cpudl --cpus 3 --deadlines 2 --level exact -o v.ops
+  expect_status 1 'cannot write v.ops: No space left on device' verify cpudl --cpus 3 --deadlines 2 --level exact -o v.ops
   grep -q 'written to' out.log && fail "verify said 'written to' on a full device"
   ;;
 missing-dir)
   cp "$TIE" in.ops
-  expect 0 '' encode in.ops -o new/a/b.bin && [[ -s new/a/b.bin ]] || fail "encode -o new/a/b.bin"
-  expect 0 '' minimize in.ops --level exact -o new/m/min && [[ -s new/m/min.ops && -s new/m/min.bin ]] ||
+  expect_status 0 '' encode in.ops -o new/a/b.bin && [[ -s new/a/b.bin ]] || fail "encode -o new/a/b.bin"
+  expect_status 0 '' minimize in.ops --level exact -o new/m/min && [[ -s new/m/min.ops && -s new/m/min.bin ]] ||
     fail "minimize -o new/m/min"
-  expect 1 '' verify cpudl --cpus 3 --deadlines 2 --level exact -o new/v/c.ops && [[ -s new/v/c.ops ]] ||
+  expect_status 1 '' verify cpudl --cpus 3 --deadlines 2 --level exact -o new/v/c.ops && [[ -s new/v/c.ops ]] ||
     fail "verify -o new/v/c.ops: the counterexample is not written"
   touch afile
-  expect 1 'cannot write afile/c.ops' verify cpudl --cpus 3 --deadlines 2 --level exact -o afile/c.ops
+  expect_status 1 'cannot write afile/c.ops' verify cpudl --cpus 3 --deadlines 2 --level exact -o afile/c.ops
   grep -q 'COUNTEREXAMPLE' out.log || fail "verify: the finding is not reported when -o cannot be written"
   ;;
 export-kmod)
@@ -156,36 +140,36 @@ export-kmod)
   # .ops inside it. Refused without --force, nothing deleted.
   mkdir out && echo mine >out/notes.txt && cp "$cand" out/cand.c && cp f.ops out/f.ops
   before=$(cd out && find . -type f | sort | xargs md5sum)
-  expect 2 'not empty and not written by diffsched export --kmod' export --kmod out/f.ops -o out
+  expect_status 2 'not empty and not written by diffsched export --kmod' export --kmod out/f.ops -o out
   [[ $(cd out && find . -type f | sort | xargs md5sum) == "$before" ]] || fail "a refused export changed -o"
-  expect 0 '' export --kmod out/f.ops -o out --force
+  expect_status 0 '' export --kmod out/f.ops -o out --force
   for f in notes.txt cand.c f.ops; do [[ -f out/$f ]] || fail "export --force deleted out/$f"; done
   [[ -f out/Kbuild && -f out/candidate.c && -f out/program.ops ]] || fail "export wrote no module"
   # An earlier export's directory: taken without --force, its files replaced,
   # the others kept; the candidate as out/candidate.c itself is never deleted.
   echo later >out/later.txt
   { echo "# candidate: $DIR/out/candidate.c"; cat "$TIE"; } >g.ops
-  expect 0 '' export --kmod g.ops -o out
+  expect_status 0 '' export --kmod g.ops -o out
   for f in notes.txt cand.c f.ops later.txt candidate.c Kbuild; do [[ -f out/$f ]] || fail "the second export lost out/$f"; done
-  expect 0 '' export --kmod out/program.ops -o out --candidate out/candidate.c
+  expect_status 0 '' export --kmod out/program.ops -o out --candidate out/candidate.c
   [[ -s out/program.ops && -s out/candidate.c ]] || fail "an export from its own directory deleted its inputs"
   # A missing candidate: an error, never "wrote".
   { echo "# candidate: $DIR/gone.c"; cat "$TIE"; } >h.ops
-  expect 2 'gone.c: no such file' export --kmod h.ops -o out2
+  expect_status 2 'gone.c: no such file' export --kmod h.ops -o out2
   grep -q wrote out.log && fail "export said wrote without a candidate"
   ln -s loop loop
-  expect 2 'Too many levels of symbolic links' export --kmod f.ops --candidate "$cand" -o loop
+  expect_status 2 'Too many levels of symbolic links' export --kmod f.ops --candidate "$cand" -o loop
   ;;
 campaign-args)
   mkdir fz && for t in cpudl cpudl_exact pick cpumask inputs; do printf '#!/bin/sh\nexit 0\n' >fz/$t; chmod +x fz/$t; done
-  expect 2 "--targets: 'cpudl_exact' is given twice" campaign --time 1 --targets cpudl_exact,cpudl_exact --fuzz-dir fz --out o1
+  expect_status 2 "--targets: 'cpudl_exact' is given twice" campaign --time 1 --targets cpudl_exact,cpudl_exact --fuzz-dir fz --out o1
   [[ -e o1 ]] && fail "a refused campaign made --out"
   ln -s oloop oloop
-  expect 2 '--out oloop: Too many levels of symbolic links' campaign --time 1 --targets cpudl --fuzz-dir fz --out oloop
-  expect 2 '--corpus oloop: Too many levels of symbolic links' campaign --time 1 --targets cpudl --fuzz-dir fz --out o2 --corpus oloop
+  expect_status 2 '--out oloop: Too many levels of symbolic links' campaign --time 1 --targets cpudl --fuzz-dir fz --out oloop
+  expect_status 2 '--corpus oloop: Too many levels of symbolic links' campaign --time 1 --targets cpudl --fuzz-dir fz --out o2 --corpus oloop
   grep -q overlap err.log && fail "a symlink loop is called an overlap"
   mkdir -p o3/work o3/findings && echo x >o3/summary.md && echo keep >o3/work/mine
-  expect 2 "not a campaign's output directory" campaign --time 1 --targets cpudl --fuzz-dir fz --out o3
+  expect_status 2 "not a campaign's output directory" campaign --time 1 --targets cpudl --fuzz-dir fz --out o3
   [[ -f o3/summary.md && -f o3/work/mine ]] || fail "a foreign --out lost files without --force"
   # A symlink loop (and a dangling link) inside CORPUS/<target>: the campaign
   # runs to its reports (here engine-failed: the fake engine runs nothing),
@@ -203,7 +187,7 @@ workdir)
   # the property run now (no result record), before any crash file is read.
   kc=(kernel-check cpudl --no-build --time 1 --runs 1)
   mkdir foreign && echo mine >foreign/notes.txt
-  expect 2 '--work-dir [^ ]*foreign: not empty and not written by diffsched kernel-check' "${kc[@]}" --candidate "$cand" --work-dir foreign
+  expect_status 2 '--work-dir [^ ]*foreign: not empty and not written by diffsched kernel-check' "${kc[@]}" --candidate "$cand" --work-dir foreign
   [[ -f foreign/notes.txt ]] || fail "a refused --work-dir lost a file"
   # First run: a kernel-check's directory. Then the user's candidate is put in
   # candidate/ and baseline/, and stale crash files beside the artifacts.

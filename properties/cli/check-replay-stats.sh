@@ -4,8 +4,10 @@
 # the figures themselves are timing, so only their form is checked here.
 #   check-replay-stats.sh DIFFSCHED SOURCE_DIR
 set -euo pipefail
+. "$(dirname "$0")/../support/testlib.sh"
 diffsched=$1 src=$2
-fail() { echo "check-replay-stats: $*" >&2; exit 1; }
+# fail: "check-replay-stats: ..." on stderr, and exit 1 (properties/support/testlib.sh)
+TL_FAIL_PREFIX="check-replay-stats: " TL_FAIL_STDERR=1 TL_FAIL_EXIT=1
 for f in cpudl/word-boundaries.ops cpudl/find-cap-branches.ops pick/small-nr.ops pick/word-boundaries.ops; do
   [[ -f $src/corpus/regressions/$f ]] || continue
   out=$("$diffsched" replay -q --stats "$src/corpus/regressions/$f") || [[ $? -le 1 ]] || fail "$f: replay failed"

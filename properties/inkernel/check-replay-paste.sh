@@ -6,12 +6,12 @@
 # (issue 22, section 4). One finding per path; each is a boot or two.
 #   check-replay-paste.sh DIFFSCHED SOURCE_DIR
 set -u
+. "$(dirname "$0")/../support/testlib.sh"  # fail: "FAIL: ...", counted in $fails
 D=$(realpath "$1")
 SRC=$(realpath "$2")
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/diffsched-replay-paste-XXXXXX")
 trap 'rm -rf "$DIR"' EXIT
 cd "$DIR" || exit 2
-fails=0
 broken=$SRC/kshim/examples/cpudl/broken/v4.9-hole-clear-active-guard.c
 bindir="b i n/\$(touch INJECTED)/it's"
 mkdir -p "$bindir" && cp "$D" "$bindir/diffsched"
@@ -22,15 +22,15 @@ for bin in "$D" "$DIR/$bindir/diffsched"; do
   "$bin" kernel-check cpudl --candidate "$d/cand.c" --in-kernel --nr-cpus 4 --runs 0 \
       -o "$d/m \$(touch INJECTED).ops" >run.log 2>&1
   rc=$?
-  [[ $rc == 1 ]] || { echo "FAIL: $bin: the broken file gave exit $rc, not a finding"; tail -5 run.log; fails=$((fails + 1)); continue; }
-  [[ $(grep -ac '^replay: ' run.log) == 1 ]] || { echo "FAIL: not one replay: line"; fails=$((fails + 1)); continue; }
+  [[ $rc == 1 ]] || { fail "$bin: the broken file gave exit $rc, not a finding"; tail -5 run.log; continue; }
+  [[ $(grep -ac '^replay: ' run.log) == 1 ]] || { fail "not one replay: line"; continue; }
   line=$(grep -a '^replay: ' run.log | sed 's/^replay: //')
   rc=$(bash --norc -c "$line" >paste.log 2>&1; echo $?)
   if [[ $rc != 1 ]] || ! grep -q '^verdict: FINDING cpudl:model-mismatch' paste.log; then
-    echo "FAIL: the pasted replay line did not replay the finding (exit $rc): $line"
-    tail -5 paste.log; fails=$((fails + 1))
+    fail "the pasted replay line did not replay the finding (exit $rc): $line"
+    tail -5 paste.log
   fi
-  [[ -e INJECTED || -e "$d/INJECTED" ]] && { echo "FAIL: the replay line ran an injected command: $line"; fails=$((fails + 1)); }
+  [[ -e INJECTED || -e "$d/INJECTED" ]] && fail "the replay line ran an injected command: $line"
   echo "ok: pasted: $line"
 done
 [[ $fails == 0 ]] && echo "ok: the in-kernel replay: line, pasted, replays the finding and nothing else"

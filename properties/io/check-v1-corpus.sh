@@ -7,31 +7,31 @@
 # replay with the same verdict under its target (equivalent, as every corpus
 # file). The regression .ops files are text and replay in corpus.regressions.
 set -u
+. "$(dirname "$0")/../support/testlib.sh"  # fail: "FAIL: ...", counted in $fails
 diffsched=$1
 root=$2
-status=0
 count=0
 for v1 in "$root"/properties/io/v1-corpus/*/*.bin; do
   target=$(basename "$(dirname "$v1")")
   raw="$root/corpus/$target/$(basename "$v1" .bin)"
   if [ ! -f "$raw" ]; then
-    echo "FAIL: $v1 has no corpus file $raw"; status=1; continue
+    fail "$v1 has no corpus file $raw"; continue
   fi
   # The same ops (the level line differs: a v1 file fixes none, a target does).
-  a=$("$diffsched" decode "$v1" | grep -v '^level ') || { echo "FAIL: decode $v1"; status=1; continue; }
-  b=$("$diffsched" decode --target "$target" "$raw" | grep -v '^level ') || { echo "FAIL: decode $raw"; status=1; continue; }
+  a=$("$diffsched" decode "$v1" | grep -v '^level ') || { fail "decode $v1"; continue; }
+  b=$("$diffsched" decode --target "$target" "$raw" | grep -v '^level ') || { fail "decode $raw"; continue; }
   if [ "$a" != "$b" ]; then
-    echo "FAIL: $v1 (v1) and $raw (v2) decode differently:"
+    fail "$v1 (v1) and $raw (v2) decode differently:"
     diff <(echo "$a") <(echo "$b") | head -10
-    status=1; continue
+    continue
   fi
   for input in "$v1" "$raw"; do
     if ! "$diffsched" replay -q --target "$target" --expect equivalent "$input" >/dev/null; then
-      echo "FAIL: $input is no longer equivalent under $target"; status=1
+      fail "$input is no longer equivalent under $target"
     fi
   done
   count=$((count + 1))
 done
-[ "$count" -gt 0 ] || { echo "FAIL: no v1 corpus files"; exit 1; }
+[ "$count" -gt 0 ] || { fail "no v1 corpus files"; exit 1; }
 echo "$count v1 corpus files decode and replay as their v2 forms"
-exit $status
+[ "$fails" -eq 0 ]

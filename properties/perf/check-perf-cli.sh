@@ -5,30 +5,16 @@
 # changed count exits 1. Counts only (small --runs), no clock (--no-clock).
 #   check-perf-cli.sh DIFFSCHED SOURCE_DIR
 set -u
+. "$(dirname "$0")/../support/testlib.sh"
 D=$1
 SRC=$2
 DIR=$(mktemp -d "${TMPDIR:-/tmp}/diffsched-perf-XXXXXX")
 trap 'rm -rf "$DIR"' EXIT
 cd "$DIR" || exit 2
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-
-expect_status() {
-  want=$1 pattern=$2
-  shift 2
-  "$D" "$@" >out.log 2>err.log
-  rc=$?
-  if [ "$rc" -ne "$want" ]; then
-    fail "diffsched $*: exit $rc, expected $want"; sed 's/^/  | /' err.log | head -5; return
-  fi
-  if [ "$want" -eq 2 ]; then
-    if [ "$(wc -l <err.log)" -ne 1 ] || ! grep -q '^diffsched: error: ' err.log; then
-      fail "diffsched $*: stderr is not one 'diffsched: error:' line"; sed 's/^/  | /' err.log
-    elif ! grep -Eq -- "$pattern" err.log; then
-      fail "diffsched $*: stderr does not match '$pattern'"; sed 's/^/  | /' err.log
-    fi
-  fi
-}
+# expect_status STATUS PATTERN ARGS... (properties/support/testlib.sh): runs
+# diffsched ARGS; the status must be STATUS, and for 2 stderr must be one
+# "diffsched: error:" line matching PATTERN.
+TL_PROG=$D
 
 Q="--runs 50 --no-clock --out o"
 # Bad input: subject, flags, lists, metrics, sides, numbers, files.

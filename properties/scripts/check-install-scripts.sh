@@ -8,10 +8,14 @@
 #       package-missing | npm-fails | headers-unresolvable | download-fails |
 #       fetch-no-headers
 set -uo pipefail
+. "$(dirname "$0")/../support/testlib.sh"
 src=$1 case=$2
 t=$(mktemp -d); trap 'rm -rf "$t"' EXIT
-fail() { echo "FAIL ($case): $*"; echo "--- stdout"; cat "$t/out"; echo "--- stderr"; cat "$t/err";
-         echo "--- calls"; cat "$S/calls" 2>/dev/null; exit 1; }
+# fail (properties/support/testlib.sh): "FAIL (CASE): ...", what the fake
+# machine was left with, and exit 1.
+TL_FAIL_PREFIX="FAIL ($case): " TL_FAIL_EXIT=1 TL_FAIL_HOOK=show_machine
+show_machine() { echo "--- stdout"; cat "$t/out"; echo "--- stderr"; cat "$t/err";
+                 echo "--- calls"; cat "$S/calls" 2>/dev/null; }
 
 S=$t/state; F=$t/fake; B=$t/bin
 mkdir -p "$S" "$F" "$B" "$t/cache" "$t/validators"
