@@ -2,6 +2,9 @@
 # fixture): hostile candidates (kshim/examples/cpudl/hostile/, pick/hostile/) and harnesses that do
 # nothing. Each test checks the exit status and the key message, and that no
 # EQUIVALENT verdict comes with it (scripts/kernel-check-hostile.sh).
+# Hand-written, not `// expect:` lines in the candidates (properties/examples.cmake):
+# another runner (a pattern that must not appear too), environments (HOSTILE_*),
+# harnesses that are not kcheck_harness, and loops over several candidates.
 set(khostile ${PROJECT_SOURCE_DIR}/scripts/kernel-check-hostile.sh $<TARGET_FILE:diffsched>)
 set(khc ${kexamples}/cpudl/hostile)
 set(khp ${kexamples}/pick/hostile)

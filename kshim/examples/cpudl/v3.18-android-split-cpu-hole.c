@@ -14,6 +14,8 @@
  * kernel code: written for this project from the documented behaviour of the
  * cpudl heap.
  */
+// expect: kernel.cpudl.v3.18-android-split-cpu-hole.hotplug-replay 0 - "equivalent at level deadline after 14 ops" -- cpudl --replay ${kregressions}/hotplug-down-with-dl-tasks.ops --no-build
+// expect: kernel.cpudl.v3.18-android-split-cpu-hole.equivalent 0 - "form of .*v3.18-android-split-cpu-hole.c: the v4.9 API form .*returns a CPU or -1" -- cpudl --time 3 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

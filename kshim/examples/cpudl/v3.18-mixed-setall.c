@@ -15,6 +15,8 @@
  * for this project from the documented behaviour of the cpudl heap.
  *
  */
+// expect: kernel.cpudl.v3.18-mixed-setall.equivalent 0 - "form of .*v3.18-mixed-setall.c: the v4.8 API form .*returns a CPU or -1" -- cpudl --time 3 ${kfast}
+// expect: kernel.cpudl.v3.18-mixed-setall.odd-nr-cpus.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --nr-cpus 3 65 130 --time 3 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

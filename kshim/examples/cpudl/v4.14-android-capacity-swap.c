@@ -13,6 +13,7 @@
  * code: written for this project from the documented behaviour of the cpudl
  * heap.
  */
+// expect: kernel.cpudl.capacity.v4.14-android-capacity-swap-vs-v6.19-file.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --baseline ${kexamples}/cpudl/v6.19-swap.c --capacity 1024,512,256 --time 3 ${kfast}
 #include "sched.h"
 
 static inline int parent(int i)

@@ -17,6 +17,8 @@
  * for this project from the documented behaviour of the cpudl heap.
  *
  */
+// expect: kernel.cpudl.v4.7-placeholder-fixed.hotplug-replay 0 - "equivalent at level deadline after 14 ops" -- cpudl --replay ${kregressions}/hotplug-down-with-dl-tasks.ops --no-build
+// expect: kernel.cpudl.v4.7-placeholder-fixed.equivalent 0 - "form of .*v4.7-placeholder-fixed.c: the v4.8 API form .*returns a CPU or -1" -- cpudl --time 3 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

@@ -15,6 +15,8 @@
  * for this project from the documented behaviour of the cpudl heap.
  *
  */
+// expect: kernel.cpudl.v4.8-change-key.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --time 5 ${kfast}
+// expect: kernel.cpudl.v4.8-change-key.transient-window-out-of-domain 3 - "OUT OF DOMAIN \(no verdict, exit 3\)" -- cpudl --replay ${kregressions}/change-key-transient-window.ops --no-build
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

@@ -8,6 +8,7 @@
  * for this project from the documented behaviour of the cpudl heap.
  *
  */
+// expect: kernel.cpudl.v4.8-hole.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --time 2 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

@@ -8,6 +8,9 @@
  * for this project from the documented behaviour of the cpudl heap.
  *
  */
+// expect: kernel.cpudl.v4.8-swap.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --time 2 ${kfast}
+// expect: kernel.cpudl.capacity.no-branch.v4.8-swap-vs-v6.19-swap 1 6 "signature cpudl:.*:find" -- cpudl --baseline ${kexamples}/cpudl/v6.19-swap.c --capacity 1024,512 --time 10 ${kfast}
+// expect: inkernel.cpudl.v4.8-swap.same 0 - "verdict: SAME" -- cpudl --in-kernel --replay ${ikseeds}/cpudl/full-heap.ops
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

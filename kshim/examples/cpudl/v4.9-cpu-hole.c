@@ -10,6 +10,9 @@
  * code: written for this project from the documented behaviour of the cpudl
  * heap.
  */
+// expect: kernel.cpudl.v4.9-cpu-hole.equivalent 0 - "form of .*v4.9-cpu-hole.c: the v4.9 API form .*cpudl_find\(\) returns a CPU or -1" -- cpudl --time 2 ${kfast}
+// expect: kernel.cpudl.v4.9-cpu-hole-vs-0-1-file.equivalent 0 - "form of .*v4.9-hole.c: .*returns 0/1" -- cpudl --baseline ${kexamples}/cpudl/v4.9-hole.c --time 2 ${kfast}
+// expect: kernel.cpudl.capacity.no-branch.v4.9-cpu-hole-vs-v6.19-hole 1 6 "signature cpudl:.*:find" -- cpudl --baseline ${kexamples}/cpudl/v6.19-hole.c --capacity 1024,512 --time 10 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

@@ -10,6 +10,9 @@
  * code: written for this project from the documented behaviour of the cpudl
  * heap.
  */
+// expect: kernel.cpudl.v4.9-cpu-swap.equivalent 0 - "form of .*v4.9-cpu-swap.c: the v4.9 API form .*cpudl_find\(\) returns a CPU or -1" -- cpudl --time 2 ${kfast}
+// expect: kernel.cpudl.v4.9-cpu-swap.exact 0 - "verdict: EQUIVALENT at level exact" -- cpudl --level exact --time 2 ${kfast}
+// expect: inkernel.cpudl.v4.9-cpu-swap.same 0 - "verdict: SAME" -- cpudl --in-kernel --replay ${ikseeds}/cpudl/free-and-find.ops
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

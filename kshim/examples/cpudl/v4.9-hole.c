@@ -8,6 +8,10 @@
  * code: written for this project from the documented behaviour of the cpudl
  * heap.
  */
+// expect: kernel.cpudl.v4.9-hole.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --time 2 ${kfast}
+// expect: kernel.cpudl.v4.9-hole.nr-cpus 0 - "verdict: EQUIVALENT" -- cpudl --nr-cpus 3 5 130 --time 2 ${kfast}
+// expect: kernel.cpudl.hole-vs-swap-file.exact-tie 1 2 "cpudl:divergence:exact:slot" -- cpudl --baseline ${kexamples}/cpudl/v4.8-swap.c --level exact --time 5 ${kfast}
+// expect: inkernel.cpudl.v4.9-hole.same 0 - "verdict: SAME" -- cpudl --in-kernel --nr-cpus 4 --runs 100
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

@@ -8,6 +8,9 @@
  * code: written for this project from the documented behaviour of the cpudl
  * heap.
  */
+// expect: kernel.cpudl.v4.9-swap.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --time 2 ${kfast}
+// expect: kernel.cpudl.v4.9-swap.exact 0 - "verdict: EQUIVALENT at level exact" -- cpudl --level exact --time 2 ${kfast}
+// expect: kernel.cpudl.capacity.no-branch.v4.9-swap-vs-v5.9-capacity-swap 1 6 "signature cpudl:.*:find" -- cpudl --baseline ${kexamples}/cpudl/v5.9-capacity-swap.c --capacity 1024,512 --time 10 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

@@ -17,6 +17,8 @@
  * code: written for this project from the documented behaviour of the cpudl
  * heap.
  */
+// expect: kernel.cpudl.v5.18-rfc-clear-active.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --time 3 ${kfast}
+// expect: kernel.cpudl.v5.18-rfc-clear-active.hotplug-replay 0 - "equivalent at level deadline after 14 ops" -- cpudl --replay ${kregressions}/hotplug-down-with-dl-tasks.ops --no-build
 
 static inline int parent(int i)
 {

@@ -12,6 +12,7 @@
  * code: written for this project from the documented behaviour of the cpudl
  * heap.
  */
+// expect: kernel.cpudl.capacity.v5.18-swap-vs-v6.19-file.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --baseline ${kexamples}/cpudl/v6.19-swap.c --capacity 1024,512,256 --task-util 600 --time 2 ${kfast}
 
 static inline int parent(int i)
 {

@@ -13,6 +13,9 @@
  * code: written for this project from the documented behaviour of the cpudl
  * heap.
  */
+// expect: kernel.cpudl.capacity.v5.9-capacity-swap-vs-v6.19-file.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --baseline ${kexamples}/cpudl/v6.19-swap.c --capacity 1024,512,512 --time 3 ${kfast}
+// expect: kernel.cpudl.v5.9-capacity-swap.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --time 2 ${kfast}
+// expect: inkernel.cpudl.v5.9-capacity-swap.find-cap.same 0 - "verdict: SAME" -- cpudl --in-kernel --replay ${kregressions}/find-cap-branches.ops
 #include "sched.h"
 
 static inline int parent(int i)

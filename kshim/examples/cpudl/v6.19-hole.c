@@ -9,6 +9,12 @@
  *
  * Includes "sched.h" (v6.17+) and allocates with kzalloc_objs() (newest).
  */
+// expect: kernel.cpudl.v6.19-hole.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --time 2 ${kfast}
+// expect: kernel.cpudl.v6.19-hole.exact-vs-builtin-optimized 0 - "verdict: EQUIVALENT at level exact" -- cpudl --baseline builtin-optimized --level exact --time 2 ${kfast}
+// expect: kernel.cpudl.v6.19-hole.fail-alloc 0 - "2 failure paths return -ENOMEM cleanly" -- cpudl --fail-alloc --time 1 ${kfast}
+// expect: kernel.cpudl.capacity.hole-vs-swap-file.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --baseline ${kexamples}/cpudl/v6.19-swap.c --capacity 1024,512,256 --task-util 600 --time 2 ${kfast}
+// expect: kernel.cpudl.v6.19-hole.hotplug-replay 0 - "equivalent at level deadline after 14 ops" -- cpudl --replay ${kregressions}/hotplug-down-with-dl-tasks.ops --no-build
+// expect: inkernel.cpudl.v6.19-hole.hotplug.same 0 - "verdict: SAME" -- cpudl --in-kernel --replay ${kregressions}/hotplug-down-with-dl-tasks.ops
 #include "sched.h"
 
 static inline int parent(int i)

@@ -9,6 +9,7 @@
  *
  * Includes "sched.h" (v6.17+) and allocates with kzalloc_objs() (newest).
  */
+// expect: kernel.cpudl.v6.19-swap.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --time 2 ${kfast}
 #include "sched.h"
 
 static inline int parent(int i)

@@ -5,6 +5,8 @@
  * Refused with a message naming the forms kernel-check supports, not with a
  * compiler error or "the shim lacks". Written for diffsched; not kernel code.
  */
+// expect: kernel.errors.unsupported-form.lists-v4.8-without-helpers 2 - "supported: v3.14 \(.*\), v4.8 \(cpudl_set\(cp, cpu, dl, is_valid\) with elements\[cpu\].idx, with or without the free-CPU helpers\), v4.9 \(.*with or without the free-CPU helpers\), v6.19" -- cpudl ${kfast}
+// expect: kernel.errors.unsupported-form.cpu-to-idx-split-api 2 - "has a cpu_to_idx\[\] array .*an API form kernel-check does not support; supported: v3.14" -- cpudl ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include "cpudeadline.h"

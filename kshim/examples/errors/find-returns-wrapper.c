@@ -7,6 +7,8 @@
  * with --find-returns 0/1 it is checked (and equivalent). Written for
  * diffsched; not kernel code.
  */
+// expect: kernel.errors.find-returns-unknown 2 - "cpudl_find\(\) returns neither .*return cpudl_find_one\(cp, p, later_mask\).*--find-returns" -- cpudl ${kfast}
+// expect: kernel.cpudl.find-returns-forced.equivalent 0 - "returns 0/1 \(--find-returns 0/1\)" -- cpudl --find-returns 0/1 --time 1 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

@@ -9,6 +9,7 @@
  * cpudl_init()". Otherwise as proxy-exec-find.c. Written for diffsched; not
  * kernel code.
  */
+// expect: kernel.errors.init-signature.function-pointer 2 - "`cpudl_init` has an unsupported signature: cpudl_init\(struct cpudl \*cp, bool \(\*cmp_dl\)\(u64 a, u64 b\)\) \(2 parameters\)" -- cpudl ${kfast}
 #include "sched.h"
 
 static inline int parent(int i)

@@ -5,6 +5,7 @@
  * declare what another kernel file defines): it compiles, and fails to link.
  * kernel-check must say the shim lacks it, not blame the file.
  */
+// expect: kernel.errors.link-shim-lacks 2 - "does not link against the kernel shim: the kernel shim \(kshim/\) lacks: cpu_util_cfs\(\)" -- cpudl ${kfast}
 #include "cpudeadline.h"
 
 unsigned long cpu_util_cfs(int cpu);

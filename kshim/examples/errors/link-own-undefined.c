@@ -4,6 +4,7 @@
  * declared and called but never defined: a link error in the file's own
  * code, which kernel-check must not blame on the shim.
  */
+// expect: kernel.errors.link-own-undefined 2 - "declares cpudl_pick_slot\(\) static but never defines it" -- cpudl ${kfast}
 #include "cpudeadline.h"
 
 static int cpudl_pick_slot(struct cpudl *cp);

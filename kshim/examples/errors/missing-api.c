@@ -3,6 +3,7 @@
  * diffsched test file: a v4.9-form cpudeadline.c that uses kernel API the
  * shim does not provide (an rbtree), to check the "shim lacks" summary.
  */
+// expect: kernel.errors.shim-lacks 2 - "lacks: <linux/rbtree.h>" -- cpudl ${kfast}
 #include <linux/rbtree.h>
 #include "cpudeadline.h"
 

@@ -8,6 +8,8 @@
  * "conflicting types" or a limit of the shim. Written for diffsched; not
  * kernel code.
  */
+// expect: kernel.errors.find-signature 2 - "`cpudl_find` has an unsupported signature: cpudl_find\(struct cpudl \*cp, struct task_struct \*sched_ctx, struct task_struct \*exec_ctx, struct cpumask \*later_mask\) \(4 parameters\)" -- cpudl ${kfast}
+// expect: kernel.errors.find-signature.forced-api 2 - "`cpudl_find` has an unsupported signature \(its definition conflicts" -- cpudl --api v6.19 ${kfast}
 #include "sched.h"
 
 static inline int parent(int i)

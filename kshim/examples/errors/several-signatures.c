@@ -8,6 +8,7 @@
  * one refusal (issue 22), not only the first. Written for diffsched; not
  * kernel code.
  */
+// expect: kernel.errors.unsupported-signature.all-at-once 2 - "`cpudl_find` has an unsupported signature: .*\(4 parameters\).*; `cpudl_init` has an unsupported signature: .*\(2 parameters\).*; `cpudl_set_freecpu` has an unsupported signature: cpudl_set_freecpu\(struct cpudl \*cp, int cpu, bool online\) \(3 parameters\)" -- cpudl ${kfast}
 #include "sched.h"
 
 int cpudl_find(struct cpudl *cp, struct task_struct *sched_ctx,

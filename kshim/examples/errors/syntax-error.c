@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* diffsched test file: a v4.9-form cpudeadline.c with a syntax error. */
+// expect: kernel.errors.syntax-error 2 - "expected ';'.*|does not build" -- cpudl ${kfast}
 #include "cpudeadline.h"
 
 int cpudl_find(struct cpudl *cp, struct task_struct *p, struct cpumask *later_mask)

@@ -7,6 +7,7 @@
  * Not kernel code: written for this project. The function returns the first
  * CPU in all three masks, or nr_cpu_ids when there is none.
  */
+// expect: kernel.pick.bitmap.equivalent 0 - "verdict: EQUIVALENT" -- pick --time 2 ${kfast}
 #include <linux/cpumask.h>
 
 int select_dst_cpu(const struct cpumask *dst_grpmask, const struct cpumask *cpus,

@@ -9,6 +9,7 @@
  * Not kernel code: written for this project. The function returns the first
  * CPU in all three masks, or nr_cpu_ids when there is none.
  */
+// expect: kernel.pick.fair-v6-includes.equivalent 0 - "verdict: EQUIVALENT" -- pick --time 2 ${kfast}
 #include <linux/energy_model.h>
 #include <linux/mmap_lock.h>
 #include <linux/hugetlb_inline.h>

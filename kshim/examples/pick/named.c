@@ -8,6 +8,7 @@
  * project. The function returns the first CPU in all three masks, or
  * nr_cpu_ids when there is none.
  */
+// expect: kernel.pick.named-function.equivalent 0 - "verdict: EQUIVALENT" -- pick --function pick_new_dst_cpu --time 2 ${kfast}
 #include <linux/cpumask.h>
 
 static bool usable(unsigned int cpu, const struct cpumask *cpus, const struct cpumask *allowed)

@@ -7,6 +7,8 @@
  * Not kernel code: written for this project. The function returns the first
  * CPU in all three masks, or nr_cpu_ids when there is none.
  */
+// expect: kernel.pick.reference.equivalent 0 - "verdict: EQUIVALENT" -- pick --time 2 ${kfast}
+// expect: inkernel.pick.reference.same 0 - "verdict: SAME" -- pick --in-kernel --nr-cpus 65 --runs 100
 #include <linux/cpumask.h>
 
 int select_dst_cpu(const struct cpumask *dst_grpmask, const struct cpumask *cpus,

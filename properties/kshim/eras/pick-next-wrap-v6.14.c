@@ -7,6 +7,10 @@
  * as can_migrate_task()'s loop does. kernel-check builds it only with
  * --kernel-version 6.14 or older (properties/kshim/CMakeLists.txt).
  */
+// expect: kernel.era.next-wrap-v6.14.equivalent 0 - "verdict: EQUIVALENT" -- pick --kernel-version 6.14 --time 1 ${kfast}
+// expect: kernel.era.next-wrap-v6.14.refused-at-6.19 2 - "cpumask_next_wrap\(\) takes \(n, mask, start, wrap\) up to v6.14.*the shim follows v6.19 .*--kernel-version" -- pick --time 1 ${kfast}
+// expect: kernel.era.next-wrap-v6.14.refused-at-6.15 2 - "the shim follows v6.15 " -- pick --kernel-version 6.15 --time 1 ${kfast}
+// expect: inkernel.era.next-wrap-v6.14.same 0 - "verdict: SAME" -- pick --in-kernel --nr-cpus 65 --runs 50
 #include <linux/cpumask.h>
 
 int select_dst_cpu(const struct cpumask *dst_grpmask, const struct cpumask *cpus,

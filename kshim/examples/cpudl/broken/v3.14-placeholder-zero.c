@@ -19,6 +19,7 @@
  * kernel code: written for this project from the documented behaviour of the
  * cpudl heap.
  */
+// expect: kernel.cpudl.broken.v3.14-placeholder-zero 1 4 "cpudl:invariant:heap-order" -- cpudl --time 10 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include "cpudeadline.h"

@@ -18,6 +18,8 @@
  * for this project from the documented behaviour of the cpudl heap.
  *
  */
+// expect: kernel.cpudl.broken.v3.18-mixed-setall-placeholder-zero 1 4 "signature cpudl:invariant:heap-order:slot.dl:set" -- cpudl --time 10 ${kfast}
+// expect: kernel.cpudl.broken.v3.18-mixed-setall-placeholder-zero.odd-nr-cpus 1 4 "signature cpudl:invariant:heap-order:slot.dl:set" -- cpudl --nr-cpus 3 65 130 --time 5 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

@@ -14,6 +14,7 @@
  * for this project from the documented behaviour of the cpudl heap.
  *
  */
+// expect: kernel.cpudl.broken.v4.7-placeholder-zero 1 4 "cpudl:invariant:heap-order" -- cpudl --time 10 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

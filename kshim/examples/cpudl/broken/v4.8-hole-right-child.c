@@ -10,6 +10,9 @@
  *
  * Expected: heap-order invariant broken after a few ops.
  */
+// expect: kernel.cpudl.broken.v4.8-hole-right-child 1 6 "heap-order" -- cpudl --time 10 ${kfast}
+// expect: kernel.cpudl.broken.v4.8-hole-right-child.by-fuzzing 1 6 "fuzzing: finding after" -- cpudl --no-properties --time 30 ${kfast}
+// expect: inkernel.cpudl.broken.v4.8-hole-right-child 1 8 "signature cpudl:invariant:heap-order:slot.dl" -- cpudl --in-kernel --nr-cpus 8 --runs 50
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

@@ -12,6 +12,7 @@
  * code: written for this project from the documented behaviour of the cpudl
  * heap.
  */
+// expect: kernel.cpudl.broken.v4.9-cpu-hole-any-free 1 4 "returned a CPU that later_mask does not hold" -- cpudl --time 10 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

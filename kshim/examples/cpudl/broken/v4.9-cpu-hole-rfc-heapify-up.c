@@ -13,6 +13,7 @@
  * code: written for this project from the documented behaviour of the cpudl
  * heap.
  */
+// expect: kernel.cpudl.broken.v4.9-cpu-hole-rfc-heapify-up 1 8 "signature cpudl:" -- cpudl --time 10 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

@@ -15,6 +15,9 @@
  * code: written for this project from the documented behaviour of the cpudl
  * heap.
  */
+// expect: kernel.cpudl.broken.v4.9-hole-clear-active-guard 1 3 "signature cpudl:.*:cpu_down" -- cpudl --time 10 ${kfast}
+// expect: kernel.cpudl.broken.v4.9-hole-clear-active-guard.replay 1 - "cpu_down" -- cpudl --replay ${kregressions}/hotplug-down-with-dl-tasks.ops --no-build
+// expect: inkernel.cpudl.broken.v4.9-hole-clear-active-guard 1 2 "signature cpudl:model-mismatch:model:size:cpu_down" -- cpudl --in-kernel --nr-cpus 4 --runs 30
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

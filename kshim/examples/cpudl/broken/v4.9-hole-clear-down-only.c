@@ -12,6 +12,10 @@
  *
  * Expected: heap-order invariant broken after a clear.
  */
+// (At most 10 ops: the fuzzer finds it, with two more op kinds since the hotplug ops.)
+// expect: kernel.cpudl.broken.v4.9-hole-clear-down-only 1 10 "heap-order" -- cpudl --time 10 ${kfast}
+// expect: kernel.cpudl.broken.v4.9-hole-clear-down-only.tiny-minimize-budget 1 1000 "NOT MINIMAL" -- cpudl --time 10 --minimize-tries 3 ${kfast}
+// expect: kernel.cpudl.broken.v4.9-hole-clear-down-only.by-fuzzing.tiny-minimize-budget 1 1000 "verdict: FINDING" -- cpudl --no-properties --time 30 --minimize-tries 5 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

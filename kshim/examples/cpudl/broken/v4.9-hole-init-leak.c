@@ -12,6 +12,7 @@
  *
  * Expected with --fail-alloc: LeakSanitizer reports the leak at allocation 2.
  */
+// expect: kernel.cpudl.broken.v4.9-hole-init-leak.fail-alloc 1 replay "LeakSanitizer: detected memory leaks" -- cpudl --fail-alloc --time 1 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

@@ -11,6 +11,8 @@
  *
  * Expected: a WARN_ON finding at the first clear of a CPU not in the heap.
  */
+// expect: kernel.cpudl.broken.v4.9-hole-warn 1 2 "cpudl:invariant:WARN_ON:warning:clear" -- cpudl --time 10 ${kfast}
+// expect: inkernel.cpudl.broken.v4.9-hole-warn 1 2 "signature cpudl:invariant:WARN_ON:warning:" -- cpudl --in-kernel --nr-cpus 4 --runs 50
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

@@ -13,6 +13,9 @@
  * sides of 2^64 within a 2^63 window); its deadlines are large, which is what
  * made minimisation count them down one by one (issue 12).
  */
+// expect: kernel.cpudl.broken.v4.9-swap-plain-compare 1 6 "signature cpudl:" -- cpudl --time 10 ${kfast}
+// expect: kernel.cpudl.broken.v4.9-swap-plain-compare.tiny-minimize-budget 1 1000 "NOT MINIMAL" -- cpudl --time 10 --minimize-tries 3 ${kfast}
+// expect: kernel.cpudl.broken.v4.9-swap-plain-compare.by-fuzzing.tiny-minimize-budget 1 1000 "verdict: FINDING" -- cpudl --no-properties --time 30 --minimize-tries 5 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

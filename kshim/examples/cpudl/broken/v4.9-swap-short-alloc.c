@@ -12,6 +12,9 @@
  *
  * Expected: an AddressSanitizer heap-buffer-overflow, with the input saved.
  */
+// expect: kernel.cpudl.broken.v4.9-swap-short-alloc.asan 1 1 "AddressSanitizer: heap-buffer-overflow" -- cpudl --time 10 ${kfast}
+// expect: kernel.cpudl.broken.v4.9-swap-short-alloc.asan-by-fuzzing 1 replay "minimised outside the harness" -- cpudl --no-properties --time 10 ${kfast}
+// expect: kernel.cpudl.broken.v4.9-swap-short-alloc.asan.tiny-minimize-budget 1 replay "reproducer, NOT MINIMAL" -- cpudl --time 10 --minimize-tries 2 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

@@ -11,6 +11,7 @@
  *
  * Expected: idx-of-slot invariant broken.
  */
+// expect: kernel.cpudl.broken.v4.9-swap-stale-idx 1 4 "idx-of" -- cpudl --time 10 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

@@ -13,6 +13,8 @@
  * code: written for this project from the documented behaviour of the cpudl
  * heap.
  */
+// expect: kernel.cpudl.capacity.broken.v5.18-capacity-smallest 1 4 "signature cpudl:.*:find" -- cpudl --baseline ${kexamples}/cpudl/v6.19-swap.c --capacity 1024,512,256 --task-util 600 --time 10 ${kfast}
+// expect: kernel.cpudl.capacity.broken.v5.18-capacity-smallest.default-task 1 6 "signature cpudl:.*:find" -- cpudl --baseline ${kexamples}/cpudl/v6.19-swap.c --capacity 1024,512,256 --time 10 ${kfast}
 
 static inline int parent(int i)
 {

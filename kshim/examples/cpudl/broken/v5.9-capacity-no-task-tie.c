@@ -15,6 +15,7 @@
  * code: written for this project from the documented behaviour of the cpudl
  * heap.
  */
+// expect: kernel.cpudl.capacity.broken.v5.9-capacity-no-task-tie.default-task 1 6 "signature cpudl:.*:find" -- cpudl --baseline ${kexamples}/cpudl/v6.19-swap.c --capacity 1024,512,512 --time 10 ${kfast}
 #include "sched.h"
 
 static inline int parent(int i)

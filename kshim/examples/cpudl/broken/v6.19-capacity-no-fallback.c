@@ -12,6 +12,8 @@
  *
  * Expected: with --capacity, a model mismatch on find (empty later_mask).
  */
+// expect: kernel.cpudl.capacity.broken.no-fallback 1 4 "signature cpudl:.*:find" -- cpudl --baseline ${kexamples}/cpudl/v6.19-swap.c --capacity 1024,512,256 --task-util 600 --time 10 ${kfast}
+// expect: kernel.cpudl.capacity.broken.v6.19-capacity-no-fallback.default-task 1 6 "signature cpudl:.*:find" -- cpudl --baseline ${kexamples}/cpudl/v6.19-swap.c --capacity 1024,512,256 --time 10 ${kfast}
 #include "sched.h"
 
 static inline int parent(int i)

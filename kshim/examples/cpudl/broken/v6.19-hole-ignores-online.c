@@ -10,6 +10,8 @@
  *
  * Expected: free mask differs from the model after clear_online CPU 0.
  */
+// expect: kernel.cpudl.broken.v6.19-hole-ignores-online 1 3 "free" -- cpudl --time 10 ${kfast}
+// expect: inkernel.cpudl.broken.v6.19-hole-ignores-online 1 2 "signature cpudl:model-mismatch:model:free_cpus:clear_online" -- cpudl --in-kernel --nr-cpus 4 --runs 50
 #include "sched.h"
 
 static inline int parent(int i)

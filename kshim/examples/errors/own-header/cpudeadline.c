@@ -8,6 +8,7 @@
  * not that the kernel shim lacks kernel API. Written for diffsched; not
  * kernel code.
  */
+// expect: kernel.errors.unsupported-form.own-header 2 - "the file has an API form kernel-check does not support \(not a limit of the shim\): the glue .*struct cpudl_item" -- cpudl ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>

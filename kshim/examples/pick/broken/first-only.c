@@ -7,6 +7,8 @@
  * Not kernel code: written for this project. The function returns the first
  * CPU in all three masks, or nr_cpu_ids when there is none.
  */
+// expect: kernel.pick.broken.first-only 1 1 "pick:" -- pick --time 10 ${kfast}
+// expect: inkernel.pick.broken.first-only 1 2 "signature pick:invariant:pick-first-common:cpu:pick" -- pick --in-kernel --nr-cpus 65 --runs 50
 #include <linux/cpumask.h>
 
 int select_dst_cpu(const struct cpumask *dst_grpmask, const struct cpumask *cpus,

@@ -11,6 +11,8 @@
  * Expected: a hang, reported as a finding (the harness's per-program alarm in
  * the property run, libFuzzer's -timeout in fuzzing) within bounded time.
  */
+// expect: kernel.pick.broken.next-stalls.hang 1 replay "verdict: FINDING \(a hang" -- pick --hang-seconds 2 --time 10 ${kfast}
+// expect: kernel.pick.broken.next-stalls.hang-by-fuzzing 1 replay "verdict: FINDING \(a hang" -- pick --no-properties --hang-seconds 2 --time 30 ${kfast}
 #include <linux/cpumask.h>
 
 int select_dst_cpu(const struct cpumask *dst_grpmask, const struct cpumask *cpus,
