@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docs/extending.md's "Add an op to a subject", checked against the code by
 # planting an op (ctest contract.add-an-op):
-#   plant-op.sh CXX SOURCE_DIR
+#   plant-op.sh CXX SOURCE_DIR LIBCLANG_INCLUDE_DIR
 # A copy of the tree gets one new update op in src/cpudl/ops.h (the next
 # free code, appended to cpudl::Op) and nothing else. Then
 #   - every file the table says the compiler forces must fail to compile,
@@ -15,6 +15,7 @@
 set -u
 cxx=$1
 src=$2
+clang_include=$3  # the build's own (src/CMakeLists.txt's find_path)
 doc="$src/docs/extending.md"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -37,7 +38,7 @@ follows=(src/io/trace.cpp src/io/json.cpp src/io/program.cpp src/io/binary.cpp s
 compile() {  # root unit -> output
   "$cxx" -std=c++20 -fsyntax-only -DBOOST_ALL_NO_LIB -DDIFFSCHED_SOURCE_DIR=\"$1\" \
     -DDIFFSCHED_LIBCLANG_PATH=\"\" -DDIFFSCHED_VERSION=\"0\" -I"$1/src" -I"$1/kshim/abi" \
-    -I"$1/kshim/harness" -isystem /usr/lib/llvm-14/include "$1/$2" 2>&1
+    -I"$1/kshim/harness" -isystem "$clang_include" "$1/$2" 2>&1
 }
 
 # The table's rows: the text between its heading and the next heading.
@@ -73,7 +74,8 @@ PY
 for pair in "${forced[@]}"; do
   file=${pair%%:*}
   unit=${pair#*:}
-  grep -qF "\`$file\`" <<<"$table" || grep -qF "$(basename "$file")" <<<"$table" ||
+  # Named in the first column of a row of the table ("| `path` | ...").
+  awk -F'|' '/^\|/ {print $2}' <<<"$table" | grep -qF "\`$file\`" ||
     fail "$file is forced by the code but docs/extending.md's table does not name it"
   if ! out=$(compile "$src" "$unit"); then
     fail "$unit does not compile without the plant:"; echo "$out" | head -5; continue

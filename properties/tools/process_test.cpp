@@ -59,8 +59,15 @@ TEST(Command, TheDeadlineKillsTheWholeGroup) {
   EXPECT_LT(seconds_since(t), 30);  // not the child's 60 s (a bound, not a timing)
   const std::string pid(util::trim(util::read_text(d / "pid")));
   ASSERT_FALSE(pid.empty());
-  // The grandchild is gone (or a zombie about to be reaped by init).
-  const std::string stat = util::read_text(fs::path("/proc") / pid / "stat");
+  // The grandchild was sent SIGKILL with its group: it is gone, or a zombie
+  // about to be reaped by init, once the kill is delivered (asynchronously:
+  // it may still show as running for a moment, so this waits, up to 10 s).
+  std::string stat;
+  for (int i = 0; i < 1000; ++i) {
+    stat = util::read_text(fs::path("/proc") / pid / "stat");
+    if (stat.empty() || stat.find(") Z") != std::string::npos) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   EXPECT_TRUE(stat.empty() || stat.find(") Z") != std::string::npos) << stat;
   fs::remove_all(d);
 }

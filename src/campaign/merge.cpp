@@ -28,7 +28,7 @@ long merge_into_corpus(const MergeRequest& m, std::string* error) {
                              .new_process_group = true,
                              .deadline = m.max_seconds,
                              .stop = [&] { return interrupt_count() > signals_before; }});
-  const char* abandoned = rc == -1                    ? "(could not fork)"
+  const char* abandoned = rc == -1                    ? "(it could not be started or waited for)"
                           : rc == tools::kExitStopped  ? "on a second signal"
                           : rc == tools::kExitTimedOut ? "out of time"
                                                        : nullptr;

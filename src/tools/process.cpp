@@ -157,9 +157,13 @@ int run(const Command& c) {
   for (auto pause = std::chrono::milliseconds(1);;
        pause = std::min(pause * 2, std::chrono::milliseconds(20))) {
     siginfo_t info{};
-    if (::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 &&
-        info.si_pid == pid)
-      return reap(pid, true);
+    const int w = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+    if (w == 0 && info.si_pid == pid) return reap(pid, true);
+    if (w < 0 && errno != EINTR) {  // it can no longer be waited for: never poll for ever
+      ::kill(-pid, SIGKILL);
+      reap(pid, true);
+      return -1;
+    }
     const bool stopped = c.stop != nullptr && c.stop();
     if (stopped || (c.deadline > 0 && std::chrono::steady_clock::now() >= deadline)) {
       ::kill(-pid, SIGKILL);
