@@ -4,15 +4,12 @@
 
 #include "kernel/cpumask.h"
 #include "kernel/deadline.h"
+#include "support/masks.h"
 
 namespace diffsched::kernel {
 namespace {
 
-Cpumask mask(std::initializer_list<unsigned> cpus) {
-  Cpumask m{};
-  for (unsigned c : cpus) cpumask_set_cpu(c, &m);
-  return m;
-}
+using test::mask;
 
 TEST(Cpumask, FirstAndNextCrossWordBoundaries) {
   NrCpuIdsScope scope(130);

@@ -2,15 +2,12 @@
 #include <gtest/gtest.h>
 
 #include "kernel/pick.h"
+#include "support/masks.h"
 
 namespace diffsched::kernel {
 namespace {
 
-Cpumask mask(std::initializer_list<unsigned> cpus) {
-  Cpumask m{};
-  for (unsigned c : cpus) cpumask_set_cpu(c, &m);
-  return m;
-}
+using test::mask;
 
 void expect_all(unsigned want, const Cpumask& d, const Cpumask& c, const Cpumask& a) {
   EXPECT_EQ(pick_reference(&d, &c, &a), want);

@@ -198,11 +198,6 @@ bool parent_exists(const std::string& file) {
   return fs::is_directory(parent, ec);
 }
 
-int bad_input(const std::string& msg) {
-  fmt::print(stderr, "diffsched: error: {}\n", msg);
-  return kExitBadInput;
-}
-
 int run_bench(const BenchOptions& o) {
   // Everything that can be checked before minutes of measuring is checked first.
   fs::path dir = o.bench_dir;

@@ -32,11 +32,6 @@ struct ExportOptions {
   bool force = false;
 };
 
-int fail(const std::string& message) {
-  fmt::print(stderr, "diffsched: error: {}\n", message);
-  return kExitBadInput;
-}
-
 // The value of a "# key: value" comment line of a reproducer, or "".
 std::string comment_value(const std::string& text, const std::string& key) {
   std::istringstream in(text);
@@ -49,24 +44,24 @@ std::string comment_value(const std::string& text, const std::string& key) {
 
 int run_export(const ExportOptions& o) {
   std::error_code ec;
-  if (!fs::is_regular_file(o.kmod, ec)) return fail(fmt::format("{}: no such file", o.kmod));
+  if (!fs::is_regular_file(o.kmod, ec)) return bad_input(fmt::format("{}: no such file", o.kmod));
   std::ifstream in(o.kmod, std::ios::binary);
   std::stringstream buf;
   buf << in.rdbuf();
   const std::string text = buf.str();
   std::string why;
   auto program = io::parse_program(text, &why);
-  if (!program) return fail(fmt::format("{}: {}", o.kmod, why));
+  if (!program) return bad_input(fmt::format("{}: {}", o.kmod, why));
   // The program's subject, resolved once here.
   const SubjectTool* tool = find_subject_tool(subject_name(*program));
   if (tool == nullptr)
-    return fail(fmt::format("{}: subject {} has no kernel module driver ({})", o.kmod,
-                            subject_name(*program), subject_tool_names()));
+    return bad_input(fmt::format("{}: subject {} has no kernel module driver ({})", o.kmod,
+                                 subject_name(*program), subject_tool_names()));
   tools::CandidateSpec spec;
   spec.file = o.candidate.empty() ? comment_value(text, "candidate") : o.candidate;
   if (spec.file.empty())
-    return fail(fmt::format("{} names no candidate (no '# candidate:' line): give --candidate FILE", o.kmod));
-  if (!fs::is_regular_file(spec.file, ec)) return fail(fmt::format("{}: no such file", spec.file.string()));
+    return bad_input(fmt::format("{} names no candidate (no '# candidate:' line): give --candidate FILE", o.kmod));
+  if (!fs::is_regular_file(spec.file, ec)) return bad_input(fmt::format("{}: no such file", spec.file.string()));
   std::ifstream cin(spec.file, std::ios::binary);
   std::stringstream cbuf;
   cbuf << cin.rdbuf();
@@ -76,14 +71,14 @@ int run_export(const ExportOptions& o) {
     spec.function = !o.function.empty() ? o.function : comment_value(text, "function");
     if (spec.function.empty()) spec.function = "select_dst_cpu";
     if (!tools::defines_function(source, spec.function))
-      return fail(fmt::format("{} defines no function {}() (name another with --function)",
-                              spec.file.string(), spec.function));
+      return bad_input(fmt::format("{} defines no function {}() (name another with --function)",
+                                   spec.file.string(), spec.function));
   } else {
     std::optional<tools::KernelApi> api = o.api == "auto" ? tools::detect_cpudl_api(source, &why)
                                                           : tools::parse_kernel_api(o.api);
-    if (!api) return fail(fmt::format("{}: {}", spec.file.string(), o.api == "auto" ? why : "unknown --api"));
+    if (!api) return bad_input(fmt::format("{}: {}", spec.file.string(), o.api == "auto" ? why : "unknown --api"));
     if (*api == tools::KernelApi::kV3_14)
-      return fail(fmt::format("{}: the v3.14 API form has no kernel module driver", spec.file.string()));
+      return bad_input(fmt::format("{}: the v3.14 API form has no kernel module driver", spec.file.string()));
     spec.api = *api;
     auto ret = tools::detect_find_return(source, &why);
     spec.find_return = ret.value_or(tools::FindReturn::kBool);
@@ -92,7 +87,7 @@ int run_export(const ExportOptions& o) {
   }
   // -o is a util::OwnedDir: never removed whole, never an input deleted.
   if (!tools::export_kmod(spec, text, {.dir = o.output, .force = o.force, .inputs = {o.kmod}}, &why))
-    return fail(why);
+    return bad_input(why);
   fmt::print("wrote {} (module kcheck.ko for {}; see its README)\n", o.output, spec.file.string());
   return kExitOk;
 }

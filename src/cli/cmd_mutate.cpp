@@ -49,11 +49,6 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
   return out;
 }
 
-int fail(const std::string& message) {
-  fmt::print(stderr, "diffsched: error: {}\n", message);
-  return kExitBadInput;
-}
-
 fs::path self_exe() {
   std::error_code ec;
   fs::path p = fs::read_symlink("/proc/self/exe", ec);
@@ -62,23 +57,23 @@ fs::path self_exe() {
 
 int run_mutate(const MutateOptions& o) {
   const std::string text = util::read_text(o.candidate);
-  if (text.empty()) return fail(fmt::format("{}: empty or unreadable", o.candidate));
+  if (text.empty()) return bad_input(fmt::format("{}: empty or unreadable", o.candidate));
   std::vector<mutate::Operator> ops;
   for (const auto& name : o.operators) ops.push_back(*mutate::operator_from_name(name));
   if (ops.empty()) ops.assign(std::begin(mutate::kAllOperators), std::end(mutate::kAllOperators));
   const SubjectTool& subject = *o.subject;
   const bool one_function = subject.shape == CandidateShape::kFunction;
   if (mutate::functions_under_test(mutate::tokenize(text), subject, o.function).empty())
-    return fail(one_function ? fmt::format("{} defines no function {}() (--function)",
-                                           o.candidate, o.function)
-                             : fmt::format("{} defines no {}* function", o.candidate,
-                                           subject.mutate_prefix));
+    return bad_input(one_function ? fmt::format("{} defines no function {}() (--function)",
+                                                o.candidate, o.function)
+                                  : fmt::format("{} defines no {}* function", o.candidate,
+                                                subject.mutate_prefix));
   auto all = mutate::generate(text, subject, o.function, ops);
   const std::size_t generated = all.size();
   auto mutants = mutate::sample(std::move(all), o.max_mutants, o.seed);
   if (mutants.empty())
-    return fail(fmt::format("no mutants of {} with operators {}", o.candidate,
-                            join(o.operators, ",")));
+    return bad_input(fmt::format("no mutants of {} with operators {}", o.candidate,
+                                 join(o.operators, ",")));
   if (o.list) {
     for (const auto& m : mutants)
       fmt::print("{} {} {}:{} {}\n{}", m.id, mutate::operator_name(m.op), m.function, m.line,
@@ -116,19 +111,19 @@ int run_mutate(const MutateOptions& o) {
     if (ro.equiv_bounds.empty())
       ro.equiv_bounds.assign(subject.equiv_bounds.begin(), subject.equiv_bounds.end());
     if (std::string why = check_equiv_bounds(subject, ro.equiv_bounds); !why.empty())
-      return fail(why);
+      return bad_input(why);
   }
   if (!o.harness.empty()) ro.harness = fs::absolute(o.harness);
   std::error_code ec;
   if (o.out.empty()) {
     std::string tmpl = (fs::temp_directory_path() / "diffsched-mutate-XXXXXX").string();
-    if (!::mkdtemp(tmpl.data())) return fail("cannot create a temporary directory for --out");
+    if (!::mkdtemp(tmpl.data())) return bad_input("cannot create a temporary directory for --out");
     ro.out = tmpl;
   } else {
     ro.out = fs::absolute(o.out);
     fs::create_directories(ro.out, ec);
     if (ec || !fs::is_directory(ro.out, ec))
-      return fail(fmt::format("--out {}: cannot create the directory", o.out));
+      return bad_input(fmt::format("--out {}: cannot create the directory", o.out));
   }
   fmt::print("mutate {}: {} mutants of {} ({} generated), budget {} s each, {} jobs, out {}{}\n",
              subject.name, mutants.size(), o.candidate, generated, o.budget, o.jobs,
@@ -148,12 +143,12 @@ int run_mutate(const MutateOptions& o) {
     auto r = mutate::run_mutants({self}, orig, &interrupted);
     if (interrupted) return mutate::interrupt_status();
     if (r[0].status != mutate::Status::kSurvived)
-      return fail(fmt::format("the original {} does not pass kernel-check ({}{}); see {}",
-                              o.candidate, mutate::status_name(r[0].status),
-                              r[0].status == mutate::Status::kKilled ? ": a finding"
-                              : r[0].detail.empty()                  ? ""
-                                                                     : ": " + r[0].detail,
-                              r[0].log.string()));
+      return bad_input(fmt::format("the original {} does not pass kernel-check ({}{}); see {}",
+                                   o.candidate, mutate::status_name(r[0].status),
+                                   r[0].status == mutate::Status::kKilled ? ": a finding"
+                                   : r[0].detail.empty()                  ? ""
+                                                                          : ": " + r[0].detail,
+                                   r[0].log.string()));
     fmt::print("  the original passes kernel-check ({:.1f} s)\n", r[0].seconds);
     if (subject.shape == CandidateShape::kHeapApi)
       ro.find_returns = mutate::detected_find_returns(util::read_text(r[0].verdict));
@@ -172,14 +167,14 @@ int run_mutate(const MutateOptions& o) {
   }
   const std::string md = rep.markdown();
   std::string why;
-  if (!o.markdown.empty() && !io::write_file(o.markdown, md, &why)) return fail(why);
+  if (!o.markdown.empty() && !io::write_file(o.markdown, md, &why)) return bad_input(why);
   fmt::print("\n{}", md);
   // Made whole before the file is opened: any bytes of a mutated line (util/json.h).
   if (!o.json.empty() && !io::write_file(o.json, util::dump_json(rep.json(), 2) + "\n", &why))
-    return fail(why);
+    return bad_input(why);
   const double score = rep.score();
   if (o.min_score >= 0) {
-    if (score < 0) return fail("no mutant could be scored (all compile errors or equivalent)");
+    if (score < 0) return bad_input("no mutant could be scored (all compile errors or equivalent)");
     if (100 * score < o.min_score) {
       fmt::print("mutation score {:.1f}% is below --min-score {}\n", 100 * score, o.min_score);
       return kExitFinding;

@@ -50,11 +50,6 @@ struct PerfOptions {
   std::vector<std::string> replay;
 };
 
-int bad_input(const std::string& what) {
-  fmt::print(stderr, "diffsched: error: {}\n", what);
-  return kExitBadInput;
-}
-
 // "8,64,256" -> {8, 64, 256}; each in 1..NR_CPUS, none twice.
 bool parse_cpus(const std::string& text, std::vector<unsigned>* out, std::string* error) {
   out->clear();

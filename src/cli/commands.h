@@ -41,6 +41,9 @@ void add_max_input_bytes(CLI::App* sub, std::size_t* max_bytes);
 // relative to the cwd ("./build/diffsched"), or absolute when outside it,
 // already quoted as a command word (util::self_command).
 std::string self_command();
+// Prints the one line "diffsched: error: MESSAGE" to stderr; returns
+// kExitBadInput, for `return bad_input(...)`.
+int bad_input(const std::string& message);
 
 // Option checks shared by the subcommands (outputs.cpp). Errors thrown from
 // these are CLI::ParseErrors, so main() prints them as one line, exit 2.

@@ -98,6 +98,11 @@ CLI::Validator target_choice() {
   return CLI::IsMember(names);
 }
 
+int bad_input(const std::string& message) {
+  fmt::print(stderr, "diffsched: error: {}\n", message);
+  return kExitBadInput;
+}
+
 std::string version_string() {
   const std::string describe = DIFFSCHED_GIT_DESCRIBE;
   return fmt::format("diffsched {}{}", DIFFSCHED_VERSION,

@@ -11,9 +11,6 @@ namespace diffsched::io {
 
 namespace {
 
-constexpr u64 k63 = u64{1} << 63;
-constexpr u64 k61 = u64{1} << 61;
-
 unsigned words_of(unsigned nr) { return kernel::BITS_TO_LONGS(nr); }
 
 unsigned long word_mask(unsigned w, unsigned nr) {
