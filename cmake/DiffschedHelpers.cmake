@@ -14,7 +14,7 @@ endfunction()
 function(diffsched_add_property name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE diffsched_tools GTest::gtest GTest::gtest_main
+  target_link_libraries(${name} PRIVATE diffsched_kcheck GTest::gtest GTest::gtest_main
                                         rapidcheck rapidcheck_gtest)
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/properties)
   diffsched_warnings(${name})

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The kcheck harness's arguments are checked (src/tools/kcheck_options.h):
+# The kcheck harness's arguments are checked (src/kcheck/options.h):
 # each misspelt name, malformed or out-of-range value, or stray argument of a
 # non-fuzz mode stops it with status 64 (kHarnessBadUsage) and exactly one
 # line "kcheck: error: ..."; a candidate that cannot load is status 2.

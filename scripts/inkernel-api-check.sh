@@ -9,7 +9,7 @@
 #
 #   scripts/inkernel-api-check.sh WORK [--nr N]... [--ops K] [--seed S]
 #
-# The kernel pieces are --in-kernel's (src/tools/in_kernel_boot.cpp): QEMU
+# The kernel pieces are --in-kernel's (src/kcheck/in_kernel_boot.cpp): QEMU
 # (DIFFSCHED_QEMU), a static busybox (DIFFSCHED_BUSYBOX), cpio, the image in
 # the kernel cache (DIFFSCHED_KERNEL_CACHE, scripts/fetch-kernel.sh) and its
 # headers; the guest boots under TCG with the same command line.

@@ -5,14 +5,19 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <memory>
 #include <string_view>
 #include <tuple>
 #include <type_traits>
 
-#include "cpudl/lockstep.h"
+#include "subjects/cpudl/lockstep.h"
+#include "subjects/cpudl/print.h"
 #include "engine/subject.h"
-#include "cpumask/lockstep.h"
-#include "pick/lockstep.h"
+#include "subjects/cpumask/lockstep.h"
+#include "subjects/cpumask/print.h"
+#include "subjects/pick/lockstep.h"
+#include "subjects/pick/print.h"
 
 namespace diffsched {
 
@@ -66,6 +71,47 @@ bool with_subject_index(std::size_t index, F&& f) {
     }
   });
   return found;
+}
+
+// Where a run's lockstep comes from. Every entry that runs programs
+// (run_target, fuzz_one, tools::minimize) takes an optional source: a factory
+// per subject, in Subjects' order; an empty factory (or no source) means the
+// subject's own sides (its default-constructed Lockstep). A front end with its
+// own sides (the kernel-check harness: a user's C file beside a baseline)
+// passes them down this way; nothing is installed process-wide.
+//
+//   LockstepSource sides;
+//   sides.of<cpudl::Subject>() = [] { return std::make_unique<cpudl::Lockstep>(my_sides()); };
+//   tools::minimize(program, level, &error, budget, &sides);
+template <class S>
+using LockstepFactory = std::function<std::unique_ptr<typename S::Lockstep>()>;
+
+template <class Tuple>
+struct LockstepFactories;
+template <class... S>
+struct LockstepFactories<std::tuple<S...>> {
+  using type = std::tuple<LockstepFactory<S>...>;
+};
+
+struct LockstepSource {
+  typename LockstepFactories<Subjects>::type factories;
+
+  template <class S>
+  LockstepFactory<S>& of() {
+    return std::get<subject_index<S>()>(factories);
+  }
+  template <class S>
+  const LockstepFactory<S>& of() const {
+    return std::get<subject_index<S>()>(factories);
+  }
+};
+
+// A lockstep of S from `source` (null, or an empty factory: S's own sides).
+template <class S>
+std::unique_ptr<typename S::Lockstep> make_lockstep(const LockstepSource* source) {
+  if (source != nullptr)
+    if (const auto& make = source->of<S>()) return make();
+  return std::make_unique<typename S::Lockstep>();
 }
 
 }  // namespace diffsched

@@ -47,10 +47,17 @@ std::string target_names() {
 namespace {
 
 template <class S>
-Verdict run_subject(Level level, std::span<const std::uint8_t> body) {
-  thread_local typename S::Lockstep lockstep;  // big; built once per thread
+Verdict run_subject(Level level, std::span<const std::uint8_t> body,
+                    const LockstepSource* sides) {
+  // Big: built once per thread and source, then reset by each run.
+  thread_local std::unique_ptr<typename S::Lockstep> lockstep;
+  thread_local const LockstepSource* built_from = nullptr;
+  if (!lockstep || built_from != sides) {
+    lockstep = make_lockstep<S>(sides);
+    built_from = sides;
+  }
   io::Decoder<S> decoder(body);
-  LockstepRun<S> run(lockstep, decoder.config(), level);
+  LockstepRun<S> run(*lockstep, decoder.config(), level);
   typename S::Op op{};
   while (decoder.next(&op))
     if (!run.feed(op)) break;
@@ -60,12 +67,13 @@ Verdict run_subject(Level level, std::span<const std::uint8_t> body) {
 
 }  // namespace
 
-Verdict run_target(const FuzzTarget& target, std::span<const std::uint8_t> body) {
+Verdict run_target(const FuzzTarget& target, std::span<const std::uint8_t> body,
+                   const LockstepSource* sides) {
   // One subject lookup per input; a target that names no subject ("inputs")
   // fuzzes the loaders themselves.
   Verdict v;
   const bool lockstep = with_subject_named(target.subject, [&]<class S>(std::type_identity<S>) {
-    v = run_subject<S>(target.level, body);
+    v = run_subject<S>(target.level, body, sides);
   });
   return lockstep ? v : io::check_loading(body);
 }
@@ -95,13 +103,13 @@ AcceptedRecord g_accepted;
 // the same input does not fail at the deadline level (nothing, or only an
 // out-of-domain finding, which fails no target's property).
 bool is_accepted_class(const FuzzTarget& target, const Verdict& v,
-                       std::span<const std::uint8_t> body) {
+                       std::span<const std::uint8_t> body, const LockstepSource* sides) {
   if (target.role != TargetRole::kSelfCheck || v.finding->kind != FindingKind::kDivergence ||
       target.level == Level::kDeadline)
     return false;
   FuzzTarget at_deadline = target;
   at_deadline.level = Level::kDeadline;
-  const Verdict d = run_target(at_deadline, body);
+  const Verdict d = run_target(at_deadline, body, sides);
   return !d.finding || d.finding->kind == FindingKind::kOutOfDomain;
 }
 
@@ -147,17 +155,18 @@ void init_fuzz_target(int argc, char** argv) {
       g_accepted.prefix = std::string(arg.substr(kPrefix.size()));
 }
 
-int fuzz_one(const FuzzTarget& target, std::span<const std::uint8_t> body) {
+int fuzz_one(const FuzzTarget& target, std::span<const std::uint8_t> body,
+             const LockstepSource* sides) {
   if (!g_stats.target) {
     g_stats.target = &target;
     g_stats.start = std::chrono::steady_clock::now();
     std::atexit(print_fuzz_stats);
   }
-  const Verdict v = run_target(target, body);
+  const Verdict v = run_target(target, body, sides);
   ++g_stats.inputs;
   g_stats.ops += v.ops_run;
   if (!v.finding || v.finding->kind == FindingKind::kOutOfDomain) return 0;
-  if (g_accepted.enabled && is_accepted_class(target, v, body)) {
+  if (g_accepted.enabled && is_accepted_class(target, v, body, sides)) {
     record_accepted(target, v, body);
     return -1;  // libFuzzer: keep it out of the corpus, as a crash would be
   }

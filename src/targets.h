@@ -48,6 +48,8 @@ inline constexpr FuzzTarget kFuzzTargets[] = {
 #undef DIFFSCHED_TARGET
 };
 
+struct LockstepSource;  // subjects.h
+
 const FuzzTarget* find_target(std::string_view name);
 // Whether the target runs a subject's lockstep (all but "inputs").
 bool is_lockstep_target(const FuzzTarget& target);
@@ -56,7 +58,9 @@ std::string target_names();  // "cpudl, cpudl_exact, pick, cpumask"
 // Decodes `body` op by op, runs it in lockstep and returns what it found.
 // No allocation unless there is a finding. Findings of kind out-of-domain are
 // returned but are not failures of the target's property.
-Verdict run_target(const FuzzTarget& target, std::span<const std::uint8_t> body);
+// `sides`: where the lockstep comes from (subjects.h; null: the subject's own).
+Verdict run_target(const FuzzTarget& target, std::span<const std::uint8_t> body,
+                   const LockstepSource* sides = nullptr);
 
 // libFuzzer's LLVMFuzzerTestOneInput body: on a finding that fails the
 // property, prints the finding and the input as .ops text to stderr and
@@ -70,7 +74,8 @@ Verdict run_target(const FuzzTarget& target, std::span<const std::uint8_t> body)
 // in the exit stats, kept out of the corpus (returns -1, as libFuzzer
 // allows), and fuzzing goes on, so a fork job is not restarted per tie. The campaign classifies, minimises and accepts that file as it would a
 // crash. Anything else still aborts.
-int fuzz_one(const FuzzTarget& target, std::span<const std::uint8_t> body);
+int fuzz_one(const FuzzTarget& target, std::span<const std::uint8_t> body,
+             const LockstepSource* sides = nullptr);
 
 // LLVMFuzzerInitialize's body: reads -artifact_prefix= from the fuzzer's
 // arguments (where fuzz_one records the accepted class).

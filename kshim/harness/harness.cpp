@@ -9,12 +9,12 @@
 //   kcheck_harness --mode=check --candidate=cand.so --seeds=corpus/seeds/cpudl --runs=2000
 //   kcheck_harness --mode=load --candidate=cand.so      # only load the candidates (link errors)
 //
-// Its options are kernel-check's, defined once in src/tools/kcheck_options.h
+// Its options are kernel-check's, defined once in src/kcheck/options.h
 // (those marked kHarness), passed as --NAME=VALUE (libFuzzer ignores
 // arguments that start with "--"; its own flags are -name=value). An unknown
 // --NAME or a malformed value exits with kHarnessBadUsage: a misspelt name
 // never silently gives a default. Non-fuzz modes run inside
-// LLVMFuzzerInitialize and exit with the statuses of src/tools/kcheck_status.h.
+// LLVMFuzzerInitialize and exit with the statuses of src/kcheck/status.h.
 // With --capacity and no --task-util, each find asks about its own task
 // (kernel_c_side.h, task_for_find).
 #include <algorithm>
@@ -49,9 +49,9 @@
 #include "harness_record.h"
 #include "kernel_c_side.h"
 #include "targets.h"
-#include "tools/kcheck_options.h"
-#include "tools/kcheck_status.h"
-#include "tools/minimize.h"
+#include "kcheck/options.h"
+#include "kcheck/status.h"
+#include "engine/minimize.h"
 #include "util/text.h"
 
 namespace diffsched::kcheck {
@@ -61,6 +61,10 @@ Settings g_settings;
 Current g_current;
 std::vector<Candidate> g_candidates;  // [baseline if a file], candidate
 std::vector<pick::PickSide> g_pick_sides;
+// The sides every run of this harness uses (the candidate's, beside the
+// baseline's), handed to each entry that runs programs; nothing in the engine
+// is installed process-wide.
+LockstepSource g_sides;
 std::vector<unsigned> g_nr_cpus;  // --nr-cpus: the nr_cpu_ids to use, else the body's
 
 // The body the decoder sees. With --nr-cpus, the input's first byte picks
@@ -155,7 +159,9 @@ void setup(const std::vector<std::string>& args, std::vector<std::string>* fuzze
     const auto& words = s.tool->builtin_baselines;
     if (is_builtin(s.baseline) && std::find(words.begin(), words.end(), s.baseline) == words.end())
       fail(fmt::format("baseline '{}': {} or a file", s.baseline, fmt::join(words, ", ")));
-    cpudl::set_default_sides_factory(make_cpudl_sides);
+    g_sides.of<cpudl::Subject>() = [] {
+      return std::make_unique<cpudl::Lockstep>(make_cpudl_sides());
+    };
   } else {
     std::size_t next = 0;
     if (is_builtin(s.baseline)) {
@@ -176,7 +182,7 @@ void setup(const std::vector<std::string>& args, std::vector<std::string>* fuzze
       if (!side) fail(error);
       g_pick_sides.push_back(*side);
     }
-    pick::set_default_sides(g_pick_sides);
+    g_sides.of<pick::Subject>() = [] { return std::make_unique<pick::Lockstep>(g_pick_sides); };
   }
 }
 
@@ -277,7 +283,7 @@ int minimize_and_write(const io::AnyProgram& program, const std::string& out) {
   tools::MinimizeBudget budget;
   budget.max_seconds = g_settings.o.minimize_seconds;
   budget.max_tries = g_settings.o.minimize_tries;
-  auto r = tools::minimize(program, g_settings.level, &error, budget);
+  auto r = tools::minimize(program, g_settings.level, &error, budget, &g_sides);
   if (!r) fail(error);
   std::string text = io::format_program(r->program);
   if (!r->minimal)  // the first line says so (the CLI reads it)
@@ -407,7 +413,7 @@ int mode_check() {
     const auto shaped = shape_body(body);
     begin_input(std::span<const std::uint8_t>(body));
     arm_hang_alarm(true);
-    const Verdict v = run_target(*g_settings.target, shaped);
+    const Verdict v = run_target(*g_settings.target, shaped, &g_sides);
     arm_hang_alarm(false);
     end_input();
     ++programs;
@@ -534,7 +540,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace diffsched::kcheck;
   g_in_input = true;
   current_input().set(diffsched::tools::InputKind::kRaw, {data, size});
-  const int r = diffsched::fuzz_one(*g_settings.target, shape_body({data, size}));
+  const int r = diffsched::fuzz_one(*g_settings.target, shape_body({data, size}), &g_sides);
   current_input().clear();
   ++record().executions;
   g_in_input = false;

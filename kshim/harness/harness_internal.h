@@ -12,13 +12,14 @@
 #include "io/text.h"
 #include "io/trace.h"
 #include "kernel_c_side.h"
+#include "subjects.h"
 #include "targets.h"
-#include "tools/kcheck_options.h"
-#include "tools/kcheck_status.h"
+#include "kcheck/options.h"
+#include "kcheck/status.h"
 
 namespace diffsched::kcheck::harness {
 
-// The options (tools/kcheck_options.h) and what setup() derives from them.
+// The options (kcheck/options.h) and what setup() derives from them.
 struct Settings {
   tools::KernelCheckOptions o;
   const SubjectTool* tool = &kCpudlTool;  // o.subject, resolved by parse_harness_args()
@@ -42,6 +43,7 @@ struct Current {
   std::string hang_text_record, hang_raw_record;
 };
 extern Current g_current;
+extern LockstepSource g_sides;  // the candidate's and the baseline's sides
 
 [[noreturn]] void fail(const std::string& message, int status = kHarnessCouldNotRun);
 void begin_input(const std::string& text);
@@ -54,9 +56,9 @@ int mode_exhaustive();
 
 template <class S>
 Verdict replay(const io::Program<S>& p, bool trace) {
-  typename S::Lockstep lockstep;
+  const auto lockstep = make_lockstep<S>(&g_sides);
   io::TextTrace<S> observer(stdout);
-  return run_lockstep<S>(lockstep, p.config, std::span<const typename S::Op>(p.ops),
+  return run_lockstep<S>(*lockstep, p.config, std::span<const typename S::Op>(p.ops),
                          g_settings.level, trace ? &observer : nullptr);
 }
 

@@ -1,4 +1,4 @@
-// The harness's side of the result record (src/tools/kernel_check_record.h):
+// The harness's side of the result record (src/kcheck/record.h):
 // what the modes ran, written only once their checks are complete, and the
 // current input, kept in a shared mapping so that kernel-check knows it when
 // the process ends inside it.
@@ -16,7 +16,7 @@
 #include <span>
 #include <string>
 
-#include "tools/kernel_check_record.h"
+#include "kcheck/record.h"
 
 namespace diffsched::kcheck {
 

@@ -10,7 +10,7 @@
 #include <fmt/format.h>
 
 #include "kernel/cpumask.h"
-#include "tools/kcheck_status.h"
+#include "kcheck/status.h"
 
 namespace diffsched::kcheck {
 

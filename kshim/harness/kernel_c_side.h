@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "cpudl/kernel_side.h"
+#include "subjects/cpudl/kernel_side.h"
 #include "kcheck_abi.h"
-#include "pick/lockstep.h"
+#include "subjects/pick/lockstep.h"
 
 namespace diffsched::kcheck {
 

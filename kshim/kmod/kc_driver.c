@@ -7,10 +7,10 @@
  * on it (printed as V lines, so that a guest run is judged by itself, not
  * only against the shim): cpudl: the heap order by dl_time_before(), the
  * back-pointers of the slots, the size, the heap's contents and the free
- * mask against a model of the callers' contract (as src/cpudl/model.cpp);
+ * mask against a model of the callers' contract (as src/subjects/cpudl/model.cpp);
  * pick: the first CPU of dst & cpus & allowed, or one >= nr_cpu_ids for
  * none. Ops the callers never make are skipped as the tool's model skips
- * them (src/cpudl/model.cpp, Model::permits): an op naming a CPU that is
+ * them (src/subjects/cpudl/model.cpp, Model::permits): an op naming a CPU that is
  * down (cpu_down), cpu_up of a CPU that is up, set_freecpu of a heap member. Like the tool, it stops judging a cpudl program once its deadlines
  * leave a 2^63 window (dl_time_before() orders none outside one), and skips
  * set_freecpu of a CPU in the heap (the callers never do it).
@@ -23,7 +23,7 @@
 #define KC_LONGS (KC_NR / KC_BPL)
 #define KC_LINE (1 << 20)
 #define KC_LONG_STATE 600
-#define KC_MAX_CAPS 31 /* src/cpudl/ops.h: kMaxCapacities */
+#define KC_MAX_CAPS 31 /* src/subjects/cpudl/ops.h: kMaxCapacities */
 #define KC_TASK_DEADLINE (1ULL << 20) /* the harness's task (kernel_c_side.h) */
 
 struct kc_driver {

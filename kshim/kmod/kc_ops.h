@@ -2,8 +2,8 @@
 /*
  * kernel-check --in-kernel: the cpudl ops the driver knows, one input letter
  * each (kc_driver.h), written for diffsched. The host's op list
- * (src/cpudl/ops.h) must have exactly this many ops (a static_assert in
- * src/tools/in_kernel_programs.cpp, which includes this file), and the driver
+ * (src/subjects/cpudl/ops.h) must have exactly this many ops (a static_assert in
+ * src/kcheck/in_kernel_programs.cpp, which includes this file), and the driver
  * a handler for each (a _Static_assert in kc_driver.c): a new op does not
  * compile until the driver replays it. Macros only: C and C++ include it.
  */

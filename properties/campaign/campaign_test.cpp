@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "campaign/campaign.h"
-#include "cpudl/lockstep.h"
+#include "subjects/cpudl/lockstep.h"
 #include "engine/runner.h"
 #include "io/text.h"
 #include "tools/process.h"
@@ -99,9 +99,9 @@ TEST(CampaignFinding, NamesTheSourceLineOfTheFailingCheck) {
   cpudl::Lockstep lockstep;
   const Verdict v = run_lockstep<cpudl::Subject>(lockstep, {2}, ops, Level::kExact);
   ASSERT_TRUE(v.finding);
-  EXPECT_EQ(v.finding->check_source(), "src/cpudl/lockstep.cpp");
+  EXPECT_EQ(v.finding->check_source(), "src/subjects/cpudl/lockstep.cpp");
   EXPECT_GT(v.finding->check_line, 0u);
-  std::ifstream src(tools::source_dir() / "src/cpudl/lockstep.cpp");
+  std::ifstream src(tools::source_dir() / "src/subjects/cpudl/lockstep.cpp");
   std::string line;
   for (unsigned i = 0; i < v.finding->check_line; ++i) std::getline(src, line);
   EXPECT_NE(line.find("fail("), std::string::npos) << "line " << v.finding->check_line << ": "

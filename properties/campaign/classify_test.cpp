@@ -6,7 +6,7 @@
 #include "campaign/classify.h"
 #include "campaign/fake_programs.h"
 #include "campaign/util.h"
-#include "cpudl/lockstep.h"
+#include "subjects/cpudl/lockstep.h"
 #include "io/binary.h"
 
 namespace diffsched::campaign {

@@ -5,7 +5,7 @@
 
 #include "campaign/fake_programs.h"
 #include "campaign/findings.h"
-#include "cpudl/lockstep.h"
+#include "subjects/cpudl/lockstep.h"
 #include "io/binary.h"
 
 namespace diffsched::campaign {

@@ -82,7 +82,7 @@ inline CampaignReport sample_mixed() {
   n.bin_path = "out/campaign/findings/cpudl_exact-1.bin";
   n.ops_text = "# cpudl, 4 cpus\nset 0 100\nset 1 100\n";
   n.reproduce = "diffsched replay --target cpudl_exact out/campaign/findings/cpudl_exact-1.ops";
-  n.check_file = "src/cpudl/lockstep.cpp";
+  n.check_file = "src/subjects/cpudl/lockstep.cpp";
   n.check_line = 120;
   r.findings.push_back(n);
 
@@ -122,7 +122,7 @@ inline CampaignReport sample_mixed() {
   f.ops_path = "out/campaign/findings/cpudl-2.ops";
   f.ops_text = "set 0 1\n```\nclear 3 # <&> \"|\" \x07\n";
   f.reproduce = "diffsched replay 'out/campaign/findings/cpudl-2.ops' | less";
-  f.check_file = "src/cpudl/invariants.cpp";
+  f.check_file = "src/subjects/cpudl/invariants.cpp";
   f.check_line = 42;
   r.findings.push_back(f);
 

@@ -2,7 +2,7 @@
 # docs/extending.md's "Add an op to a subject", checked against the code by
 # planting an op (ctest contract.add-an-op):
 #   plant-op.sh CXX SOURCE_DIR LIBCLANG_INCLUDE_DIR
-# A copy of the tree gets one new update op in src/cpudl/ops.h (the next
+# A copy of the tree gets one new update op in src/subjects/cpudl/ops.h (the next
 # free code, appended to cpudl::Op) and nothing else. Then
 #   - every file the table says the compiler forces must fail to compile,
 #     with an error inside that file (the visitor without the new case);
@@ -25,15 +25,15 @@ fail() { echo "FAIL: $*"; status=1; }
 # file-the-doc-names : the unit whose compile shows it (a header is shown by a
 # .cpp that instantiates it).
 forced=(
-  "src/cpudl/apply.h:src/perf/clock.cpp"
-  "src/cpudl/apply.h:src/perf/cost.cpp"
-  "src/cpudl/apply.h:src/cpudl/side.cpp"
+  "src/subjects/cpudl/apply.h:src/subjects/cpudl/perf_clock.cpp"
+  "src/subjects/cpudl/apply.h:src/subjects/cpudl/perf_cost.cpp"
+  "src/subjects/cpudl/apply.h:src/subjects/cpudl/side.cpp"
   "kshim/harness/kernel_c_side.cpp:kshim/harness/kernel_c_side.cpp"
-  "src/cpudl/model.cpp:src/cpudl/model.cpp"
-  "src/tools/in_kernel_programs.cpp:src/tools/in_kernel_programs.cpp"
+  "src/subjects/cpudl/model.cpp:src/subjects/cpudl/model.cpp"
+  "src/kcheck/in_kernel_programs.cpp:src/kcheck/in_kernel_programs.cpp"
 )
-follows=(src/io/trace.cpp src/io/json.cpp src/io/program.cpp src/io/binary.cpp src/io/fields.cpp
-         src/verify/cpudl_bfs.cpp src/tools/minimize.cpp src/targets.cpp)
+follows=(src/io/trace.cpp src/io/json.cpp src/subjects/cpudl/print.cpp src/io/program.cpp src/io/binary.cpp src/io/fields.cpp
+         src/subjects/cpudl/verify_bfs.cpp src/engine/minimize.cpp src/targets.cpp)
 
 compile() {  # root unit -> output
   "$cxx" -std=c++20 -fsyntax-only -DBOOST_ALL_NO_LIB -DDIFFSCHED_SOURCE_DIR=\"$1\" \
@@ -47,7 +47,7 @@ table=$(awk '/^## Add an op to a subject/{on=1; next} /^## /{on=0} on' "$doc")
 
 mkdir -p "$tmp/tree"
 cp -r "$src/src" "$src/kshim" "$tmp/tree/"
-ops="$tmp/tree/src/cpudl/ops.h"
+ops="$tmp/tree/src/subjects/cpudl/ops.h"
 grep -q '^using Op = std::variant<' "$ops" || { echo "FAIL: cpudl::Op not found in ops.h"; exit 1; }
 python3 - "$ops" <<'PY' || { echo "FAIL: could not plant the op"; exit 1; }
 import re, sys

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A subject's name is resolved once, at the edge (src/subject_tools.h): no
 # code compares it with a literal. For a subject NAME (every `kName = "..."`
-# of src/*/lockstep.h), fails on any of, in src/, kshim/, fuzz/ and bench/
+# of src/subjects/*/lockstep.h), fails on any of, in src/, kshim/, fuzz/ and bench/
 # outside the registries (src/subject_tools.*, src/subjects.h, src/registry.def):
 #   x == "NAME", "NAME" != x, x == std::string("NAME"), std::string_view{"NAME"} == x
 #   .compare("NAME"), strcmp(x, "NAME"), starts_with("NAME"), IsMember({... "NAME" ...})
@@ -11,8 +11,8 @@
 set -u
 root=$1
 cd "$root" || { echo "FAIL: no source directory $root"; exit 2; }
-names=$(grep -ho 'kName = "[a-z_]*"' src/*/lockstep.h | sed 's/.*"\(.*\)"/\1/' | sort -u | paste -sd'|')
-if [ -z "$names" ]; then echo "FAIL: no subject names found in src/*/lockstep.h"; exit 1; fi
+names=$(grep -ho 'kName = "[a-z_]*"' src/subjects/*/lockstep.h | sed 's/.*"\(.*\)"/\1/' | sort -u | paste -sd'|')
+if [ -z "$names" ]; then echo "FAIL: no subject names found in src/subjects/*/lockstep.h"; exit 1; fi
 lit="(u8)?\"($names)\"(sv|s)?"
 wrap="((std::)?(string|string_view)[[:space:]]*[({][[:space:]]*)?"
 pattern="[!=]=[[:space:]]*$wrap$lit|$lit[[:space:]]*[)}]?[[:space:]]*[!=]="

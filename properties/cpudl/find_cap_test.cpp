@@ -4,8 +4,8 @@
 // says equivalent. A mutant without the fallback is caught by the model.
 #include <gtest/gtest.h>
 
-#include "cpudl/kernel_side.h"
-#include "cpudl/lockstep.h"
+#include "subjects/cpudl/kernel_side.h"
+#include "subjects/cpudl/lockstep.h"
 #include "engine/runner.h"
 #include "io/program.h"
 

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "cpudl/kernel_side.h"
+#include "subjects/cpudl/kernel_side.h"
 #include "support/cpudl_state.h"
 #include "support/expect_finding.h"
 #include "io/binary.h"

@@ -2,8 +2,8 @@
 // lockstep runner as every other front end.
 #include <gtest/gtest.h>
 
-#include "cpudl/kernel_side.h"
-#include "cpudl/lockstep.h"
+#include "subjects/cpudl/kernel_side.h"
+#include "subjects/cpudl/lockstep.h"
 #include "engine/runner.h"
 #include "io/program.h"
 #include "kernel/heapify.h"

@@ -4,7 +4,7 @@
 #include "engine/runner.h"
 #include "kernel/pick.h"
 #include "io/text.h"
-#include "pick/lockstep.h"
+#include "subjects/pick/lockstep.h"
 #include "support/generators.h"
 
 namespace diffsched::testing {

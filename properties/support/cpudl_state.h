@@ -11,7 +11,7 @@
 
 #include <rapidcheck/state.h>
 
-#include "cpudl/lockstep.h"
+#include "subjects/cpudl/lockstep.h"
 #include "engine/runner.h"
 #include "io/text.h"
 #include "support/generators.h"

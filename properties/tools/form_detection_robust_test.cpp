@@ -1,5 +1,5 @@
-// kernel-check's form detection (src/tools/kernel_check.h, read through
-// libclang by src/tools/c_source.h) never crashes and stays linear: hostile
+// kernel-check's form detection (src/kcheck/kernel_check.h, read through
+// libclang by src/kcheck/c_source.h) never crashes and stays linear: hostile
 // texts (issue 22, section 5) get an answer or a one-line reason, never a
 // SIGSEGV. The std::regex detection overflowed the stack on the first two.
 // Also issue 22, section 6: every unsupported signature at once, and the
@@ -9,8 +9,8 @@
 #include <chrono>
 #include <string>
 
-#include "tools/c_source.h"
-#include "tools/kernel_check.h"
+#include "kcheck/c_source.h"
+#include "kcheck/kernel_check.h"
 
 namespace diffsched::tools {
 namespace {

@@ -5,7 +5,7 @@
 // completed run.
 #include <gtest/gtest.h>
 
-#include "tools/in_kernel_internal.h"
+#include "kcheck/in_kernel_internal.h"
 
 namespace diffsched::tools::in_kernel_detail {
 namespace {

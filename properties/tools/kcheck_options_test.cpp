@@ -1,4 +1,4 @@
-// kernel-check's options, defined once (src/tools/kcheck_options.h): the
+// kernel-check's options, defined once (src/kcheck/options.h): the
 // harness's checked parsing of its arguments (a misspelt or malformed one is
 // an error, never a default), and the round trips harness_args ->
 // parse_harness_args and replay_command -> the CLI (CLI11) for every option.
@@ -6,8 +6,9 @@
 
 #include <map>
 
-#include "cli/kernel_check/kernel_check.h"
-#include "tools/kcheck_options.h"
+#include "cli/commands.h"
+#include "kcheck/session.h"
+#include "kcheck/options.h"
 
 namespace diffsched::tools {
 namespace {
@@ -126,7 +127,7 @@ KernelCheckOptions parse_replay(const std::vector<std::string>& words) {
   KernelCheckOptions back;
   back.subject = words.at(1);
   back.tool = find_subject_tool(back.subject);
-  cli::kernel_check::add_options(kc->add_subcommand(back.subject), back);
+  cli::add_kernel_check_options(kc->add_subcommand(back.subject), back);
   std::vector<std::string> reversed(words.rbegin(), words.rend());
   app.parse(reversed);  // CLI11 takes the arguments last first
   return back;
@@ -201,7 +202,7 @@ TEST(KcheckCliArgs, AnotherModesCommandRoundTripsThroughTheCli) {
 TEST(KcheckReplayCommand, QuotesWordsTheShellWouldSplit) {
   KernelCheckOptions o;
   o.candidate = "/tmp/my file's.c";
-  const std::string cmd = cli::kernel_check::replay_command(o, "/tmp/min.ops");
+  const std::string cmd = kcheck::replay_command(o, "/tmp/min.ops");
   EXPECT_NE(cmd.find(" kernel-check cpudl --candidate '/tmp/my file'\\''s.c' --replay /tmp/min.ops"),
             std::string::npos)
       << cmd;

@@ -1,8 +1,8 @@
 // kernel-check's API detection and its "the shim lacks" summary
-// (src/tools/kernel_check.h), on small texts.
+// (src/kcheck/kernel_check.h), on small texts.
 #include <gtest/gtest.h>
 
-#include "tools/kernel_check.h"
+#include "kcheck/kernel_check.h"
 
 namespace diffsched::tools {
 namespace {

@@ -1,13 +1,14 @@
-// The minimiser (src/tools/minimize): bounded by its budget, logarithmic in
+// The minimiser (src/engine/minimize): bounded by its budget, logarithmic in
 // the size of an integer, and always returning a reproducer that still fails
 // with the original signature. Try counts, never wall-clock times.
 #include <gtest/gtest.h>
 
-#include "cpudl/kernel_side.h"
-#include "cpudl/lockstep.h"
+#include "subjects/cpudl/kernel_side.h"
+#include "subjects/cpudl/lockstep.h"
 #include "engine/runner.h"
 #include "io/program.h"
-#include "tools/minimize.h"
+#include "engine/minimize.h"
+#include "subjects.h"
 
 namespace diffsched::testing {
 namespace {
@@ -47,11 +48,19 @@ std::vector<std::unique_ptr<cpudl::Side>> plain_compare_sides() {
   return s;
 }
 
+// The sides of this file's runs (and of the minimiser's, passed to it): a
+// fixture's own for cpudl, else each subject's.
+LockstepSource g_sides;
+void use_cpudl_sides(std::vector<std::unique_ptr<cpudl::Side>> (*make)()) {
+  g_sides.of<cpudl::Subject>() = nullptr;
+  if (make) g_sides.of<cpudl::Subject>() = [make] { return std::make_unique<cpudl::Lockstep>(make()); };
+}
+
 // Installs the plain-compare sides as the default lockstep for one test.
 class MinimizePlainCompare : public ::testing::Test {
  protected:
-  void SetUp() override { cpudl::set_default_sides_factory(plain_compare_sides); }
-  void TearDown() override { cpudl::set_default_sides_factory(nullptr); }
+  void SetUp() override { use_cpudl_sides(plain_compare_sides); }
+  void TearDown() override { use_cpudl_sides(nullptr); }
 };
 
 io::AnyProgram parse(const std::string& text) {
@@ -80,8 +89,8 @@ std::string signature_of(const io::AnyProgram& program, Level level) {
   return std::visit(
       [&]<class P>(const P& p) {
         using S = typename P::Subject;
-        typename S::Lockstep lockstep;
-        const Verdict v = run_lockstep<S>(lockstep, p.config, p.ops, level);
+        const auto lockstep = make_lockstep<S>(&g_sides);
+        const Verdict v = run_lockstep<S>(*lockstep, p.config, p.ops, level);
         return v.finding ? v.finding->signature() : std::string();
       },
       program);
@@ -96,7 +105,7 @@ TEST_F(MinimizePlainCompare, WrappingDeadlinesShrinkInLogarithmicTries) {
   const std::string sig = signature_of(program, Level::kDeadline);
   ASSERT_FALSE(sig.empty()) << "the plain-compare heap must fail on wrapping deadlines";
   std::string error;
-  auto r = tools::minimize(program, Level::kDeadline, &error);
+  auto r = tools::minimize(program, Level::kDeadline, &error, {}, &g_sides);
   ASSERT_TRUE(r) << error;
   EXPECT_TRUE(r->minimal) << r->stopped;
   EXPECT_EQ(r->signature, sig);
@@ -114,7 +123,7 @@ TEST_F(MinimizePlainCompare, TriesBudgetStopsWithAFailingReproducer) {
   for (std::size_t tries : {1u, 2u, 5u, 17u, 60u}) {
     std::string error;
     auto r = tools::minimize(program, Level::kDeadline, &error,
-                             {.max_seconds = 0, .max_tries = tries});
+                             {.max_seconds = 0, .max_tries = tries}, &g_sides);
     ASSERT_TRUE(r) << error;
     EXPECT_FALSE(r->minimal) << "tries " << tries;
     EXPECT_NE(r->stopped.find("tries budget"), std::string::npos) << r->stopped;
@@ -129,7 +138,7 @@ TEST_F(MinimizePlainCompare, TimeBudgetStopsWithAFailingReproducer) {
   std::string error;
   // A budget that is spent before the second try: only the outcome is checked.
   auto r = tools::minimize(program, Level::kDeadline, &error,
-                           {.max_seconds = 1e-9, .max_tries = 0});
+                           {.max_seconds = 1e-9, .max_tries = 0}, &g_sides);
   ASSERT_TRUE(r) << error;
   EXPECT_FALSE(r->minimal);
   EXPECT_NE(r->stopped.find("time budget"), std::string::npos) << r->stopped;
@@ -143,7 +152,7 @@ TEST(Minimize, LargeCpuAndNrShrinkByBisection) {
       "subject cpudl\ncpus 8000\n"
       "set 7001 5\nset 6999 5\nset 4000 5\nset 7999 5\nset 123 0xffff\nclear 7001\n");
   std::string error;
-  auto r = tools::minimize(program, Level::kExact, &error);
+  auto r = tools::minimize(program, Level::kExact, &error, {}, &g_sides);
   if (!r) GTEST_SKIP() << "no exact-level finding here: " << error;
   EXPECT_TRUE(r->minimal) << r->stopped;
   EXPECT_LT(r->runs, 3000u) << r->runs << " runs";
@@ -176,8 +185,8 @@ std::vector<std::unique_ptr<cpudl::Side>> capacity_blind_sides() {
 
 class MinimizeCapacityBlind : public ::testing::Test {
  protected:
-  void SetUp() override { cpudl::set_default_sides_factory(capacity_blind_sides); }
-  void TearDown() override { cpudl::set_default_sides_factory(nullptr); }
+  void SetUp() override { use_cpudl_sides(capacity_blind_sides); }
+  void TearDown() override { use_cpudl_sides(nullptr); }
 };
 
 std::vector<std::uint16_t> capacity_of(const io::AnyProgram& p) {
@@ -204,7 +213,7 @@ TEST_F(MinimizeCapacityBlind, TheCapacityListShrinksInLengthAndValues) {
   const std::string before = signature_of(program, Level::kDeadline);
   ASSERT_FALSE(before.empty());
   std::string error;
-  auto r = tools::minimize(program, Level::kDeadline, &error);
+  auto r = tools::minimize(program, Level::kDeadline, &error, {}, &g_sides);
   ASSERT_TRUE(r) << error;
   EXPECT_TRUE(r->minimal) << r->stopped;
   EXPECT_EQ(r->signature, before);
@@ -221,7 +230,7 @@ TEST_F(MinimizePlainCompare, AnUnneededCapacityLineGoes) {
       std::string(kWrapProgram).find("cpus 64\n"), 8, "cpus 64\ncapacity 1024,512,256\n"));
   ASSERT_EQ(capacity_of(program).size(), 3u);
   std::string error;
-  auto r = tools::minimize(program, Level::kDeadline, &error);
+  auto r = tools::minimize(program, Level::kDeadline, &error, {}, &g_sides);
   ASSERT_TRUE(r) << error;
   EXPECT_TRUE(capacity_of(r->program).empty()) << io::format_program(r->program);
 }
@@ -229,7 +238,7 @@ TEST_F(MinimizePlainCompare, AnUnneededCapacityLineGoes) {
 TEST(Minimize, NothingToMinimiseIsAnError) {
   const auto program = parse("subject cpudl\ncpus 4\nset 1 5\nclear 1\n");
   std::string error;
-  EXPECT_FALSE(tools::minimize(program, Level::kDeadline, &error));
+  EXPECT_FALSE(tools::minimize(program, Level::kDeadline, &error, {}, &g_sides));
   EXPECT_NE(error.find("nothing to minimise"), std::string::npos) << error;
 }
 

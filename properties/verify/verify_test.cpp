@@ -7,12 +7,12 @@
 
 #include <gtest/gtest.h>
 
-#include "cpudl/kernel_side.h"
+#include "subjects/cpudl/kernel_side.h"
 #include "engine/runner.h"
 #include "io/text.h"
 #include "kernel/pick.h"
-#include "verify/cpudl_bfs.h"
-#include "verify/pick_check.h"
+#include "subjects/cpudl/verify_bfs.h"
+#include "subjects/pick/verify_check.h"
 
 namespace diffsched::testing {
 namespace {

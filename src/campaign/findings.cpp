@@ -11,7 +11,7 @@
 #include "io/binary.h"
 #include "io/load.h"
 #include "subjects.h"
-#include "tools/minimize.h"
+#include "engine/minimize.h"
 #include "util/text.h"
 
 namespace diffsched::campaign {

@@ -14,8 +14,8 @@
 #include "cli/commands.h"
 #include "subject_tools.h"
 #include "io/program.h"
-#include "tools/in_kernel.h"
-#include "tools/kernel_check.h"
+#include "kcheck/in_kernel.h"
+#include "kcheck/kernel_check.h"
 
 namespace diffsched::cli {
 

@@ -5,14 +5,14 @@
 // minimises the first finding and prints the command that replays it.
 // Exit: 0 equivalent, 1 finding, 2 could not build or run (one-line reason),
 // 3 out of domain (--replay). The options are defined once, in
-// tools/kcheck_options.h; the parts are in src/cli/kernel_check/.
+// kcheck/options.h; the run itself is src/kcheck/ (kcheck/session.h).
 // docs/kernel-check.md describes the shim and what it models.
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "cli/commands.h"
-#include "cli/kernel_check/kernel_check.h"
+#include "kcheck/session.h"
 #include "subject_tools.h"
 
 namespace diffsched::cli {
@@ -37,12 +37,12 @@ Runner add_kernel_check(CLI::App& app) {
     opts->subject = t->name;
     opts->tool = t;  // the name resolved, here at the edge
     auto* cmd = sub->add_subcommand(std::string(t->name), help(*t));
-    kernel_check::add_options(cmd, *opts);
+    add_kernel_check_options(cmd, *opts);
     subs.emplace_back(cmd, opts);
   }
   return [subs] {
     for (const auto& [cmd, opts] : subs)
-      if (cmd->parsed()) return kernel_check::run_kernel_check(*opts);
+      if (cmd->parsed()) return kcheck::run_kernel_check(*opts);
     return kExitBadInput;
   };
 }

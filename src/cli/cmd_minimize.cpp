@@ -6,7 +6,7 @@
 #include "engine/runner.h"
 #include "io/binary.h"
 #include "io/load.h"
-#include "tools/minimize.h"
+#include "engine/minimize.h"
 #include "util/text.h"
 
 namespace diffsched::cli {

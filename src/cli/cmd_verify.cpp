@@ -1,5 +1,5 @@
 // `diffsched verify cpudl|pick`: bounded exhaustive verification
-// (verify/cpudl_bfs.h, verify/pick_check.h). Prints what was explored and
+// (subjects/cpudl/verify_bfs.h, subjects/pick/verify_check.h). Prints what was explored and
 // either "verified within bounds: ..." (exit 0) or the shortest
 // counterexample, also written as an .ops file for `diffsched replay` (exit 1).
 #include <unistd.h>
@@ -14,8 +14,8 @@
 #include "io/program.h"
 #include "io/text.h"
 #include "util/text.h"
-#include "verify/cpudl_bfs.h"
-#include "verify/pick_check.h"
+#include "subjects/cpudl/verify_bfs.h"
+#include "subjects/pick/verify_check.h"
 
 namespace diffsched::cli {
 

@@ -14,6 +14,7 @@
 #include "engine/exit_status.h"
 #include "io/load.h"
 #include "io/program.h"
+#include "kcheck/options.h"
 #include "targets.h"
 
 namespace diffsched::cli {
@@ -62,6 +63,11 @@ CLI::Validator level_names();   // exact, deadline
 CLI::Validator positive();
 CLI::Validator non_negative();
 CLI::Validator target_choice();  // cpudl, cpudl_exact, pick, cpumask
+
+// kernel-check's options on its subject's subcommand `sub` (CLI11), every
+// kCli option of the one table (kcheck/options.h) with the checks of its
+// spec; o.subject and o.tool must be set (kernel_check_options.cpp).
+void add_kernel_check_options(CLI::App* sub, tools::KernelCheckOptions& o);
 // The version line of --version: "diffsched 0.1.0 (git v0.1.0-12-gabcdef)".
 std::string version_string();
 

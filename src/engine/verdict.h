@@ -61,7 +61,7 @@ struct Finding {
   std::string signature() const;
   // Multi-line, human-readable account.
   std::string describe() const;
-  // check_file relative to the source tree ("src/cpudl/invariants.cpp"), or "".
+  // check_file relative to the source tree ("src/subjects/cpudl/invariants.cpp"), or "".
   std::string check_source() const;
 };
 

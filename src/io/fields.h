@@ -23,7 +23,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "cpumask/ops.h"
+#include "subjects/cpumask/ops.h"
 #include "engine/fields.h"
 #include "io/bytes.h"
 #include "kernel/cpumask.h"
@@ -35,7 +35,7 @@ using kernel::u64;
 
 enum class Shrink { kInteger, kCandidates };
 
-// The values the exhaustive verifier (verify/cpudl_bfs.cpp) gives each type.
+// The values the exhaustive verifier (subjects/cpudl/verify_bfs.cpp) gives each type.
 struct BfsDomain {
   unsigned cpus = 0;
   std::vector<u64> heap_dl;   // Deadline

@@ -9,16 +9,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cpudl/lockstep.h"
-#include "cpumask/lockstep.h"
 #include "engine/runner.h"
-#include "pick/lockstep.h"
 
 namespace diffsched::io {
 
-nlohmann::json step_json(std::size_t index, const cpudl::Op& op, const cpudl::Lockstep& ls);
-nlohmann::json step_json(std::size_t index, const pick::Op& op, const pick::Lockstep& ls);
-nlohmann::json step_json(std::size_t index, const cpumask::Op& op, const cpumask::Lockstep& ls);
+// A subject's step_json() (src/subjects/<name>/print.h) is found by
+// argument-dependent lookup where a trace is instantiated.
 nlohmann::json verdict_json(const Verdict& v);
 
 template <class S>

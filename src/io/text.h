@@ -16,7 +16,7 @@
 
 #include <fmt/format.h>
 
-#include "cpumask/ops.h"
+#include "subjects/cpumask/ops.h"
 #include "engine/op.h"
 #include "io/fields.h"
 #include "kernel/cpumask.h"

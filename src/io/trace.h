@@ -11,32 +11,24 @@
 
 #include <cstdio>
 
-#include "cpudl/lockstep.h"
 #include "engine/runner.h"
-#include "cpumask/lockstep.h"
-#include "pick/lockstep.h"
 
 namespace diffsched::io {
 
-// One op's lines for each subject.
-void print_step(std::FILE* out, std::size_t index, const cpudl::Op& op, const cpudl::Lockstep& ls);
-void print_step(std::FILE* out, std::size_t index, const pick::Op& op, const pick::Lockstep& ls);
-void print_step(std::FILE* out, std::size_t index, const cpumask::Op& op,
-                const cpumask::Lockstep& ls);
-
-// The heaps of every side drawn as trees, each beside the reference's, with
-// slots that differ from the reference marked "*".
-void print_trees(std::FILE* out, const cpudl::Lockstep& ls);
-
+// A subject's printers (src/subjects/<name>/print.h: print_step(), and
+// print_trees() for a subject whose state is a heap) are found by
+// argument-dependent lookup where a trace is instantiated; io/ includes no
+// subject.
 template <class S>
 class TextTrace final : public Observer<S> {
  public:
-  // With `trees` (cpudl only), heaps are drawn as trees after each op.
+  // With `trees` (a subject with print_trees(): cpudl), heaps are drawn as
+  // trees after each op.
   explicit TextTrace(std::FILE* out, bool trees = false) : out_(out), trees_(trees) {}
   void on_op(std::size_t index, const typename S::Op& op, const typename S::Lockstep& ls,
              const Verdict&) override {
     print_step(out_, index, op, ls);
-    if constexpr (std::is_same_v<S, cpudl::Subject>)
+    if constexpr (requires { print_trees(out_, ls); })
       if (trees_ && !ls.last_skipped()) print_trees(out_, ls);
   }
 

@@ -6,7 +6,7 @@
 //   active_store_log = &log;  cpudl_set(&heap, 3, 100);  active_store_log = nullptr;
 //   log.stores[0 .. log.count)   // {field address, old value}
 //
-// The incremental checks of the lockstep (cpudl/lockstep.cpp) read it: what
+// The incremental checks of the lockstep (subjects/cpudl/lockstep.cpp) read it: what
 // an op wrote is all it can have broken. A Logged<T> has the layout of a T,
 // so cpudl_item<Logging> has the layout of cpudl_item<Uncounted>.
 #pragma once

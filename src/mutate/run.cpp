@@ -19,7 +19,7 @@
 
 #include "engine/exit_status.h"
 #include "io/load.h"
-#include "tools/kcheck_options.h"
+#include "kcheck/options.h"
 #include "tools/process.h"
 #include "util/text.h"
 

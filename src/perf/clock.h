@@ -16,9 +16,10 @@
 
 #include <cstddef>
 #include <span>
+#include <vector>
 
-#include "cpudl/lockstep.h"
-#include "pick/lockstep.h"
+#include "subjects/cpudl/lockstep.h"
+#include "subjects/pick/lockstep.h"
 #include "tools/bench_stats.h"
 
 namespace diffsched::perf {
@@ -37,5 +38,9 @@ struct ClockResult {
 template <class S>
 ClockResult time_input(std::span<const typename S::Op> ops, const typename S::Config& config,
                        std::size_t side, const ClockOptions& o);
+
+// The spreads of paired passes (ns per call of each side) and of their ratios:
+// each subject's time_input() (src/subjects/<name>/perf_clock.cpp) ends here.
+ClockResult summarise_clock(const std::vector<double>& ref, const std::vector<double>& side);
 
 }  // namespace diffsched::perf

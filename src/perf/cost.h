@@ -24,9 +24,9 @@
 #include <string_view>
 #include <vector>
 
-#include "cpudl/lockstep.h"
+#include "subjects/cpudl/lockstep.h"
 #include "engine/verdict.h"
-#include "pick/lockstep.h"
+#include "subjects/pick/lockstep.h"
 #include "subject_tools.h"
 
 namespace diffsched::perf {

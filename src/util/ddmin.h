@@ -1,8 +1,8 @@
 // The one delta-debugging minimiser of the project (Zeller's ddmin, then a
 // 1-minimality pass), over any list, with a predicate. `diffsched minimize`,
-// the campaign (both through tools::minimize, src/tools/minimize.cpp) and
+// the campaign (both through tools::minimize, src/engine/minimize.cpp) and
 // kernel-check's out-of-process minimisation of sanitizer findings
-// (src/cli/kernel_check/crash.cpp, where each try is a harness process) call it.
+// (src/kcheck/crash.cpp, where each try is a harness process) call it.
 //
 //   bool changed = util::ddmin(ops,
 //       [&](const std::vector<Op>& fewer) { return still_fails(fewer); },

@@ -1,0 +1,175 @@
+// Building a candidate through the kshim (kcheck/kernel_check.h): staging it,
+// the clang command, and the one-line reason when it does not build.
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "kcheck/kernel_check.h"
+#include "kcheck/options.h"
+#include "engine/exit_status.h"
+#include "tools/process.h"
+#include "util/owned_dir.h"
+#include "util/text.h"
+
+namespace diffsched::tools {
+
+namespace {
+
+std::string contract_version(const std::string& version) {
+  const auto v = kernel_version_of(version);
+  return v ? fmt::format("{}.{}", v->first, v->second) : "6.19";
+}
+
+// A call of a function whose arguments changed between kernels, with the
+// other era's count: the file is of another era than the shim follows.
+std::string summarize_era_errors(const std::string& out, const std::string& version) {
+  struct Changed {
+    const char* name;
+    const char* what;
+  };
+  static constexpr Changed kChanged[] = {
+      {"cpumask_next_wrap", "cpumask_next_wrap() takes (n, mask, start, wrap) up to v6.14 and "
+                            "(n, mask) from v6.15"},
+  };
+  // clang: "error: too many arguments to function call, expected 2, have 4",
+  // then the line of the call.
+  for (std::size_t at = 0; (at = out.find(" arguments to function call", at)) != std::string::npos; ++at) {
+    const std::size_t eol = out.find('\n', at);
+    const std::size_t next = eol == std::string::npos ? eol : out.find('\n', eol + 1);
+    const std::string context = out.substr(at, next == std::string::npos ? next : next - at);
+    for (const Changed& c : kChanged)
+      if (context.find(std::string(c.name) + "(") != std::string::npos)
+        return fmt::format("{}; the shim follows v{} (give the file's kernel with --kernel-version, "
+                           "e.g. 6.14)", c.what, contract_version(version));
+  }
+  return {};
+}
+
+}  // namespace
+
+BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir) {
+  BuildResult r;
+  const auto start = std::chrono::steady_clock::now();
+  const fs::path src = source_dir();
+  const fs::path shim = src / "kshim";
+  const fs::path stage = work_dir / spec.role;
+  std::error_code ec;
+  std::string why;
+  // Afresh, but never the candidate or its header when they lie in it (issue 22).
+  if (!util::remove_except(stage, {spec.file, spec.header}, &why)) {
+    r.summary = fmt::format("cannot clear {}: {}", stage.string(), why);
+    return r;
+  }
+  fs::create_directories(stage, ec);
+  if (ec) {
+    r.summary = fmt::format("cannot create {}: {}", stage.string(), ec.message());
+    return r;
+  }
+  const fs::path file = fs::absolute(spec.file);
+  const fs::path staged = stage / file.filename();
+  auto copy_into = [&](const fs::path& from, const fs::path& to) {  // not onto itself
+    std::error_code same;
+    if (!ec && !(fs::equivalent(from, to, same) && !same))
+      fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
+  };
+  copy_into(file, staged);
+  // A pick candidate gets one too: a function cut from fair.c includes
+  // "sched.h", and the kernel's (like the shim's) includes "cpudeadline.h".
+  const KernelApi header_api = spec.api == KernelApi::kPick ? KernelApi::kV4_9 : spec.api;
+  const fs::path header =
+      spec.header.empty()
+          ? shim / "cpudeadline" / fmt::format("cpudeadline-{}.h", kernel_api_name(header_api))
+          : fs::absolute(spec.header);
+  copy_into(header, stage / "cpudeadline.h");
+  if (ec) {
+    r.summary = fmt::format("cannot stage {}: {}", file.string(), ec.message());
+    return r;
+  }
+  fs::path clang = find_program("clang-14");
+  if (clang.empty()) clang = find_program("clang");
+  if (clang.empty()) {
+    r.summary = "clang-14 not found on PATH (run scripts/install-deps.sh)";
+    return r;
+  }
+  r.shared_object = stage / (spec.role + ".so");
+  std::vector<std::string> argv = {
+      clang.string(), "-std=gnu11", "-g", "-O1", "-fPIC", "-shared", "-nostdinc",
+      "-fsanitize=address,undefined,fuzzer-no-link", "-fno-sanitize-recover=all",
+      "-fno-omit-frame-pointer", "-fno-strict-aliasing", "-fno-common",
+      "-Wall", "-Wno-unused-function", "-Werror=implicit-function-declaration",
+      "-Werror=incompatible-pointer-types", "-Werror=int-conversion",
+      "-Werror=return-type", "-fdiagnostics-color=never",
+      // Messages and WARN_ON() records name the user's file, not the stage.
+      fmt::format("-ffile-prefix-map={}/={}/", stage.string(), file.parent_path().string()),
+      "-iquote", stage.string(), "-iquote", (shim / "sched").string(),
+      "-I", (shim / "include").string(), "-I", (shim / "abi").string(),
+      // Any file name (a '"', a newline): a C literal, passed without a shell.
+      "-DKCHECK_SOURCE=" + util::c_string_literal(file.string())};
+  if (spec.api == KernelApi::kPick) {
+    argv.insert(argv.end(), {"-include", (shim / "include" / "kshim" / "kshim.h").string(),
+                             fmt::format("-DKCHECK_FUNCTION={}", spec.function),
+                             staged.string(), (shim / "runtime" / "glue_pick.c").string()});
+  } else {
+    const int api = spec.api == KernelApi::kV3_14  ? 314
+                    : spec.api == KernelApi::kV4_8 ? 48
+                    : spec.api == KernelApi::kV4_9 ? 49
+                                                   : 619;
+    argv.insert(argv.end(), {"-include", (shim / "sched" / "sched.h").string(),
+                             fmt::format("-DKCHECK_API={}", api),
+                             fmt::format("-DKCHECK_FIND_RETURNS_CPU={}",
+                                         spec.find_return == FindReturn::kCpu ? 1 : 0),
+                             fmt::format("-DKCHECK_HAS_FREECPU={}",
+                                         spec.api == KernelApi::kV6_19 ||
+                                                 spec.api == KernelApi::kV3_14 ||
+                                                 !defines_function(util::read_text(file),
+                                                                   "cpudl_set_freecpu")
+                                             ? 0
+                                             : 1),
+                             staged.string(),
+                             (shim / "runtime" / "glue_cpudl.c").string()});
+  }
+  argv.insert(argv.begin() + 1, spec.extra_flags.begin(), spec.extra_flags.end());
+  if (const std::string era = kernel_version_flag(spec.kernel_version); !era.empty())
+    argv.insert(argv.begin() + 1, era);
+  argv.insert(argv.end(), {(shim / "runtime" / "runtime.c").string(),
+                           (shim / "runtime" / "bitmap.c").string(), "-Wl,-Bsymbolic", "-o",
+                           r.shared_object.string()});
+  // The file's own definitions win over the shim's (the shim defines only
+  // what "sched.h" or <linux/...> would, and only where the file does not).
+  for (const auto& name : shim_helpers_defined_by(util::read_text(file) + "\n" + util::read_text(header)))
+    argv.insert(argv.begin() + 1, "-DKSHIM_OWN_" + name);
+  r.command = util::shell_join(argv);
+  const fs::path log = stage / "compile.log";
+  const auto boxed = sandboxed(argv, {stage}, &r.summary);
+  if (boxed.empty()) return r;
+  const int rc =
+      run({.argv = boxed, .log = log, .deadline = spec.build_seconds, .stdin_null = true});
+  r.compiler_output = util::read_text(log);
+  if (rc == kExitTimedOut) {
+    r.summary = fmt::format("the compile did not finish within {:g} s (--build-seconds; does an "
+                            "#include name a FIFO or a device?)",
+                            spec.build_seconds);
+    return r;
+  }
+  // Messages name the user's files, not the staged copies.
+  auto replace_all = [&](const std::string& from, const std::string& to) {
+    for (std::size_t at = 0; (at = r.compiler_output.find(from, at)) != std::string::npos;
+         at += to.size())
+      r.compiler_output.replace(at, from.size(), to);
+  };
+  replace_all(staged.string(), file.string());
+  replace_all((stage / "cpudeadline.h").string(), header.string());
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (rc != kExitOk) {
+    r.summary = summarize_form_errors(r.compiler_output, file.string());
+    if (r.summary.empty()) r.summary = summarize_missing_api(without_glue_errors(r.compiler_output));
+    if (r.summary.empty())
+      r.summary = summarize_link_errors(r.compiler_output, util::read_text(file), file.string());
+    if (r.summary.empty()) r.summary = summarize_era_errors(r.compiler_output, spec.kernel_version);
+    return r;
+  }
+  r.ok = true;
+  return r;
+}
+
+}  // namespace diffsched::tools

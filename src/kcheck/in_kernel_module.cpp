@@ -1,0 +1,237 @@
+// kernel-check --in-kernel: the builds. The candidate, unmodified, staged
+// with the module's sources (kshim/kmod/) and built by kbuild against the
+// kernel's headers; the same candidate built against the shim (as
+// kernel-check builds it) and the twin that drives it; export --kmod's
+// standalone module directory.
+#include "kcheck/in_kernel_internal.h"
+#include "io/load.h"
+#include "kcheck/work.h"
+#include "tools/process.h"
+#include "util/text.h"
+
+namespace diffsched::tools::in_kernel_detail {
+
+namespace {
+
+// Every file a staged module holds: its path in the module and where it
+// comes from under the source tree (empty: written, or the candidate's).
+struct StagedFile {
+  const char* rel;
+  const char* from;
+};
+constexpr StagedFile kStaged[] = {
+    {"kc_driver.c", "kshim/kmod/kc_driver.c"},   {"kc_driver.h", "kshim/kmod/kc_driver.h"},
+    {"kc_ops.h", "kshim/kmod/kc_ops.h"},         {"kc_port.h", "kshim/kmod/kc_port.h"},
+    {"kc_module.c", "kshim/kmod/kc_module.c"},   {"sched.h", "kshim/kmod/sched.h"},
+    {"kc_pick.h", "kshim/kmod/kc_pick.h"},       {"kc_rename.h", "kshim/kmod/kc_rename.h"},
+    {"init.sh", "kshim/kmod/init.sh"},           {"kshim/kshim.h", "kshim/kmod/kshim/kshim.h"},
+    {"kc_inc/linux/sched/deadline.h", "kshim/kmod/kc_inc/linux/sched/deadline.h"},
+    {"kcheck_abi.h", "kshim/abi/kcheck_abi.h"},  {"glue.c", nullptr},
+    {"candidate.c", nullptr},                    {"cpudeadline.h", nullptr},
+    {"Kbuild", nullptr}};
+// What export --kmod adds (program.ops, program.txt, README).
+constexpr const char* kExported[] = {"program.ops", "program.txt", "README"};
+
+// A word in a Makefile variable: '$' as "$$", '#' as "\#" (make's own
+// quoting, after the shell's).
+std::string make_word(const std::string& word) {
+  std::string out;
+  for (char c : word) out += c == '$' ? std::string("$$") : c == '#' ? std::string("\\#") : std::string(1, c);
+  return out;
+}
+
+// Copies `from` to `to` unless they are one file (an input inside the
+// directory, staged from where it is).
+void copy_into(const fs::path& from, const fs::path& to, std::error_code& ec) {
+  if (ec) return;
+  std::error_code same;
+  if (fs::equivalent(from, to, same) && !same) return;
+  fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
+}
+
+}  // namespace
+
+std::vector<util::OwnedEntry> module_files(bool exported) {
+  std::vector<util::OwnedEntry> out;
+  for (const auto& f : kStaged) out.push_back({util::OwnedEntry::kFile, f.rel});
+  if (exported)
+    for (const char* f : kExported) out.push_back({util::OwnedEntry::kFile, f});
+  return out;
+}
+
+bool stage_module(const CandidateSpec& spec, util::OwnedDir& dir, std::string* error) {
+  const fs::path src = source_dir();
+  std::error_code ec;
+  for (const auto& f : kStaged)
+    if (f.from) copy_into(src / f.from, dir.file(f.rel), ec);
+  const bool pick = spec.api == KernelApi::kPick;
+  copy_into(src / "kshim" / "runtime" / (pick ? "glue_pick.c" : "glue_cpudl.c"), dir.file("glue.c"), ec);
+  copy_into(spec.file, dir.file("candidate.c"), ec);
+  const fs::path header =
+      spec.header.empty() ? src / "kshim" / "cpudeadline" /
+                                fmt::format("cpudeadline-{}.h", kernel_api_name(pick ? KernelApi::kV4_9 : spec.api))
+                          : spec.header;
+  copy_into(header, dir.file("cpudeadline.h"), ec);
+  std::string why;
+  if (ec || !dir.ok(&why)) {
+    *error = fmt::format("cannot stage the module in {}: {}", dir.dir().string(),
+                         ec ? ec.message() : why);
+    return false;
+  }
+  std::string glue_flags, cand_flags;
+  const std::string source = fmt::format("-DKCHECK_SOURCE={}", make_word(util::shell_quote(
+      util::c_string_literal(spec.file.filename().string()))));
+  if (pick) {
+    // Kernels before v6.6 lack cpumask_first_and_and(): kbuild asks the
+    // headers it builds against (kc_pick.h has the stand-in).
+    const std::string need = " $(KC_FAA)";
+    glue_flags = fmt::format("-D__NO_FORTIFY -DKCHECK_FUNCTION={} {}{}", spec.function, source, need);
+    cand_flags = fmt::format("-include $(src)/kc_pick.h{}", need);
+  } else {
+    const int api = spec.api == KernelApi::kV4_8 ? 48 : spec.api == KernelApi::kV4_9 ? 49 : 619;
+    // As kernel-check's build (kcheck/build.cpp): a v4.8/v4.9-form file
+    // without the free-CPU helpers (v3.16 .. v3.18, Android 3.18 trees) has
+    // its free mask kept by the glue.
+    const bool has_freecpu = spec.api != KernelApi::kV6_19 &&
+                             defines_function(read_text(spec.file), "cpudl_set_freecpu");
+    glue_flags = fmt::format("-D__NO_FORTIFY -DKCHECK_API={} -DKCHECK_FIND_RETURNS_CPU={} "
+                             "-DKCHECK_HAS_FREECPU={} {}",
+                             api, spec.find_return == FindReturn::kCpu ? 1 : 0,
+                             has_freecpu ? 1 : 0, source);
+    cand_flags = "-include $(src)/sched.h";
+  }
+  std::string own;
+  for (const auto& name : shim_helpers_defined_by(read_text(spec.file) + "\n" + read_text(header)))
+    own += " -DKSHIM_OWN_" + name;
+  const std::string rename = pick ? fmt::format(" -D{}=kc_{}", spec.function, spec.function) : "";
+  const std::string kbuild = fmt::format(
+      "# kernel-check --in-kernel: the candidate, unmodified, in a module (diffsched).\n"
+      "LINUXINCLUDE := -I$(src)/kc_inc $(LINUXINCLUDE)\n"
+      "KC_FAA := $(shell grep -qs cpumask_first_and_and $(srctree)/include/linux/cpumask.h || "
+      "echo -DKC_NEED_FIRST_AND_AND)\n"
+      "obj-m := kcheck.o\n"
+      "kcheck-y := kc_module.o kc_driver.o glue.o candidate.o\n"
+      "ccflags-y := -I$(src) -include $(src)/kc_rename.h{}{} -Wno-missing-prototypes "
+      "-Wno-missing-declarations\n"
+      "CFLAGS_glue.o := {}\n"
+      "CFLAGS_candidate.o := {}\n",
+      rename, own, glue_flags, cand_flags);
+  if (!io::write_file(dir.file("Kbuild").string(), kbuild, error)) return false;
+  return true;
+}
+
+
+// The deadline of each compile (the twin, the module): far above the 6-9 s
+// they take here.
+constexpr double kBuildSeconds = 600;
+
+int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_flags, Env* env) {
+  // The candidate against the shim, and the twin that drives it.
+  CandidateSpec shim_spec = spec;
+  shim_spec.role = "candidate";
+  shim_spec.extra_flags = shim_flags;
+  // The twin follows the contracts of the kernel the guest boots (6.1's
+  // cpumask_next_wrap() takes 4 arguments), as the module's build does.
+  shim_spec.kernel_version = env->pieces.version;
+  auto t = Clock::now();
+  BuildResult b = build_candidate(shim_spec, env->work);
+  if (!b.ok) {
+    if (!b.compiler_output.empty()) fmt::print(stderr, "{}", b.compiler_output);
+    return fail(fmt::format("{} does not build against the kernel shim: {}", spec.file.string(),
+                            b.summary.empty() ? "see the compiler's messages above" : b.summary));
+  }
+  env->shim_so = b.shared_object;
+  fs::path clang = find_program("clang-14");
+  if (clang.empty()) clang = find_program("clang");
+  if (clang.empty()) return fail("clang-14 not found on PATH (run scripts/install-deps.sh)");
+  const KcheckWork w{env->work};
+  env->twin = w.twin();
+  const fs::path kmod_src = source_dir() / "kshim" / "kmod";
+  if (run({.argv = {clang.string(), "-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+           "-I", (source_dir() / "kshim" / "abi").string(), "-I", kmod_src.string(),
+           (kmod_src / "twin.c").string(), (kmod_src / "kc_driver.c").string(), "-ldl", "-o",
+           env->twin.string()},
+           .log = w.twin_build_log(), .deadline = kBuildSeconds,
+           .stdin_null = true}) != 0)
+    return fail(fmt::format("could not build the shim twin: {}",
+                            tail_file(w.twin_build_log(), 3)));
+  env->shim_seconds = since(t);
+
+  // The module, against the kernel's headers.
+  t = Clock::now();
+  const fs::path mod = w.kmod();
+  std::string why;
+  util::OwnedDir kmod;  // kernel-check's own, afresh: never the candidate or its header
+  if (!util::remove_except(mod, {spec.file, spec.header}, &why) ||
+      !kmod.open(mod, {.mode = "kernel-check --in-kernel", .option = "--work-dir",
+                       .inputs = {spec.file, spec.header}, .claim = module_files(false),
+                       .force = true}, &why) ||
+      !kmod.clean(&why) || !stage_module(spec, kmod, &why))
+    return fail(why);
+  const fs::path make = find_program("make");
+  if (make.empty()) return fail("make not found on PATH (run scripts/install-deps.sh)");
+  const fs::path mlog = w.kmod_build_log();
+  // kbuild compiles the candidate: in the sandbox, only the module's directory
+  // writable, stdin /dev/null, under a deadline (an #include of a FIFO).
+  const auto kbuild = sandboxed(
+      {make.string(), "-C", env->pieces.headers.string(), "M=" + mod.string(), "modules"}, {mod},
+      &why);
+  if (kbuild.empty()) return fail(why);
+  if (run({.argv = kbuild, .log = mlog, .deadline = kBuildSeconds, .stdin_null = true}) != 0 ||
+      !fs::exists(mod / "kcheck.ko")) {
+    std::string log = read_text(mlog);
+    const std::string staged = (mod / "candidate.c").string();
+    for (std::size_t at = 0; (at = log.find(staged, at)) != std::string::npos;)
+      log.replace(at, staged.size(), spec.file.string());
+    fmt::print(stderr, "{}", log);
+    return fail(fmt::format("{} does not build as a kernel module against the {} headers (see the "
+                            "compiler's messages above; log {})",
+                            spec.file.string(), env->pieces.version, mlog.string()));
+  }
+  env->module = mod / "kcheck.ko";
+  env->module_seconds = since(t);
+  return kExitOk;
+}
+
+}  // namespace diffsched::tools::in_kernel_detail
+
+namespace diffsched::tools {
+
+bool export_kmod(const CandidateSpec& spec, const std::string& program_text, const ExportTarget& to,
+                 std::string* error) {
+  std::string why;
+  auto program = io::parse_program(program_text, &why);
+  if (!program) {
+    *error = why;
+    return false;
+  }
+  std::vector<fs::path> inputs = to.inputs;
+  inputs.insert(inputs.end(), {spec.file, spec.header});
+  util::OwnedDir dir;
+  if (!dir.open(to.dir, {.mode = "export --kmod", .option = "-o", .inputs = inputs,
+                         .claim = in_kernel_detail::module_files(true), .force = to.force},
+                error) ||
+      !dir.clean(error) || !in_kernel_detail::stage_module(spec, dir, error))
+    return false;
+  std::error_code ec;
+  if (!dir.protects(dir.dir() / "init.sh")) fs::remove(dir.dir() / "init.sh", ec);
+  in_kernel_detail::HostProgram p;
+  const SubjectTool& subject = spec.api == KernelApi::kPick ? kPickTool : kCpudlTool;
+  if (!in_kernel_detail::to_host(*program, subject, "the program", &p, error)) return false;
+  std::vector<in_kernel_detail::HostProgram> ps = {p};
+  // Every write checked: a full disk is an error, never "wrote ...".
+  const auto put = [&](const char* rel, const std::string& text) {
+    if (dir.protects(dir.dir() / rel)) return true;  // the input .ops itself: kept as it is
+    return io::write_file(dir.file(rel).string(), text, error);
+  };
+  return put("program.ops", program_text) &&
+         put("program.txt", in_kernel_detail::with_record_request(
+                               in_kernel_detail::programs_text(ps, {0}, true), "export")) &&
+         put("README",
+             "Build: make -C /lib/modules/$(uname -r)/build M=$PWD modules  (a kernel with CONFIG_NR_CPUS >= cpus, booted with nr_cpu_ids == cpus of program.ops)\n"
+             "Run:   sudo insmod kcheck.ko && sudo sh -c 'cat program.txt > /proc/kcheck' && sudo dmesg | grep -E 'KC|WARNING'\n"
+             "Read:  one 'KC S id op STATE' line per op of program.ops; 'KC V' is a failed check, a WARNING/BUG the finding; 'KC D PROGRAMS OPS export' at the end says what ran (diffsched kernel-check --in-kernel).\n");
+}
+
+
+}  // namespace diffsched::tools

@@ -1,0 +1,557 @@
+#include "subjects/cpudl/lockstep.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "engine/finding.h"
+#include "io/text.h"
+
+namespace diffsched::cpudl {
+
+namespace {
+
+std::string format_member(const HeapView& h, int cpu) {
+  return h.contains(cpu) ? fmt::format("in heap, dl {}", io::format_value(h.dl_of(cpu)))
+                         : std::string("not in heap");
+}
+
+std::string format_find(const FindResult& r) {
+  if (!r.with_mask) return fmt::format("return {}", r.ret);
+  return fmt::format("return {}, later_mask {}", r.ret, io::format_value(r.later_mask));
+}
+
+}  // namespace
+
+std::string format_state(const HeapView& h) {
+  std::string out = fmt::format("size {} [", h.size);
+  for (int i = 0; i < h.size; ++i)
+    fmt::format_to(std::back_inserter(out), "{}{}:{}", i ? " " : "", h.elements[i].cpu,
+                   io::format_value(h.elements[i].dl));
+  fmt::format_to(std::back_inserter(out), "] free {}", io::format_value(*h.free_cpus));
+  return out;
+}
+
+Lockstep::Lockstep() {
+  sides_.push_back(make_reference_side());
+  sides_.push_back(make_optimized_side());
+  init_sides();
+}
+
+Lockstep::Lockstep(std::vector<std::unique_ptr<Side>> sides) : sides_(std::move(sides)) {
+  init_sides();
+}
+
+void Lockstep::init_sides() {
+  for (const auto& s : sides_) {
+    any_side_warns_ |= s->can_warn();
+    log_stores_.push_back(s->logs_stores());
+  }
+  results_.resize(sides_.size());
+  snapshots_.resize(sides_.size());
+  logs_ = std::make_unique<kernel::StoreLog[]>(sides_.size());
+}
+
+void Lockstep::apply_bare(const Op& op) {
+  for (std::size_t i = 0; i < sides_.size(); ++i) sides_[i]->apply(op, &results_[i]);
+}
+
+void Lockstep::take_snapshots() {
+  for (std::size_t i = 0; i < sides_.size(); ++i) {
+    const HeapView h = sides_[i]->view();
+    Snapshot& s = snapshots_[i];
+    s.size = h.size;
+    if (!log_stores_[i]) s.el.assign(h.elements, h.elements + h.nr_cpu_ids);
+    s.free_cpus = *h.free_cpus;
+  }
+}
+
+void Lockstep::reset(const Config& config) {
+  for (auto& s : sides_) {
+    s->set_capacity(config.capacity);
+    s->reset(config.nr_cpu_ids);
+  }
+  model_.reset(config.nr_cpu_ids);
+  model_.set_capacity(config.capacity);
+  skipped_ = false;
+  take_snapshots();
+}
+
+void Lockstep::restore(std::span<const HeapView> states) {
+  for (std::size_t i = 0; i < sides_.size(); ++i) sides_[i]->restore(states[i]);
+  const HeapView& h = states[0];
+  model_.reset(h.nr_cpu_ids);
+  for (int slot = 0; slot < h.size; ++slot)
+    model_.apply(Set{h.elements[slot].cpu, h.elements[slot].dl});
+  for (unsigned c = 0; c < h.nr_cpu_ids; ++c)
+    if (kernel::cpumask_test_cpu(c, h.free_cpus)) model_.apply(SetFreecpu{static_cast<int>(c)});
+  skipped_ = false;
+  take_snapshots();
+}
+
+namespace {
+
+// find_cap runs only where every side has the capacity branch: the built-in
+// sides do; a kernel file's side (kernel-check, can_warn()) only with its
+// capacity branch on (--capacity: capacity_aware()), since a file from
+// before v5.9 has none.
+bool sides_run_find_cap(const std::vector<std::unique_ptr<Side>>& sides, std::string* why) {
+  for (const auto& s : sides)
+    if (s->can_warn() && !s->capacity_aware()) {
+      *why = fmt::format("find_cap on side {}, whose capacity branch is off (kernel-check "
+                         "runs find_cap only with --capacity)",
+                         s->name());
+      return false;
+    }
+  return true;
+}
+
+}  // namespace
+
+void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
+  skipped_ = !model_.permits(op, &skip_reason_) ||
+             (any_side_warns_ && find_args(op).value_or(FindArgs{}).cap &&
+              !sides_run_find_cap(sides_, &skip_reason_));
+  if (skipped_) {
+    v.note(NoteKind::kContractSkip, index);
+    return;
+  }
+  for (std::size_t i = 0; i < sides_.size(); ++i) {
+    // Incremental mode: the side's element stores go to its log.
+    const bool log = mode_ == CheckMode::kIncremental && log_stores_[i];
+    if (log) {
+      logs_[i].clear();
+      kernel::active_store_log = &logs_[i];
+    }
+    sides_[i]->apply(op, &results_[i]);
+    kernel::active_store_log = nullptr;
+  }
+  model_.apply(op);
+  // A WARN_ON() the op fired in a side (kernel-check candidates): the finding.
+  for (std::size_t i = 0; any_side_warns_ && i < sides_.size(); ++i) {
+    std::string warning = sides_[i]->take_warning();
+    if (warning.empty()) continue;
+    v.finding = warning_finding<Subject>(op, index, sides_[i]->name(), std::move(warning));
+    return;
+  }
+  // A cheap pass says whether every state check passes (what changed, or one
+  // fused pass over everything); only when it does not do the ordered,
+  // detailed checks run to name the finding.
+  const bool check_state = mode_ == CheckMode::kIncremental ? !incremental_state_ok(op, level)
+                                                            : !fast_state_ok(level);
+  if (!check_state && !is_find(op)) return;
+  if (check_state && !check_side_invariants(op, index, v)) return;
+  if (!compare_with_reference(op, index, level, v, check_state)) return;
+  compare_with_model(op, index, v, check_state);
+}
+
+void Lockstep::close(std::size_t last_index, Level level, Verdict& v) {
+  if (mode_ == CheckMode::kFull || v.finding || fast_state_ok(level)) return;
+  // The incremental checks missed something: name it with the detailed checks.
+  const Op none = FindNomask{};
+  if (!check_side_invariants(none, last_index, v) ||
+      !compare_with_reference(none, last_index, level, v, true) ||
+      !compare_with_model(none, last_index, v, true)) {
+    v.finding->op_kind = "close";
+    v.finding->op_text = "(the full check that closes the sequence)";
+    v.finding->detail = "found only by the closing full check: please report it, the "
+                        "incremental checks should have seen it at the op that caused it";
+  }
+}
+
+bool Lockstep::summary_ok(const HeapView& h, std::optional<u64> max) const {
+  static constexpr unsigned long kZero[kernel::BITS_TO_LONGS(kernel::NR_CPUS)] = {};
+  const unsigned nr = model_.nr_cpu_ids();
+  const unsigned words = kernel::BITS_TO_LONGS(nr);
+  if (static_cast<std::size_t>(h.size) != model_.size() || h.nr_cpu_ids != nr || h.size < 0 ||
+      h.size > static_cast<int>(nr))
+    return false;
+  if (h.size > 0 && h.elements[0].dl != *max) return false;
+  // free_cpus: equal to the model's below nr_cpu_ids, zero beyond.
+  const unsigned long* bits = h.free_cpus->bits;
+  if (!kernel::cpumask_equal(h.free_cpus, &model_.free_cpus())) return false;
+  if (std::memcmp(bits + words, kZero, (kernel::BITS_TO_LONGS(kernel::NR_CPUS) - words) * 8))
+    return false;
+  return !(nr % 64 && (bits[words - 1] & (~0UL << (nr % 64))));
+}
+
+bool Lockstep::collect_changes(std::size_t side, const HeapView& h, int op_cpu) {
+  const unsigned nr = model_.nr_cpu_ids();
+  constexpr std::size_t kItem = sizeof(kernel::cpudl_item<kernel::Uncounted>);
+  constexpr std::size_t kCpuField = offsetof(kernel::cpudl_item<kernel::Uncounted>, cpu);
+  constexpr std::size_t kIdxField = offsetof(kernel::cpudl_item<kernel::Uncounted>, idx);
+  const Snapshot& snap = snapshots_[side];
+  const auto* el = h.elements;
+  bool room = true;
+  auto push = [&](auto& list, int value) {
+    if (list.size() < list.capacity())
+      list.push_back(value);
+    else
+      room = false;
+  };
+  // A value read from a field: a slot or CPU number only if below nr_cpu_ids.
+  auto push_valid = [&](auto& list, int value) {
+    if (value >= 0 && static_cast<unsigned>(value) < nr) push(list, value);
+  };
+  changed_slots_.clear();
+  changed_cpus_.clear();
+  if (op_cpu >= 0) push(changed_cpus_, op_cpu);
+  if (log_stores_[side]) {
+    // What the op wrote, from the store log: each slot whose dl or cpu it
+    // wrote and the CPU that slot held before; each CPU whose idx it wrote
+    // and the slot that idx named before. Every relation an invariant states
+    // (slot <-> CPU back-pointers, parent <-> child order) that involves a
+    // written field has an end in these lists.
+    const kernel::StoreLog& log = logs_[side];
+    if (log.overflow) return false;
+    const auto base = reinterpret_cast<std::uintptr_t>(el);
+    for (std::size_t k = 0; k < log.count; ++k) {
+      const auto off = reinterpret_cast<std::uintptr_t>(log.stores[k].where) - base;
+      if (off >= nr * kItem) return false;  // not an element below nr_cpu_ids
+      const auto index = static_cast<int>(off / kItem);
+      const int old = static_cast<int>(log.stores[k].old);
+      if (off % kItem == kIdxField) {
+        push(changed_cpus_, index);
+        push_valid(changed_slots_, old);
+      } else {
+        push(changed_slots_, index);
+        if (off % kItem == kCpuField) push_valid(changed_cpus_, old);
+      }
+    }
+  } else {
+    // A side without a log: diff its elements against the copy (64-byte
+    // chunks first).
+    const auto* old = snap.el.data();
+    if (std::memcmp(el, old, nr * kItem) != 0) {
+      for (unsigned base = 0; base < nr; base += 4) {
+        const unsigned n = std::min(4u, nr - base);
+        if (std::memcmp(el + base, old + base, n * kItem) == 0) continue;
+        for (unsigned j = base; j < base + n; ++j) {
+          if (el[j].idx != old[j].idx) {
+            push(changed_cpus_, static_cast<int>(j));
+            push_valid(changed_slots_, old[j].idx);
+          }
+          if (el[j].cpu != old[j].cpu || el[j].dl != old[j].dl) {
+            push(changed_slots_, static_cast<int>(j));
+            push_valid(changed_cpus_, old[j].cpu);
+          }
+        }
+      }
+    }
+  }
+  // Slots that entered or left the heap, and the CPUs they hold (a CPU whose
+  // slot fell beyond the new size must have left).
+  for (int sl = std::min(snap.size, h.size); sl < std::max(snap.size, h.size); ++sl) {
+    push(changed_slots_, sl);
+    push_valid(changed_cpus_, el[sl].cpu);
+  }
+  // Free bits that changed: those CPUs must not be in the heap.
+  const unsigned long* bits = h.free_cpus->bits;
+  for (unsigned w = 0; w < kernel::BITS_TO_LONGS(nr); ++w)
+    for (unsigned long d = bits[w] ^ snap.free_cpus.bits[w]; d; d &= d - 1)
+      push(changed_cpus_, static_cast<int>(w * 64 + static_cast<unsigned>(std::countr_zero(d))));
+  return room;
+}
+
+bool Lockstep::incremental_state_ok(const Op& op, Level level) {
+  const unsigned nr = model_.nr_cpu_ids();
+  const auto max = model_.max_dl();
+  int op_cpu = -1;
+  std::visit([&](const auto& o) {
+    if constexpr (requires { o.cpu; }) op_cpu = o.cpu;
+  }, op);
+  const HeapView ref = sides_[0]->view();
+  for (std::size_t side = 0; side < sides_.size(); ++side) {
+    const HeapView h = sides_[side]->view();
+    const auto* el = h.elements;
+    if (!summary_ok(h, max)) return false;
+    if (!collect_changes(side, h, op_cpu)) {
+      // Cannot tell what changed (a log overflowed): this op gets the full check.
+      if (!fast_state_ok(level)) return false;
+      commit_snapshots();
+      return true;
+    }
+    const unsigned long* bits = h.free_cpus->bits;
+    bool ok = true;
+    for (int s : changed_slots_) {
+      if (s >= h.size) continue;
+      const int cpu = el[s].cpu;
+      const auto ucpu = static_cast<unsigned>(cpu);
+      if (ucpu >= nr) return false;
+      ok &= el[cpu].idx == s;
+      ok &= !((bits[ucpu / 64] >> (ucpu % 64)) & 1UL);
+      ok &= model_.has_dl(cpu, el[s].dl);
+      ok &= !(s > 0 && kernel::dl_time_before(el[kernel::parent(s)].dl, el[s].dl));
+      const int l = kernel::left_child(s), r = kernel::right_child(s);
+      ok &= !(l < h.size && kernel::dl_time_before(el[s].dl, el[l].dl));
+      ok &= !(r < h.size && kernel::dl_time_before(el[s].dl, el[r].dl));
+    }
+    for (int cpu : changed_cpus_) {
+      const int idx = el[cpu].idx;
+      const auto ucpu = static_cast<unsigned>(cpu);
+      if (idx == kernel::IDX_INVALID) {
+        ok &= !model_.contains(cpu);
+        continue;
+      }
+      if (idx < 0 || idx >= h.size) return false;
+      ok &= el[idx].cpu == cpu;
+      ok &= model_.has_dl(cpu, el[idx].dl);
+      ok &= !((bits[ucpu / 64] >> (ucpu % 64)) & 1UL);
+    }
+    if (!ok) return false;
+    if (level != Level::kExact || sides_.size() < 2) continue;
+    if (side == 0) {
+      ref_changed_slots_ = changed_slots_;
+      ref_changed_cpus_ = changed_cpus_;
+      continue;
+    }
+    // Equal before the op: compare what either side changed.
+    for (const auto* list : {&changed_slots_, &ref_changed_slots_})
+      for (int sl : *list)
+        if (sl < h.size && (el[sl].cpu != ref.elements[sl].cpu || el[sl].dl != ref.elements[sl].dl))
+          return false;
+    for (const auto* list : {&changed_cpus_, &ref_changed_cpus_})
+      for (int cpu : *list)
+        if (el[cpu].idx != ref.elements[cpu].idx) return false;
+  }
+  commit_snapshots();
+  return true;
+}
+
+void Lockstep::commit_snapshots() {
+  const unsigned nr = model_.nr_cpu_ids();
+  constexpr std::size_t kItem = sizeof(kernel::cpudl_item<kernel::Uncounted>);
+  for (std::size_t side = 0; side < sides_.size(); ++side) {
+    const HeapView h = sides_[side]->view();
+    Snapshot& snap = snapshots_[side];
+    if (!log_stores_[side] && std::memcmp(h.elements, snap.el.data(), nr * kItem) != 0)
+      std::memcpy(snap.el.data(), h.elements, nr * kItem);
+    snap.size = h.size;
+    std::memcpy(snap.free_cpus.bits, h.free_cpus->bits, kernel::BITS_TO_LONGS(nr) * sizeof(long));
+  }
+}
+
+bool Lockstep::fast_state_ok(Level level) const {
+  const unsigned nr = model_.nr_cpu_ids();
+  const auto max = model_.max_dl();
+  const HeapView ref = sides_[0]->view();
+  for (const auto& side : sides_) {
+    const HeapView h = side->view();
+    const auto* el = h.elements;
+    if (!summary_ok(h, max)) return false;
+    const unsigned long* bits = h.free_cpus->bits;
+    // Back-pointers: exactly `size` CPUs have one (4 chains).
+    int v0 = 0, v1 = 0, v2 = 0, v3 = 0;
+    unsigned c = 0;
+    for (; c + 4 <= nr; c += 4) {
+      v0 += el[c].idx != kernel::IDX_INVALID;
+      v1 += el[c + 1].idx != kernel::IDX_INVALID;
+      v2 += el[c + 2].idx != kernel::IDX_INVALID;
+      v3 += el[c + 3].idx != kernel::IDX_INVALID;
+    }
+    for (; c < nr; ++c) v0 += el[c].idx != kernel::IDX_INVALID;
+    if (v0 + v1 + v2 + v3 != h.size) return false;
+    // Every slot: CPU in range and pointing back, heap order, not free, and
+    // the model's deadline for that CPU.
+    bool ok = true;
+    for (int i = 0; i < h.size; ++i) {
+      const int cpu = el[i].cpu;
+      const auto ucpu = static_cast<unsigned>(cpu);
+      if (ucpu >= nr) return false;
+      ok &= el[cpu].idx == i;
+      ok &= !((bits[ucpu / 64] >> (ucpu % 64)) & 1UL);
+      ok &= model_.has_dl(cpu, el[i].dl);
+    }
+    for (int i = 1; i < h.size; ++i)
+      ok &= !kernel::dl_time_before(el[kernel::parent(i)].dl, el[i].dl);
+    if (!ok) return false;
+    if (level == Level::kExact && side.get() != sides_[0].get()) {
+      if (std::memcmp(el, ref.elements, static_cast<std::size_t>(h.size) * sizeof(*el)) != 0)
+        return false;  // slots [0, size): dl, cpu and idx bytes (idx checked below anyway)
+      for (unsigned cpu = 0; cpu < nr; ++cpu)
+        if (el[cpu].idx != ref.elements[cpu].idx) return false;
+    }
+  }
+  return true;
+}
+
+bool Lockstep::check_side_invariants(const Op& op, std::size_t index, Verdict& v) {
+  for (const auto& s : sides_) {
+    if (auto viol = check_invariants(s->view())) {
+      Finding f = make_finding<Subject>(FindingKind::kInvariant, op, index,
+                                        {s->name(), "", viol->invariant, viol->field});
+      f.where = std::move(viol->where);
+      f.check_file = viol->file;
+      f.check_line = viol->line;
+      f.actual = std::move(viol->values);
+      v.finding = std::move(f);
+      return false;
+    }
+  }
+  return true;
+}
+
+bool Lockstep::compare_with_reference(const Op& op, std::size_t index, Level level,
+                                      Verdict& v, bool check_state) {
+  const HeapView a = sides_[0]->view();
+  const std::string_view ref = sides_[0]->name();
+  const std::string_view check = level_name(level);
+  for (std::size_t i = 1; i < sides_.size(); ++i) {
+    const HeapView b = sides_[i]->view();
+    auto fail = [&](std::string_view field, std::string where, std::string expected,
+                    std::string actual, unsigned line = __builtin_LINE()) {
+      Finding f = make_finding<Subject>(FindingKind::kDivergence, op, index,
+                                        {sides_[i]->name(), ref, check, field}, __FILE__, line);
+      f.where = std::move(where);
+      f.expected = std::move(expected);
+      f.actual = std::move(actual);
+      v.finding = std::move(f);
+      return false;
+    };
+    if (check_state && a.size != b.size)
+      return fail("size", "", fmt::format("{}", a.size), fmt::format("{}", b.size));
+    if (!check_state) {
+      // state already known good
+    } else if (level == Level::kExact) {
+      for (int s = 0; s < a.size; ++s) {
+        const auto& x = a.elements[s];
+        const auto& y = b.elements[s];
+        if (x.cpu != y.cpu || x.dl != y.dl) {
+          fail(x.cpu != y.cpu ? "slot.cpu" : "slot.dl", fmt::format("slot {}", s),
+               fmt::format("{}:{}", x.cpu, io::format_value(x.dl)),
+               fmt::format("{}:{}", y.cpu, io::format_value(y.dl)));
+          if (x.dl == y.dl && b.contains(x.cpu) && b.dl_of(x.cpu) == x.dl)
+            v.finding->detail = fmt::format(
+                "CPUs {} and {} have the same deadline {}; the sides put them in a different "
+                "order. The hole-based cpudl_heapify_up() moves an item above a parent with an "
+                "equal deadline (it stops only below a strictly later one); the swap-based one "
+                "does not. Same CPUs and deadlines: check level deadline with --level deadline.",
+                x.cpu, y.cpu, io::format_value(x.dl));
+          return false;
+        }
+      }
+      for (unsigned c = 0; c < a.nr_cpu_ids; ++c)
+        if (a.elements[c].idx != b.elements[c].idx)
+          return fail("idx", fmt::format("cpu {}", c), fmt::format("{}", a.elements[c].idx),
+                      fmt::format("{}", b.elements[c].idx));
+    } else {
+      // Same size and both sides' back-pointers checked: walking a's slots
+      // and finding each CPU in b with the same deadline is O(size) and
+      // proves equal membership and deadlines.
+      for (int slot = 0; slot < a.size; ++slot) {
+        const int cpu = a.elements[slot].cpu;
+        if (!b.contains(cpu) || b.dl_of(cpu) != a.elements[slot].dl)
+          return fail(b.contains(cpu) ? "dl" : "member", fmt::format("cpu {}", cpu),
+                      format_member(a, cpu), format_member(b, cpu));
+      }
+      if (a.size > 0 && a.elements[0].dl != b.elements[0].dl)
+        return fail("max_dl", "slot 0", io::format_value(a.elements[0].dl),
+                    io::format_value(b.elements[0].dl));
+    }
+    if (check_state && !kernel::cpumask_equal(a.free_cpus, b.free_cpus))
+      return fail("free_cpus", "", io::format_value(*a.free_cpus),
+                  io::format_value(*b.free_cpus));
+    if (!is_find(op)) continue;
+
+    const FindResult& ra = results_[0];
+    const FindResult& rb = results_[i];
+    const bool masks_equal = !ra.with_mask || kernel::cpumask_equal(&ra.later_mask, &rb.later_mask);
+    if (ra.ret == rb.ret && masks_equal) continue;
+    if (level == Level::kExact)
+      return fail(ra.ret != rb.ret ? "find.ret" : "find.later_mask", "", format_find(ra),
+                  format_find(rb));
+    // Level deadline: the free branch is deterministic; in the max branch the
+    // answer depends on which CPU sits at the root, and sides may differ
+    // there only between CPUs of equal (maximum) deadline.
+    const FindArgs args = *find_args(op);
+    if (model_.find_takes_free_branch(*args.affinity, ra.with_mask))
+      return fail("find.later_mask", "", format_find(ra), format_find(rb));
+    const bool same_root_dl = a.elements[0].dl == b.elements[0].dl;
+    if (ra.ret == rb.ret && same_root_dl) continue;  // other CPU, same deadline
+    if (same_root_dl && a.elements[0].cpu != b.elements[0].cpu) {
+      v.note(NoteKind::kTieAccepted, index);
+      continue;
+    }
+    return fail(ra.ret != rb.ret ? "find.ret" : "find.dl", "",
+                fmt::format("{} (root {}:{})", format_find(ra), a.elements[0].cpu,
+                            io::format_value(a.elements[0].dl)),
+                fmt::format("{} (root {}:{})", format_find(rb), b.elements[0].cpu,
+                            io::format_value(b.elements[0].dl)));
+  }
+  return true;
+}
+
+bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v,
+                                  bool check_state) {
+  const u64 max_dl = model_.max_dl().value_or(0);  // O(size), once per op
+  bool stale_noted = false;
+  for (std::size_t i = 0; i < sides_.size(); ++i) {
+    const HeapView h = sides_[i]->view();
+    auto fail = [&](std::string_view field, std::string where, std::string expected,
+                    std::string actual, unsigned line = __builtin_LINE()) {
+      Finding f = make_finding<Subject>(FindingKind::kModelMismatch, op, index,
+                                        {sides_[i]->name(), "model", "model", field}, __FILE__,
+                                        line);
+      f.where = std::move(where);
+      f.expected = std::move(expected);
+      f.actual = std::move(actual);
+      v.finding = std::move(f);
+      return false;
+    };
+    if (check_state) {
+      if (static_cast<std::size_t>(h.size) != model_.size())
+        return fail("size", "", fmt::format("{}", model_.size()), fmt::format("{}", h.size));
+      // Same size, and every slot's CPU in the model with the same deadline:
+      // the same set (O(size log size)).
+      for (int slot = 0; slot < h.size; ++slot) {
+        const int cpu = h.elements[slot].cpu;
+        const auto want = model_.dl_of(cpu);
+        if (!want || *want != h.elements[slot].dl)
+          return fail(want ? "dl" : "member", fmt::format("cpu {}", cpu),
+                      want ? fmt::format("in heap, dl {}", io::format_value(*want))
+                           : std::string("not in heap"),
+                      format_member(h, cpu));
+      }
+      if (h.size > 0 && h.elements[0].dl != max_dl)
+        return fail("max_dl", "slot 0", io::format_value(max_dl),
+                    fmt::format("{} (cpu {})", io::format_value(h.elements[0].dl),
+                                h.elements[0].cpu));
+      if (!kernel::cpumask_equal(h.free_cpus, &model_.free_cpus()))
+        return fail("free_cpus", "", io::format_value(model_.free_cpus()),
+                    io::format_value(*h.free_cpus));
+    }
+    const auto args = find_args(op);
+    if (!args) continue;
+    const Cpumask* affinity = args->affinity;
+    // A plain find on a side whose capacity branch is on (kernel-check
+    // --capacity): the model knows neither its capacities nor its task.
+    if (!args->cap && sides_[i]->capacity_aware() &&
+        model_.find_takes_free_branch(*affinity, results_[i].with_mask)) {
+      const FindResult& r = results_[i];
+      Cpumask allowed{};
+      kernel::cpumask_and(&allowed, &model_.free_cpus(), affinity);
+      bool inside = r.ret == 1 && !kernel::cpumask_empty(&r.later_mask);
+      for (unsigned w = 0; inside && w < kernel::BITS_TO_LONGS(kernel::NR_CPUS); ++w)
+        inside = !(r.later_mask.bits[w] & ~allowed.bits[w]);
+      if (!inside)
+        return fail("find", "",
+                    fmt::format("return 1, later_mask a non-empty part of free & affinity {} "
+                                "(capacity-aware find)", io::format_value(allowed)),
+                    format_find(r));
+      continue;
+    }
+    std::string why;
+    bool stale = false;
+    if (!model_.find_permits(*args, results_[i], &why, &stale))
+      return fail("find", "", why, format_find(results_[i]));
+    if (stale && !stale_noted) {
+      v.note(NoteKind::kStaleSlotFind, index);
+      stale_noted = true;
+    }
+  }
+  return true;
+}
+
+}  // namespace diffsched::cpudl

@@ -1,0 +1,135 @@
+// The cpudl subject: reference heap, optimized heap and the model in lockstep.
+//
+//   Lockstep ls;                                   // reference + optimized
+//   Verdict v = run_lockstep<Subject>(ls, Config{8}, ops, Level::kDeadline);
+//
+// Per op (see engine/runner.h): skip it with a note if it breaks the kernel
+// callers' contract; apply it to every side and the model; then check, in
+// this order, each side's invariants, each side against the reference at the
+// level, and each side against the model. The first failure is the finding.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+
+#include <boost/container/static_vector.hpp>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "subjects/cpudl/invariants.h"
+#include "subjects/cpudl/model.h"
+#include "subjects/cpudl/ops.h"
+#include "subjects/cpudl/side.h"
+#include "engine/verdict.h"
+#include "kernel/store_log.h"
+
+namespace diffsched::cpudl {
+
+// How much of the state each op checks.
+//   kIncremental (default): the elements each side changed, their
+//     neighbours, the CPUs involved and the op's CPU, plus O(1) summaries
+//     (size, root deadline) and the free mask word by word. What a side
+//     changed comes from its store log (Side::logs_stores(): every element
+//     store the op made, with the value it overwrote; O(log size) per op), or,
+//     for a side without one, from diffing its elements against a copy
+//     (O(nr_cpu_ids)). Sound by induction from the checked initial state, and
+//     every sequence is closed by a full check (close()).
+//   kFull: every slot and CPU of every side after every op.
+// Both give the same verdicts; on any failure the ordered detailed checks
+// name the finding.
+enum class CheckMode : std::uint8_t { kIncremental, kFull };
+
+class Lockstep {
+ public:
+  Lockstep();  // reference and optimized
+  explicit Lockstep(std::vector<std::unique_ptr<Side>> sides);
+
+  void reset(const Config& config);
+  void step(const Op& op, std::size_t index, Level level, Verdict& verdict);
+  // The full check that closes a sequence (a no-op in kFull mode).
+  void close(std::size_t last_index, Level level, Verdict& verdict);
+  // Set it before reset(), not during a run.
+  void set_check_mode(CheckMode mode) { mode_ = mode; }
+  // Applies `op` to the sides only: no contract check, no model, no checks,
+  // no store logs (replay --stats' bare figure; the caller passes only ops a
+  // checked run did not skip). The state is not checked afterwards.
+  void apply_bare(const Op& op);
+  CheckMode check_mode() const { return mode_; }
+  // The live deadlines fitted a 2^63 window after every op so far.
+  bool in_domain() const { return model_.always_in_domain(); }
+  // Puts side i into states[i] (Side::restore) and the model into the state
+  // side 0's view describes: its CPUs with their deadlines, its free mask.
+  // For the exhaustive verifier, which only stores states in which every
+  // check passed, so side 0 and the model agree. O(nr_cpu_ids log size).
+  void restore(std::span<const HeapView> states);
+
+  std::size_t side_count() const { return sides_.size(); }
+  const Side& side(std::size_t i) const { return *sides_[i]; }
+  const FindResult& find_result(std::size_t i) const { return results_[i]; }
+  const Model& model() const { return model_; }
+  // Whether the last op was skipped (contract) and why.
+  bool last_skipped() const { return skipped_; }
+  const std::string& skip_reason() const { return skip_reason_; }
+
+ private:
+  // True when every state check below would pass: one fused pass per side
+  // (O(size) plus a branch-free pass over nr_cpu_ids), allocation-free.
+  bool fast_state_ok(Level level) const;
+  // Size, root deadline and free mask of one side against the model (O(1) and
+  // O(NR_CPUS / 64) word compares); both fast passes start with it.
+  bool summary_ok(const HeapView& h, std::optional<u64> max) const;
+  // The detailed checks, in the order that names the finding. With
+  // check_state false only the find answers are compared.
+  bool check_side_invariants(const Op& op, std::size_t index, Verdict& v);
+  bool compare_with_reference(const Op& op, std::size_t index, Level level, Verdict& v,
+                              bool check_state);
+  bool compare_with_model(const Op& op, std::size_t index, Verdict& v, bool check_state);
+
+  std::vector<std::unique_ptr<Side>> sides_;
+  bool any_side_warns_ = false;  // some side's can_warn(): poll take_warning() per op
+  // Incremental mode: true when every check on what changed passes; then
+  // takes the new snapshots.
+  bool incremental_state_ok(const Op& op, Level level);
+  // Fills changed_slots_ / changed_cpus_ with what side `side` changed (from
+  // its store log, or by diffing against its snapshot); false when it cannot
+  // tell (a log overflowed, a store outside the elements).
+  bool collect_changes(std::size_t side, const HeapView& h, int op_cpu);
+  void take_snapshots();
+  void commit_snapshots();  // after an op that passed: the snapshots follow
+  void init_sides();
+
+  struct Snapshot {
+    int size = 0;
+    boost::container::static_vector<kernel::cpudl_item<kernel::Uncounted>, kernel::NR_CPUS> el;
+    Cpumask free_cpus{};
+  };
+
+  std::vector<FindResult> results_;
+  Model model_;
+  CheckMode mode_ = CheckMode::kIncremental;
+  std::vector<Snapshot> snapshots_;  // one per side (elements only for sides without a log)
+  std::vector<char> log_stores_;     // per side: Side::logs_stores()
+  std::unique_ptr<kernel::StoreLog[]> logs_;  // one per side
+  boost::container::static_vector<int, 4 * kernel::NR_CPUS> changed_slots_, changed_cpus_,
+      ref_changed_slots_, ref_changed_cpus_;
+  bool skipped_ = false;
+  std::string skip_reason_;
+};
+
+struct Subject {
+  static constexpr std::string_view kName = "cpudl";
+  static constexpr unsigned kDefaultCpus = 8;  // .ops files without `cpus`
+  static constexpr Level kDefaultLevel = Level::kDeadline;
+  // The levels that mean something for this subject (.ops `level`, --level).
+  static constexpr std::array<Level, 2> kLevels{Level::kExact, Level::kDeadline};
+  using Op = cpudl::Op;
+  using Config = cpudl::Config;
+  using Lockstep = cpudl::Lockstep;
+};
+
+// One-line state of a side for traces: "size 3 [0:100 2:90 1:50] free 4-7".
+std::string format_state(const HeapView& heap);
+
+}  // namespace diffsched::cpudl

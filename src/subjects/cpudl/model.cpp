@@ -1,0 +1,280 @@
+#include "subjects/cpudl/model.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "io/text.h"
+
+namespace diffsched::cpudl {
+
+using kernel::dl_time_before;
+using kernel::s64;
+
+namespace {
+unsigned cpu_of(int cpu) { return static_cast<unsigned>(cpu); }
+}  // namespace
+
+void Model::reset(unsigned nr_cpu_ids) {
+  nr_cpu_ids_ = nr_cpu_ids;
+  cpus_.assign(nr_cpu_ids, Entry{});
+  size_ = 0;
+  max_.reset();
+  max_valid_ = true;
+  always_in_domain_ = true;
+  free_ = Cpumask{};
+  down_ = Cpumask{};
+  anchor_.reset();
+  env_lo_ = env_hi_ = 0;
+}
+
+bool Model::permits(const Op& op, std::string* why) const {
+  // CPU hotplug: what the kernel never does to a CPU that is down (or up).
+  int op_cpu = -1;
+  std::visit([&](const auto& o) {
+    if constexpr (requires { o.cpu; }) op_cpu = o.cpu;
+  }, op);
+  if (op_cpu >= 0 && op_cpu < static_cast<int>(nr_cpu_ids_)) {
+    const bool down = is_down(op_cpu);
+    if (std::holds_alternative<CpuUp>(op)) {
+      if (!down) {
+        *why = fmt::format("cpu_up {}: CPU {} is not down", op_cpu, op_cpu);
+        return false;
+      }
+      return true;
+    }
+    if (down) {
+      *why = fmt::format("{} names CPU {}, which is down (cpu_down): no task runs or is queued "
+                         "on an offline CPU, and hotplug takes a CPU down once",
+                         std::visit([](const auto& o) { return std::string(o.kName); }, op),
+                         op_cpu);
+      return false;
+    }
+  }
+  if (const auto* o = std::get_if<SetFreecpu>(&op); o && contains(o->cpu)) {
+    *why = fmt::format(
+        "cpudl_set_freecpu({}) while CPU {} is in the heap: rq_online_dl() only "
+        "runs for a CPU that rq_offline_dl() removed",
+        o->cpu, o->cpu);
+    return false;
+  }
+  return true;
+}
+
+void Model::erase(int cpu) {
+  Entry& e = cpus_[static_cast<std::size_t>(cpu)];
+  if (!e.present) return;
+  e.present = false;
+  --size_;
+  if (max_valid_ && max_ && e.dl == *max_) max_valid_ = false;
+}
+
+void Model::apply(const Op& op) {
+  std::visit(
+      [&](const auto& o) {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<T, Set>) {
+          Entry& e = cpus_[static_cast<std::size_t>(o.cpu)];
+          // The CPU's old deadline: the op compares it with the new one
+          // (v4.8's cpudl_change_key() picks up or down that way).
+          const u64 old_dl = e.present ? e.dl : o.dl.value;
+          if (!e.present) {
+            kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
+            ++size_;
+          } else if (max_valid_ && max_ && e.dl == *max_ && o.dl != e.dl) {
+            max_valid_ = false;  // a holder of the maximum moved
+          }
+          e.present = true;
+          e.dl = o.dl;
+          if (max_valid_ && (!max_ || dl_time_before(*max_, o.dl))) max_ = o.dl;
+          // The envelope of every deadline set since reset, as signed
+          // offsets from the first: while it spans less than 2^63 the live
+          // deadlines (a subset) fit in a window, without a scan.
+          if (!anchor_) anchor_ = o.dl.value;
+          const auto env_off = static_cast<s64>(o.dl.value - *anchor_);
+          env_lo_ = std::min(env_lo_, env_off);
+          env_hi_ = std::max(env_hi_, env_off);
+          const bool envelope_fits =
+              static_cast<u64>(env_hi_) - static_cast<u64>(env_lo_) < (u64{1} << 63);
+          if (always_in_domain_ && !envelope_fits) {
+            // Signed offsets from a member are exact inside a 2^63 window:
+            // the set fits iff their spread is below 2^63. The set is the
+            // union of the state before and after the op: the live deadlines
+            // and the changed CPU's old one.
+            const auto old_off = static_cast<s64>(old_dl - o.dl);
+            s64 lo = std::min<s64>(0, old_off), hi = std::max<s64>(0, old_off);
+            for_each([&](int, u64 dl) {
+              const auto off = static_cast<s64>(dl - o.dl);
+              lo = std::min(lo, off);
+              hi = std::max(hi, off);
+            });
+            always_in_domain_ = static_cast<u64>(hi) - static_cast<u64>(lo) < (u64{1} << 63);
+          }
+        } else if constexpr (std::is_same_v<T, Clear>) {
+          if (contains(o.cpu)) {
+            erase(o.cpu);
+            kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
+          }
+        } else if constexpr (std::is_same_v<T, ClearOnline>) {
+          erase(o.cpu);
+          if (o.online)
+            kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
+          else
+            kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
+        } else if constexpr (std::is_same_v<T, SetFreecpu>) {
+          kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
+        } else if constexpr (std::is_same_v<T, ClearFreecpu>) {
+          kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
+        } else if constexpr (std::is_same_v<T, CpuDown>) {
+          // rq_offline_dl(): out of the heap, not free.
+          erase(o.cpu);
+          kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
+          kernel::cpumask_set_cpu(cpu_of(o.cpu), &down_);
+        } else if constexpr (std::is_same_v<T, CpuUp>) {
+          // rq_online_dl() of a runqueue without -dl tasks: free.
+          kernel::cpumask_clear_cpu(cpu_of(o.cpu), &down_);
+          kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
+        } else if constexpr (FindOp<T>) {
+          // A find does not change the state.
+        } else {
+          static_assert(kUnhandled<T>, "Model::apply: a new cpudl op needs a case here");
+        }
+      },
+      op);
+}
+
+std::optional<u64> Model::max_dl() const {
+  if (!max_valid_) {
+    max_.reset();
+    for_each([&](int, u64 dl) {
+      if (!max_ || dl_time_before(*max_, dl)) max_ = dl;
+    });
+    max_valid_ = true;
+  }
+  return max_;
+}
+
+bool Model::in_domain() const {
+  boost::container::static_vector<u64, kernel::NR_CPUS> dls;
+  for_each([&](int, u64 dl) { dls.push_back(dl); });
+  return kernel::dl_window_fits(std::span<const u64>(dls.data(), dls.size()));
+}
+
+bool Model::find_takes_free_branch(const Cpumask& affinity, bool with_mask) const {
+  Cpumask both;
+  return with_mask && kernel::cpumask_and(&both, &free_, &affinity);
+}
+
+Cpumask Model::capacity_pick(const Cpumask& candidates, const CapTask& task) const {
+  // Written from the meaning, bit by bit: the CPUs with enough capacity for
+  // the task's bandwidth (floor(d * c / 1024) >= r  <=>  d * c >= r * 1024).
+  auto cap = [&](unsigned c) -> unsigned long {
+    return capacity_.empty() ? 1024 : capacity_[c % capacity_.size()];
+  };
+  auto has = [](const Cpumask& m, unsigned c) { return ((m.bits[c / 64] >> (c % 64)) & 1UL) != 0; };
+  Cpumask fit{};
+  unsigned long largest = 0;
+  for (unsigned c = 0; c < nr_cpu_ids_; ++c) {
+    if (!has(candidates, c)) continue;
+    const auto need = static_cast<unsigned __int128>(task.dl_runtime) * 1024;
+    if (static_cast<unsigned __int128>(task.dl_deadline) * cap(c) >= need)
+      fit.bits[c / 64] |= 1UL << (c % 64);
+    largest = std::max(largest, cap(c));
+  }
+  if (!kernel::cpumask_empty(&fit)) return fit;
+  // None fits: the largest capacity; the task's CPU among those, else the lowest.
+  const auto own = static_cast<unsigned>(task.cpu);
+  unsigned pick = own < nr_cpu_ids_ && has(candidates, own) && cap(own) == largest ? own : nr_cpu_ids_;
+  for (unsigned c = 0; pick == nr_cpu_ids_ && c < nr_cpu_ids_; ++c)
+    if (has(candidates, c) && cap(c) == largest) pick = c;
+  Cpumask out{};
+  out.bits[pick / 64] |= 1UL << (pick % 64);
+  return out;
+}
+
+bool Model::find_permits(const FindArgs& a, const FindResult& r, std::string* why,
+                         bool* stale) const {
+  *stale = false;
+  const u64 task_dl = a.dl;
+  const Cpumask& aff = *a.affinity;
+  if (find_takes_free_branch(aff, r.with_mask)) {
+    Cpumask want;
+    kernel::cpumask_and(&want, &free_, &aff);
+    if (a.cap) want = capacity_pick(want, *a.cap);
+    if (r.ret != 1 || !kernel::cpumask_equal(&r.later_mask, &want)) {
+      *why = fmt::format("a free CPU is in the affinity: expected 1 with later_mask {}{}",
+                         io::format_value(want),
+                         a.cap ? " (the free CPUs the task fits by capacity, else the largest)"
+                               : "");
+      return false;
+    }
+    return true;
+  }
+  // The max branch: later_mask ends up empty or holding the one CPU chosen.
+  const unsigned later_count = r.with_mask ? kernel::cpumask_weight(&r.later_mask) : 0;
+  if (later_count > (r.ret == 1 ? 1u : 0u) || (r.with_mask && r.ret == 1 && later_count != 1)) {
+    *why = fmt::format("later_mask must hold exactly {} CPU after return {}", r.ret, r.ret);
+    return false;
+  }
+  const unsigned chosen = r.with_mask && r.ret == 1 ? kernel::cpumask_first(&r.later_mask)
+                                                     : kernel::nr_cpu_ids;
+  if (size_ == 0) {
+    if (r.ret == 1) {
+      *stale = true;
+      if (chosen < kernel::nr_cpu_ids && !kernel::cpumask_test_cpu(chosen, &aff)) {
+        *why = "the chosen CPU is not in the affinity";
+        return false;
+      }
+    }
+    return true;
+  }
+  const u64 max = *max_dl();
+  const bool later_task = dl_time_before(task_dl, max);
+  // M: the CPUs holding the maximum. Which facts about M the answer needs
+  // decides the work: a chosen CPU is checked on its own (O(1)); "some CPU of
+  // M allowed" and "every CPU of M allowed" scan the CPUs, stopping at the
+  // first that settles it.
+  bool any_allowed = false, all_allowed = true, chosen_ok = chosen >= kernel::nr_cpu_ids;
+  if (!chosen_ok) {
+    chosen_ok = chosen < nr_cpu_ids_ && has_dl(static_cast<int>(chosen), max) &&
+                kernel::cpumask_test_cpu(chosen, &aff);
+    any_allowed = chosen_ok;
+  }
+  const bool need_any = r.ret == 1 && later_task && !any_allowed;
+  const bool need_all = r.ret == 0 && later_task;
+  for (std::size_t c = 0; (need_any || need_all) && c < cpus_.size(); ++c) {
+    if (!cpus_[c].present || cpus_[c].dl != max) continue;
+    const bool allowed = kernel::cpumask_test_cpu(static_cast<unsigned>(c), &aff);
+    any_allowed |= allowed;
+    all_allowed &= allowed;
+    if ((need_any && any_allowed) || (need_all && !all_allowed)) break;
+  }
+  if (r.ret == 1) {
+    if (!later_task) {
+      *why = fmt::format("task deadline {} is not before the maximum {}: expected 0",
+                         io::format_value(task_dl), io::format_value(max));
+      return false;
+    }
+    if (!any_allowed) {
+      *why = "no CPU with the maximum deadline is in the affinity: expected 0";
+      return false;
+    }
+    if (!chosen_ok) {
+      *why = fmt::format("CPU {} does not hold the maximum deadline {} or is not allowed",
+                         chosen, io::format_value(max));
+      return false;
+    }
+    return true;
+  }
+  if (r.ret == 0) {
+    if (later_task && all_allowed) {
+      *why = "every CPU with the maximum deadline is allowed and later: expected 1";
+      return false;
+    }
+    return true;
+  }
+  *why = fmt::format("return value {} is neither 0 nor 1", r.ret);
+  return false;
+}
+
+}  // namespace diffsched::cpudl
