@@ -5,7 +5,7 @@
 //   valgrind --tool=callgrind --collect-atstart=no bench_pick --icount
 //
 // One benchmark per scenario and nr_cpu_ids (workload.h),
-// "subjects/pick/{seed,group,miss}/nr:N". Each iteration times one block per variant,
+// "pick/{seed,group,miss}/nr:N". Each iteration times one block per variant,
 // the kPickCalls out-of-line calls of the scenario's workload, in rotating
 // order (reference, optimized, fused first in turn).
 // Counters of a repetition (medians over its iterations, see SideBySide):
@@ -13,7 +13,7 @@
 //   optimized_ratio, fused_ratio           variant time / reference time of
 //                                          the same iteration
 // With --icount each (scenario, nr, variant) runs the same kPickCalls calls as
-// one callgrind region "subjects/pick/<scenario>/nr:N/<variant>".
+// one callgrind region "pick/<scenario>/nr:N/<variant>".
 #include <array>
 #include <vector>
 

@@ -230,10 +230,10 @@ inline PickWorkload pick_workload(PickScenario s, unsigned nr) {
 
 // ---- names shared with `diffsched bench` ----------------------------------
 
-// "cpudl_set/cpus:256/ops:10000", "subjects/pick/seed/nr:64"
+// "cpudl_set/cpus:256/ops:10000", "pick/seed/nr:64"
 inline std::string cpudl_bench_name(const CpudlSize& s) { return "cpudl_set/" + s.name(); }
 inline std::string pick_bench_name(PickScenario s, unsigned nr) {
-  return fmt::format("subjects/pick/{}/nr:{}", scenario_name(s), nr);
+  return fmt::format("pick/{}/nr:{}", scenario_name(s), nr);
 }
 
 }  // namespace diffsched::bench

@@ -182,9 +182,9 @@ TEST(ReportSarif, HasTheRequiredKeysOneRulePerCheckAndOneResultPerFinding) {
   EXPECT_TRUE(run["tool"]["driver"].contains("informationUri"));
   const json& rules = run["tool"]["driver"]["rules"];
   ASSERT_EQ(rules.size(), 3u);  // cpudl/divergence/exact (twice), heap-order, model
-  EXPECT_EQ(rules[0]["id"], "subjects/cpudl/divergence/exact");
-  EXPECT_EQ(rules[1]["id"], "subjects/cpudl/invariant/heap-order");
-  EXPECT_EQ(rules[2]["id"], "subjects/cpudl/model-mismatch/model");
+  EXPECT_EQ(rules[0]["id"], "cpudl/divergence/exact");
+  EXPECT_EQ(rules[1]["id"], "cpudl/invariant/heap-order");
+  EXPECT_EQ(rules[2]["id"], "cpudl/model-mismatch/model");
   for (const json& rule : rules) {
     EXPECT_TRUE(rule["shortDescription"].contains("text"));
     EXPECT_TRUE(rule["fullDescription"].contains("text"));
@@ -197,7 +197,7 @@ TEST(ReportSarif, HasTheRequiredKeysOneRulePerCheckAndOneResultPerFinding) {
 
   const json& results = run["results"];
   ASSERT_EQ(results.size(), 4u);
-  EXPECT_EQ(results[0]["ruleId"], "subjects/cpudl/divergence/exact");
+  EXPECT_EQ(results[0]["ruleId"], "cpudl/divergence/exact");
   EXPECT_EQ(results[0]["ruleIndex"], 0);
   EXPECT_EQ(results[0]["level"], "error");
   EXPECT_EQ(results[1]["level"], "note");

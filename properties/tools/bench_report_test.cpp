@@ -31,8 +31,8 @@ TEST(BenchStats, QuartilesInterpolateBetweenOrderStatistics) {
 TEST(BenchInputs, RunBaseNameDropsExplicitSettings) {
   EXPECT_EQ(run_base_name("cpudl_counts/cpus:16/ops:1000/iterations:1/repeats:1"),
             "cpudl_counts/cpus:16/ops:1000");
-  EXPECT_EQ(run_base_name("subjects/pick/seed/nr:8/min_time:0.100/real_time"), "subjects/pick/seed/nr:8");
-  EXPECT_EQ(run_base_name("subjects/pick/seed/nr:8"), "subjects/pick/seed/nr:8");
+  EXPECT_EQ(run_base_name("pick/seed/nr:8/min_time:0.100/real_time"), "pick/seed/nr:8");
+  EXPECT_EQ(run_base_name("pick/seed/nr:8"), "pick/seed/nr:8");
 }
 
 TEST(BenchInputs, GbenchJsonKeepsRepetitionsInOrderAndSkipsAggregates) {
@@ -73,7 +73,7 @@ TEST(BenchInputs, CallgrindPartNamesItsRegionAndCalls) {
       "events: Ir\nsummary: 81958\ntotals: 81958\n";
   const auto p = parse_callgrind_part(kPart);
   ASSERT_TRUE(p);
-  EXPECT_EQ(p->name, "subjects/pick/seed/nr:8/fused");
+  EXPECT_EQ(p->name, "pick/seed/nr:8/fused");
   EXPECT_EQ(p->calls, 2048u);
   EXPECT_EQ(p->ir, 81958u);
   EXPECT_FALSE(parse_callgrind_part(
@@ -112,8 +112,8 @@ BenchInputs inputs(std::vector<double> cpudl_ratios_a, std::vector<double> cpudl
   in.cpudl_time.reps["cpudl_set/cpus:16/ops:1000"] = reps(cpudl_ratios_a, "ratio", "ref_ns", "opt_ns");
   in.cpudl_time.reps["cpudl_set/cpus:256/ops:100000"] =
       reps(cpudl_ratios_b, "ratio", "ref_ns", "opt_ns");
-  in.pick_time.order = {"subjects/pick/seed/nr:8"};
-  in.pick_time.reps["subjects/pick/seed/nr:8"] = {{{"optimized_ratio", 1.07},
+  in.pick_time.order = {"pick/seed/nr:8"};
+  in.pick_time.reps["pick/seed/nr:8"] = {{{"optimized_ratio", 1.07},
                                           {"fused_ratio", 0.6},
                                           {"reference_ns", 5},
                                           {"optimized_ns", 5.35},
@@ -123,7 +123,7 @@ BenchInputs inputs(std::vector<double> cpudl_ratios_a, std::vector<double> cpudl
     in.icount.push_back({fmt::format("{}/hole", n), 1000, 76000});
   }
   for (const char* v : {"reference", "optimized", "fused"})
-    in.icount.push_back({fmt::format("subjects/pick/seed/nr:8/{}", v), 2048, 2048 * 70});
+    in.icount.push_back({fmt::format("pick/seed/nr:8/{}", v), 2048, 2048 * 70});
   CounterMap c;
   for (const char* side : {"swap", "hole"})
     for (const char* k : {"loads_per_op", "stores_per_op", "compares_per_op", "nontrivial",

@@ -31,7 +31,7 @@ namespace {
 // Keys in the order written (the SARIF spec's order), not sorted.
 using json = nlohmann::ordered_json;
 
-// "subjects/cpudl/divergence/exact", "subjects/cpudl/invariant/heap-order", "subjects/pick/model-mismatch/model".
+// "cpudl/divergence/exact", "cpudl/invariant/heap-order", "pick/model-mismatch/model".
 std::string rule_id(const Finding& f) {
   return fmt::format("{}/{}/{}", f.subject, finding_kind_name(f.kind), f.check);
 }

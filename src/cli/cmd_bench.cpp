@@ -75,7 +75,7 @@ class BenchRun {
     tools::BenchInputs in;
     for (int p = 0; p < mode_.processes; ++p) {
       merge(&in.cpudl_time, wall_clock("bench_cpudl", "cpudl_set/cpus:16/ops:1000(/|$)", p));
-      merge(&in.pick_time, wall_clock("bench_pick", "subjects/pick/seed/nr:8(/|$)", p));
+      merge(&in.pick_time, wall_clock("bench_pick", "pick/seed/nr:8(/|$)", p));
     }
     in.cpudl_counts = gbench("bench_cpudl_counts", {}, "exact counts");
     for (const char* b : {"bench_cpudl", "bench_pick"}) {

@@ -3,7 +3,7 @@
 //   auto runs = parse_gbench_json(text, &error);      // Google Benchmark --benchmark_out
 //   runs->at("cpudl_set/cpus:16/ops:1000")[rep].at("ratio")
 //   auto part = parse_callgrind_part(text);          // one callgrind.out.N file
-//   part->name == "subjects/pick/seed/nr:8/reference", part->calls == 2048, part->ir
+//   part->name == "pick/seed/nr:8/reference", part->calls == 2048, part->ir
 //   auto frames = parse_stack_usage(text);           // gcc -fstack-usage (.su)
 //   frames.at("pick_optimized") == 1072
 //

@@ -14,7 +14,7 @@ namespace diffsched::tools {
 namespace {
 
 constexpr std::string_view kCpudlPrefix = "cpudl_set/";
-constexpr std::string_view kPickPrefix = "subjects/pick/";
+constexpr std::string_view kPickPrefix = "pick/";
 constexpr std::string_view kCountsPrefix = "cpudl_counts/";
 // The seed's own settings: 256 CPUs and 100K ops (000), the i7-2600's 8 CPUs
 // with its own test's masks (004).
