@@ -292,6 +292,34 @@ TEST(Extract, ShimHelpersTheFileDefinesAreLeftOutOfTheShim) {
   EXPECT_EQ(compile_errors(x, "own"), "");
 }
 
+// lib/sort.c's shape: a file macro before `static` starts clang's extent
+// inside the macro's body; the helper still comes along, from the macro on.
+TEST(Extract, AFileMacroBeforeAHelperKeepsTheHelper) {
+  const std::string text =
+      "#define my_attr_const __attribute__((__const__))\n"
+      "my_attr_const __always_inline\n"
+      "static unsigned long up(unsigned long i) { return i / 2; }\n"
+      "unsigned long f(unsigned long x) { return up(x); }\n";
+  const Extraction x = extract_function(text, "f");
+  ASSERT_TRUE(x.ok()) << x.error;
+  EXPECT_EQ(names_of(x, PieceKind::kFunction), (Names{"up", "f"}));
+  EXPECT_EQ(names_of(x, PieceKind::kMacro), (Names{"my_attr_const"}));
+  EXPECT_EQ(compile_errors(x, "attr"), "");
+}
+
+// A definition clang may have lost (an unknown kernel macro before it, a
+// header the shim lacks): the error names clang's first error.
+TEST(Extract, AMissingFunctionNamesClangsFirstError) {
+  const std::string text =
+      "#include <linux/no_such_header.h>\n"
+      "int other(void) { return 0; }\n";
+  const Extraction x = extract_function(text, "lost");
+  EXPECT_NE(x.error.find("no function `lost` is defined in it (clang's first error, line 1: "
+                         "'linux/no_such_header.h' file not found)"),
+            std::string::npos)
+      << x.error;
+}
+
 TEST(Extract, MissingIncludesAndErrorsInTheUnitAreNamed) {
   const std::string text =
       "#include <linux/cpumask.h>\n"

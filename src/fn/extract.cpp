@@ -247,12 +247,21 @@ CType describe(CXType type, int depth, int field_depth) {
 
 constexpr std::size_t kNowhere = std::string::npos;
 
-// Byte offset of `loc` in the main file (its expansion), or kNowhere.
+// The main file of the parse (the child parses one file at a time).
+CXFile g_main_file = nullptr;
+
+// Byte offset of `loc` in the main file (its expansion), or kNowhere. A
+// location in a macro's body whose expansion is in the main file counts
+// (clang starts a function's extent there when a file macro such as
+// `__attribute_const__` comes first).
 std::size_t main_offset(CXSourceLocation loc) {
-  if (!LC(clang_Location_isFromMainFile)(loc)) return kNowhere;
   unsigned offset = 0;
-  LC(clang_getExpansionLocation)(loc, nullptr, nullptr, nullptr, &offset);
-  return offset;
+  CXFile file = nullptr;
+  LC(clang_getExpansionLocation)(loc, &file, nullptr, nullptr, &offset);
+  if (LC(clang_Location_isFromMainFile)(loc) ||
+      (file && g_main_file && LC(clang_File_isEqual)(file, g_main_file)))
+    return offset;
+  return kNowhere;
 }
 
 struct Range {
@@ -354,6 +363,8 @@ class Extractor {
   void on_reference(CXCursor node, CXCursor ref, const std::string& reader, int access);
   void note_external(CXCursor ref, bool is_function);
   void include_macros();
+  // clang's first error in the main file, "LINE: message", or "".
+  std::string first_error() const;
   Range piece_range(const Item& item) const;
   std::string text_of(Range r) const {
     return r.ok() && r.end <= text_.size() ? text_.substr(r.begin, r.end - r.begin) : std::string();
@@ -672,8 +683,33 @@ void Extractor::include_macros() {
   }
 }
 
+std::string Extractor::first_error() const {
+  // An #include the shim lacks only when nothing else went wrong: a missing
+  // header loses declarations, an unknown macro before a definition loses it.
+  std::string missing;
+  for (unsigned i = 0, count = LC(clang_getNumDiagnostics)(tu_); i < count; ++i) {
+    CXDiagnostic d = LC(clang_getDiagnostic)(tu_, i);
+    std::string found;
+    const CXSourceLocation loc = LC(clang_getDiagnosticLocation)(d);
+    if (LC(clang_getDiagnosticSeverity)(d) >= CXDiagnostic_Error &&
+        LC(clang_Location_isFromMainFile)(loc)) {
+      unsigned line = 0;
+      LC(clang_getExpansionLocation)(loc, nullptr, &line, nullptr, nullptr);
+      found = fmt::format("{}: {}", line, take_string(LC(clang_getDiagnosticSpelling)(d)));
+    }
+    LC(clang_disposeDiagnostic)(d);
+    if (found.find("file not found") != std::string::npos) {
+      if (missing.empty()) missing = found;
+    } else if (!found.empty()) {
+      return found;
+    }
+  }
+  return missing;
+}
+
 Extraction Extractor::run(std::string_view function) {
   const CXFile file = LC(clang_getFile)(tu_, path_.c_str());
+  g_main_file = file;
   if (file) tokens_ = main_tokens(tu_, file, text_.size());
   collect();
   // The function: its definition in the file.
@@ -687,6 +723,10 @@ Extraction Extractor::run(std::string_view function) {
   if (target == kNowhere) {
     out_.error = declared ? fmt::format("`{}` is declared in it but not defined", function)
                           : fmt::format("no function `{}` is defined in it", function);
+    // clang may have lost the definition to an earlier error (an unknown
+    // kernel macro before it): name the first one.
+    if (const std::string first = first_error(); !first.empty())
+      out_.error += fmt::format(" (clang's first error, line {})", first);
     return std::move(out_);
   }
   const CXCursor fn = items_[target].cursor;
