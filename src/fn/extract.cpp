@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "kcheck/c_source.h"
 #include "kcheck/libclang.h"
 #include "tools/process.h"
 #include "util/json.h"
@@ -92,34 +93,6 @@ std::string spelling(CXCursor c) { return take_string(LC(clang_getCursorSpelling
 std::string type_spelling(CXType t) { return take_string(LC(clang_getTypeSpelling)(t)); }
 CXCursorKind kind_of(CXCursor c) { return LC(clang_getCursorKind)(c); }
 bool is_null(CXCursor c) { return LC(clang_Cursor_isNull)(c) != 0; }
-
-std::vector<CXCursor> children(CXCursor c) {
-  std::vector<CXCursor> out;
-  LC(clang_visitChildren)(
-      c,
-      [](CXCursor child, CXCursor, CXClientData data) {
-        static_cast<std::vector<CXCursor>*>(data)->push_back(child);
-        return CXChildVisit_Continue;
-      },
-      &out);
-  return out;
-}
-
-// `s` with every run of blanks made one space, the ends trimmed. Linear.
-std::string collapse_blanks(const std::string& s) {
-  std::string out;
-  bool blank = false;
-  for (char c : s) {
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-      blank = !out.empty();
-      continue;
-    }
-    if (blank) out += ' ';
-    blank = false;
-    out += c;
-  }
-  return out;
-}
 
 // ---- types -----------------------------------------------------------------
 
@@ -409,7 +382,7 @@ std::size_t Extractor::add_item(CXCursor c, PieceKind kind) {
 }
 
 void Extractor::collect() {
-  for (const CXCursor& c : children(LC(clang_getTranslationUnitCursor)(tu_))) {
+  for (const CXCursor& c : tools::cursor_children(LC(clang_getTranslationUnitCursor)(tu_))) {
     if (!in_main_file(c)) continue;
     switch (kind_of(c)) {
       case CXCursor_FunctionDecl: add_item(c, PieceKind::kFunction); break;
@@ -581,7 +554,7 @@ void Extractor::walk(std::size_t index) {
     stack.pop_back();
     const CXCursor c = f.cursor;
     const CXCursorKind kind = kind_of(c);
-    const std::vector<CXCursor> kids = children(c);
+    const std::vector<CXCursor> kids = tools::cursor_children(c);
     std::vector<int> kid_access(kids.size(), kRead);
     if (kind == CXCursor_BinaryOperator && kids.size() == 2) {
       const std::string op = operator_token(tokens_, c, kids, true);
@@ -601,7 +574,7 @@ void Extractor::walk(std::size_t index) {
     if (kind == CXCursor_CallExpr) {
       const CXCursor callee = LC(clang_getCursorReferenced)(c);
       if (is_null(callee) || kind_of(callee) != CXCursor_FunctionDecl) {
-        std::string call = collapse_blanks(text_of(main_extent(c)));
+        std::string call = tools::collapse_blanks(text_of(main_extent(c)));
         if (call.size() > 120) call = call.substr(0, 117) + "...";
         if (!call.empty() && indirect_seen_.insert(call).second)
           out_.indirect_calls.push_back(call);
@@ -802,7 +775,7 @@ Extraction Extractor::run(std::string_view function) {
 // The overridable shim helpers (tools::kShimOverridable) that `text` defines.
 std::vector<std::string> own_helpers(CXTranslationUnit tu) {
   std::vector<std::string> own;
-  for (const CXCursor& c : children(LC(clang_getTranslationUnitCursor)(tu))) {
+  for (const CXCursor& c : tools::cursor_children(LC(clang_getTranslationUnitCursor)(tu))) {
     if (kind_of(c) != CXCursor_FunctionDecl || !in_main_file(c) ||
         !LC(clang_isCursorDefinition)(c))
       continue;

@@ -42,18 +42,6 @@ Extent main_extent(CXCursor c) {
   return Extent{main_offset(LC(clang_getRangeStart)(r)), main_offset(LC(clang_getRangeEnd)(r))};
 }
 
-std::vector<CXCursor> children(CXCursor c) {
-  std::vector<CXCursor> out;
-  LC(clang_visitChildren)(
-      c,
-      [](CXCursor child, CXCursor, CXClientData data) {
-        static_cast<std::vector<CXCursor>*>(data)->push_back(child);
-        return CXChildVisit_Continue;
-      },
-      &out);
-  return out;
-}
-
 // The parameter list of the function whose name ends at `from` in `code`
 // (comments blanked): from its '(' to the matching ')', stopping at ';', '{'
 // or '}' as a definition's parameters never hold one. Linear.
@@ -98,7 +86,7 @@ void read_body(const std::string& code, CXCursor body, CFunction& f) {
   while (!stack.empty()) {
     const CXCursor c = stack.back();
     stack.pop_back();
-    const std::vector<CXCursor> kids = children(c);
+    const std::vector<CXCursor> kids = cursor_children(c);
     const CXCursorKind kind = LC(clang_getCursorKind)(c);
     const Extent at = main_extent(c);
     if (kind == CXCursor_ReturnStmt && at.ok()) {
@@ -132,14 +120,14 @@ void read_function(const std::string& code, CXCursor c, CSource& out) {
   const std::size_t name_at = main_offset(LC(clang_getCursorLocation)(c));
   if (name_at != std::string::npos) f.param_text = param_text_at(code, name_at + f.name.size());
   if (f.is_definition)
-    for (const CXCursor& k : children(c))
+    for (const CXCursor& k : cursor_children(c))
       if (LC(clang_getCursorKind)(k) == CXCursor_CompoundStmt) read_body(code, k, f);
   out.functions.push_back(std::move(f));
 }
 
 void read_struct(CXCursor c, CSource& out) {
   const std::string name = take(LC(clang_getCursorSpelling)(c));
-  for (const CXCursor& k : children(c))
+  for (const CXCursor& k : cursor_children(c))
     if (LC(clang_getCursorKind)(k) == CXCursor_FieldDecl)
       out.fields.insert(name + "." + take(LC(clang_getCursorSpelling)(k)));
 }
@@ -210,7 +198,7 @@ CSource parse_uncached(const std::string& text) {
   }
   out.parsed = true;
   const std::string code = blank_comments(text);
-  for (const CXCursor& c : children(LC(clang_getTranslationUnitCursor)(tu))) {
+  for (const CXCursor& c : cursor_children(LC(clang_getTranslationUnitCursor)(tu))) {
     if (!LC(clang_Location_isFromMainFile)(LC(clang_getCursorLocation)(c))) continue;
     const CXCursorKind kind = LC(clang_getCursorKind)(c);
     if (kind == CXCursor_FunctionDecl) read_function(code, c, out);

@@ -44,6 +44,18 @@ std::string take_string(CXString s) {
   return out;
 }
 
+std::vector<CXCursor> cursor_children(CXCursor c) {
+  std::vector<CXCursor> out;
+  DIFFSCHED_LC(clang_visitChildren)(
+      c,
+      [](CXCursor child, CXCursor, CXClientData data) {
+        static_cast<std::vector<CXCursor>*>(data)->push_back(child);
+        return CXChildVisit_Continue;
+      },
+      &out);
+  return out;
+}
+
 ChildOutput run_in_child(const std::function<std::string()>& work, unsigned seconds,
                          const char* what) {
   ChildOutput failed;

@@ -43,6 +43,10 @@ void* libclang_symbol(const char* name);
 // The text of a CXString, which is disposed of.
 std::string take_string(CXString s);
 
+// The direct children of `c`, in order (one level: callers walk with their
+// own explicit stack, so no input nests the walk deeper than the heap).
+std::vector<CXCursor> cursor_children(CXCursor c);
+
 // What a child sent back: its bytes, or (error not empty) one line saying
 // why it did not finish (a signal, the deadline, a failed fork).
 struct ChildOutput {
