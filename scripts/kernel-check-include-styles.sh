@@ -52,7 +52,8 @@ style() {
 failed=0 built=0
 for dir in "$src"/kshim/examples/*/; do   # each kernel-check subject's examples
   subject=$(basename "$dir")
-  [ "$subject" = errors ] && continue
+  # errors/ and fn/ (diffsched fn's pairs) are no kernel-check subject's.
+  [ -d "$src/corpus/seeds/$subject" ] || continue
   seed=$(ls "$src/corpus/seeds/$subject/"*.ops | head -n 1)
   n=0
   for file in "$src/kshim/examples/$subject/"*.c; do

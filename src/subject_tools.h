@@ -56,6 +56,11 @@ struct SubjectTool {
   std::string_view mutate_help;
   // the bounded exhaustive check (kernel-check --exhaustive, mutate's survivors)
   std::span<const unsigned> equiv_bounds;  // the default bounds
+  // What each bound is, in order (mutate's report names them): "cpus",
+  // "deadlines", "ops". A subject without an "ops" bound enumerates programs
+  // of exhaustive_ops ops.
+  std::span<const std::string_view> equiv_bound_names;
+  unsigned exhaustive_ops;
   std::string_view equiv_bounds_help;
 };
 
@@ -72,6 +77,8 @@ inline constexpr std::string_view kCpudlConstants[] = {"IDX_INVALID", "0", "1", 
 inline constexpr std::string_view kPickConstants[] = {"-1", "0", "1", "nr_cpu_ids"};
 inline constexpr unsigned kCpudlBounds[] = {3, 3, 3};
 inline constexpr unsigned kPickBounds[] = {4};
+inline constexpr std::string_view kCpudlBoundNames[] = {"cpus", "deadlines", "ops"};
+inline constexpr std::string_view kPickBoundNames[] = {"cpus"};
 }  // namespace subject_tool_data
 
 inline constexpr SubjectTool kCpudlTool{
@@ -92,6 +99,8 @@ inline constexpr SubjectTool kCpudlTool{
     .mutate_constants = subject_tool_data::kCpudlConstants,
     .mutate_help = "mutate the cpudl_* functions of a cpudeadline.c",
     .equiv_bounds = subject_tool_data::kCpudlBounds,
+    .equiv_bound_names = subject_tool_data::kCpudlBoundNames,
+    .exhaustive_ops = 0,
     .equiv_bounds_help = "bounds of the exhaustive check of each survivor: N D K (CPUs, "
                          "deadlines of 0, 1, 2^64-1, 2, 2^63, ops; default 3 3 3)",
 };
@@ -114,6 +123,8 @@ inline constexpr SubjectTool kPickTool{
     .mutate_constants = subject_tool_data::kPickConstants,
     .mutate_help = "mutate a kernel-style destination pick function",
     .equiv_bounds = subject_tool_data::kPickBounds,
+    .equiv_bound_names = subject_tool_data::kPickBoundNames,
+    .exhaustive_ops = 1,  // one call of the function
     .equiv_bounds_help = "bounds of the exhaustive check of each survivor: N (CPUs, 1..6; "
                          "default 4: every mask triple)",
 };
@@ -121,6 +132,13 @@ inline constexpr SubjectTool kPickTool{
 // The list, written once: the subcommands of kernel-check, mutate and perf
 // are made from it, in this order.
 inline constexpr std::array<const SubjectTool*, 2> kSubjectTools{&kCpudlTool, &kPickTool};
+
+// Every descriptor names each of its default exhaustive bounds.
+static_assert([] {
+  for (const SubjectTool* t : kSubjectTools)
+    if (t->equiv_bounds.size() != t->equiv_bound_names.size()) return false;
+  return true;
+}());
 
 // The descriptor of `name`; null if no tool works on it.
 const SubjectTool* find_subject_tool(std::string_view name);

@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -28,6 +29,63 @@ std::string format_warning(const kcheck_candidate& t) {
   return out;
 }
 
+// CandidateHeap: the candidate's struct cpudl as cpudl::apply_op() sees it,
+// a heap with the kernel's cpudeadline API (the v4.9 .. v6.18 meaning; the
+// glue adapts the file's own form). apply_op() calls these by
+// argument-dependent lookup, as it calls kernel::'s on the model heaps, so an
+// op made of these calls needs no code here; an op that calls a kernel
+// function not listed here does not compile until it gets one (and the ABI
+// an entry point for it: kshim/abi/kcheck_abi.h, kshim/runtime/glue_cpudl.c).
+struct CandidateHeap {
+  const kcheck_candidate* t;
+  unsigned nr;            // nr_cpu_ids of the run
+  const TaskShape* task;  // the harness's task (--task-util, --capacity)
+
+  // The task a find asks about (TaskShape::per_find: drawn from the find).
+  TaskShape task_of(unsigned long long dl, const unsigned long* affinity) const {
+    return task->per_find ? task_for_find(*task, dl, affinity, nr) : *task;
+  }
+};
+
+void cpudl_set(CandidateHeap* cp, int cpu, kernel::u64 dl) { cp->t->set(cpu, dl); }
+void cpudl_clear(CandidateHeap* cp, int cpu) { cp->t->clear(cpu); }
+void cpudl_clear(CandidateHeap* cp, int cpu, bool online) { cp->t->clear_online(cpu, online); }
+void cpudl_set_freecpu(CandidateHeap* cp, int cpu) { cp->t->set_freecpu(cpu); }
+void cpudl_clear_freecpu(CandidateHeap* cp, int cpu) { cp->t->clear_freecpu(cpu); }
+// CPU hotplug: the glue runs the kernel's order (the active and online
+// masks, then rq_offline_dl()'s / rq_online_dl()'s calls in the file's form).
+void rq_offline_dl(CandidateHeap* cp, int cpu) { cp->t->cpu_down(cpu); }
+void rq_online_dl(CandidateHeap* cp, int cpu) { cp->t->cpu_up(cpu); }
+
+// The file's cpudl_find() for the harness's task (its capacity branch as
+// --capacity left it).
+int cpudl_find(CandidateHeap* cp, kernel::u64 task_dl, const kernel::Cpumask* task_affinity,
+               kernel::Cpumask* later_mask) {
+  const TaskShape t = cp->task_of(task_dl, task_affinity->bits);
+  return cp->t->find(task_dl, task_affinity->bits, later_mask ? later_mask->bits : nullptr,
+                     t.task_cpu, t.dl_runtime, t.dl_deadline);
+}
+
+// find_cap: the file's cpudl_find() with the capacity branch on, the
+// program's capacities (Config::capacity, through capacity_of) and the op's
+// task; afterwards the capacity state the harness set (--capacity) is back.
+template <class CapacityOf>
+int cpudl_find_cap(CandidateHeap* cp, kernel::u64 task_dl, const kernel::Cpumask* task_affinity,
+                   kernel::Cpumask* later_mask, CapacityOf&& capacity_of, int task_cpu,
+                   kernel::u64 dl_runtime, kernel::u64 dl_deadline) {
+  std::vector<unsigned long> caps(cp->nr);
+  for (unsigned c = 0; c < cp->nr; ++c) caps[c] = capacity_of(static_cast<int>(c));
+  cp->t->set_capacity(1, caps.data(), cp->nr);
+  const int ret = cp->t->find(task_dl, task_affinity->bits, later_mask ? later_mask->bits : nullptr,
+                              static_cast<unsigned>(task_cpu), dl_runtime, dl_deadline);
+  const TaskShape& h = *cp->task;
+  if (h.asym_capacity)
+    cp->t->set_capacity(1, h.capacity.data(), static_cast<unsigned>(h.capacity.size()));
+  else
+    cp->t->set_capacity(0, nullptr, 0);
+  return ret;
+}
+
 class KernelCSide final : public cpudl::Side {
  public:
   KernelCSide(std::string name, const kcheck_candidate* t, const TaskShape& task)
@@ -47,32 +105,10 @@ class KernelCSide final : public cpudl::Side {
     }
   }
 
+  // The ops' kernel calls are cpudl::apply_op()'s, on the candidate's heap.
   void apply(const cpudl::Op& op, cpudl::FindResult* result) override {
-    std::visit(cpudl::Overloaded{
-                   [&](const cpudl::Set& o) { t_->set(o.cpu, o.dl); },
-                   [&](const cpudl::Clear& o) { t_->clear(o.cpu); },
-                   [&](const cpudl::ClearOnline& o) { t_->clear_online(o.cpu, o.online); },
-                   [&](const cpudl::SetFreecpu& o) { t_->set_freecpu(o.cpu); },
-                   [&](const cpudl::ClearFreecpu& o) { t_->clear_freecpu(o.cpu); },
-                   [&](const cpudl::CpuDown& o) { t_->cpu_down(o.cpu); },
-                   [&](const cpudl::CpuUp& o) { t_->cpu_up(o.cpu); },
-                   [&](const cpudl::Find& o) {
-                     result->with_mask = true;
-                     result->later_mask = kernel::Cpumask{};
-                     const TaskShape t = task_of(o.dl, o.affinity.bits);
-                     result->ret = t_->find(o.dl, o.affinity.bits, result->later_mask.bits,
-                                            t.task_cpu, t.dl_runtime, t.dl_deadline);
-                   },
-                   [&](const cpudl::FindNomask& o) {
-                     result->with_mask = false;
-                     result->later_mask = kernel::Cpumask{};
-                     const TaskShape t = task_of(o.dl, o.affinity.bits);
-                     result->ret = t_->find(o.dl, o.affinity.bits, nullptr, t.task_cpu,
-                                            t.dl_runtime, t.dl_deadline);
-                   },
-                   [&](const cpudl::FindCap& o) { find_cap(o, result); },
-               },
-               op);
+    CandidateHeap heap{t_, nr_, &task_};
+    cpudl::apply_op(&heap, op, result, [this](int cpu) { return capacity_of(cpu); });
   }
 
   cpudl::HeapView view() const override {
@@ -87,32 +123,11 @@ class KernelCSide final : public cpudl::Side {
     std::abort();
   }
 
-  // find_cap: the file's cpudl_find() with the capacity branch on, the
-  // program's capacities (Config::capacity) and the op's task; afterwards
-  // the capacity state the harness set (--capacity) is back.
-  void find_cap(const cpudl::FindCap& o, cpudl::FindResult* result) {
-    std::vector<unsigned long> caps(nr_);
-    for (unsigned c = 0; c < nr_; ++c) caps[c] = capacity_of(static_cast<int>(c));
-    t_->set_capacity(1, caps.data(), nr_);
-    result->with_mask = true;
-    result->later_mask = kernel::Cpumask{};
-    result->ret = t_->find(o.dl, o.affinity.bits, result->later_mask.bits,
-                           static_cast<unsigned>(o.cpu.value), o.runtime, o.deadline);
-    if (task_.asym_capacity)
-      t_->set_capacity(1, task_.capacity.data(), static_cast<unsigned>(task_.capacity.size()));
-    else
-      t_->set_capacity(0, nullptr, 0);
-  }
-
   std::string take_warning() override { return format_warning(*t_); }
   bool can_warn() const override { return true; }
   bool capacity_aware() const override { return task_.asym_capacity; }
 
  private:
-  TaskShape task_of(unsigned long long dl, const unsigned long* affinity) const {
-    return task_.per_find ? task_for_find(task_, dl, affinity, nr_) : task_;
-  }
-
   std::string name_;
   const kcheck_candidate* t_;
   TaskShape task_;

@@ -36,7 +36,7 @@
 #define KC_DRIVER_H
 
 #include <kcheck_abi.h>
-#include "kc_ops.h"
+#include <kc_ops.h>
 
 struct kc_driver;
 

@@ -9,51 +9,21 @@
 #include <utility>
 #include <vector>
 
-#include <dlfcn.h>
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <clang-c/Index.h>
 #include <fmt/format.h>
 
+#include "kcheck/libclang.h"
 #include "tools/process.h"
 
 namespace diffsched::tools {
 
 namespace {
 
-// libclang is loaded with dlopen, and only in the child that parses
-// (parse_in_child): linking it would map libLLVM (over 100 MB of address
-// space) into every diffsched process, which the bounded-memory modes
-// (replay, decode under `ulimit -v`) cannot afford. DIFFSCHED_LIBCLANG_PATH
-// is the library CMake found (src/CMakeLists.txt).
-void* libclang() {
-  static void* const handle = ::dlopen(DIFFSCHED_LIBCLANG_PATH, RTLD_NOW | RTLD_LOCAL);
-  return handle;
-}
+// libclang's clang_f (kcheck/libclang.h: loaded with dlopen, in the parsing
+// child only).
+#define LC(f) DIFFSCHED_LC(f)
 
-void* clang_symbol(const char* name) {
-  void* p = libclang() ? ::dlsym(libclang(), name) : nullptr;
-  if (!p) ::_exit(4);  // only the parsing child calls into libclang
-  return p;
-}
-
-// LC(clang_f) is libclang's clang_f, resolved once per call site.
-#define LC(f) ([]() {                                                      \
-  static const auto p = reinterpret_cast<decltype(&::f)>(clang_symbol(#f)); \
-  return p;                                                                \
-}())
-
-
-std::string take(CXString s) {
-  const char* c = LC(clang_getCString)(s);
-  std::string out = c ? c : "";
-  LC(clang_disposeString)(s);
-  return out;
-}
+std::string take(CXString s) { return take_string(s); }
 
 // Byte offset of `loc` in the main file (its expansion), or npos.
 std::size_t main_offset(CXSourceLocation loc) {
@@ -70,18 +40,6 @@ struct Extent {
 Extent main_extent(CXCursor c) {
   const CXSourceRange r = LC(clang_getCursorExtent)(c);
   return Extent{main_offset(LC(clang_getRangeStart)(r)), main_offset(LC(clang_getRangeEnd)(r))};
-}
-
-std::vector<CXCursor> children(CXCursor c) {
-  std::vector<CXCursor> out;
-  LC(clang_visitChildren)(
-      c,
-      [](CXCursor child, CXCursor, CXClientData data) {
-        static_cast<std::vector<CXCursor>*>(data)->push_back(child);
-        return CXChildVisit_Continue;
-      },
-      &out);
-  return out;
 }
 
 // The parameter list of the function whose name ends at `from` in `code`
@@ -128,7 +86,7 @@ void read_body(const std::string& code, CXCursor body, CFunction& f) {
   while (!stack.empty()) {
     const CXCursor c = stack.back();
     stack.pop_back();
-    const std::vector<CXCursor> kids = children(c);
+    const std::vector<CXCursor> kids = cursor_children(c);
     const CXCursorKind kind = LC(clang_getCursorKind)(c);
     const Extent at = main_extent(c);
     if (kind == CXCursor_ReturnStmt && at.ok()) {
@@ -162,14 +120,14 @@ void read_function(const std::string& code, CXCursor c, CSource& out) {
   const std::size_t name_at = main_offset(LC(clang_getCursorLocation)(c));
   if (name_at != std::string::npos) f.param_text = param_text_at(code, name_at + f.name.size());
   if (f.is_definition)
-    for (const CXCursor& k : children(c))
+    for (const CXCursor& k : cursor_children(c))
       if (LC(clang_getCursorKind)(k) == CXCursor_CompoundStmt) read_body(code, k, f);
   out.functions.push_back(std::move(f));
 }
 
 void read_struct(CXCursor c, CSource& out) {
   const std::string name = take(LC(clang_getCursorSpelling)(c));
-  for (const CXCursor& k : children(c))
+  for (const CXCursor& k : cursor_children(c))
     if (LC(clang_getCursorKind)(k) == CXCursor_FieldDecl)
       out.fields.insert(name + "." + take(LC(clang_getCursorSpelling)(k)));
 }
@@ -186,43 +144,10 @@ void read_tokens(CXTranslationUnit tu, CXFile file, std::size_t size, CSource& o
   LC(clang_disposeTokens)(tu, tokens, n);
 }
 
-// An #include whose target exists but is not a regular file (a FIFO, a
-// device): reading it could block for ever, so the text is not parsed.
-// Linear: one pass over the lines. Relative names are tried where the parse
-// looks for them (the shim's directories).
-std::string special_include(const std::string& text, const std::vector<std::string>& dirs) {
-  std::size_t at = 0;
-  while (at < text.size()) {
-    const std::size_t end = std::min(text.find('\n', at), text.size());
-    std::string_view line(text.data() + at, end - at);
-    at = end + 1;
-    const std::size_t hash = line.find_first_not_of(" \t");
-    if (hash == std::string_view::npos || line[hash] != '#') continue;
-    const std::size_t inc = line.find("include", hash);
-    if (inc == std::string_view::npos) continue;
-    const std::size_t open = line.find_first_of("\"<", inc);
-    if (open == std::string_view::npos) continue;
-    const std::size_t close = line.find(line[open] == '<' ? '>' : '"', open + 1);
-    if (close == std::string_view::npos) continue;
-    const std::string name(line.substr(open + 1, close - open - 1));
-    std::vector<std::string> tries;
-    if (!name.empty() && name[0] == '/') tries.push_back(name);
-    else for (const auto& d : dirs) tries.push_back(d + "/" + name);
-    for (const auto& t : tries) {
-      struct stat st {};
-      if (::stat(t.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
-        return t;
-    }
-  }
-  return {};
-}
-
 CSource parse_uncached(const std::string& text) {
   if (!libclang()) {
     CSource failed;
-    const char* why = ::dlerror();
-    failed.error = fmt::format("cannot load libclang {}: {} (Debian package libclang1-14)",
-                               DIFFSCHED_LIBCLANG_PATH, why ? why : "unknown error");
+    failed.error = libclang_load_error();
     return failed;
   }
   CSource out;
@@ -235,17 +160,17 @@ CSource parse_uncached(const std::string& text) {
     out.error = fmt::format("it #includes {}, which is not a regular file", bad);
     return out;
   }
-  const char* args[] = {"-x", "c", "-std=gnu11", "-nostdinc", "-w", "-ferror-limit=0", "-fbracket-depth=1024",
-                        "-iquote", sched.c_str(), "-I", include.c_str(), "-I", abi.c_str(),
-                        "-include", force.c_str(),
-                        "-DKSHIM_OWN_dl_time_before", "-DKSHIM_OWN_task_cpu",
-                        "-DKSHIM_OWN_capacity_orig_of", "-DKSHIM_OWN_sched_asym_cpucap_active",
-                        "-DKSHIM_OWN_dl_task_fits_capacity"};
+  // Each shim helper a file may define itself is left out, so that a
+  // file's own definition never conflicts with the shim's.
+  const std::vector<std::string> arg_strings = shim_parse_args(
+      shim, force, std::vector<std::string>(std::begin(kShimOverridable), std::end(kShimOverridable)));
+  std::vector<const char*> args;
+  for (const auto& a : arg_strings) args.push_back(a.c_str());
   CXUnsavedFile unsaved{path.c_str(), text.data(), static_cast<unsigned long>(text.size())};
   CXIndex index = LC(clang_createIndex)(0, 0);
   CXTranslationUnit tu = nullptr;
   const CXErrorCode rc = LC(clang_parseTranslationUnit2)(
-      index, path.c_str(), args, static_cast<int>(std::size(args)), &unsaved, 1,
+      index, path.c_str(), args.data(), static_cast<int>(args.size()), &unsaved, 1,
       CXTranslationUnit_KeepGoing, &tu);
   if (rc != CXError_Success || !tu) {
     out.error = rc == CXError_Crashed ? "libclang crashed while parsing it"
@@ -273,7 +198,7 @@ CSource parse_uncached(const std::string& text) {
   }
   out.parsed = true;
   const std::string code = blank_comments(text);
-  for (const CXCursor& c : children(LC(clang_getTranslationUnitCursor)(tu))) {
+  for (const CXCursor& c : cursor_children(LC(clang_getTranslationUnitCursor)(tu))) {
     if (!LC(clang_Location_isFromMainFile)(LC(clang_getCursorLocation)(c))) continue;
     const CXCursorKind kind = LC(clang_getCursorKind)(c);
     if (kind == CXCursor_FunctionDecl) read_function(code, c, out);
@@ -381,69 +306,27 @@ bool deserialize(const std::string& in, CSource* s) {
   return true;
 }
 
-// clang's parser and Sema recurse on some shapes (a chain of 10^5 `+ 1`
-// overflows their stack, and libclang's crash recovery does not catch a
-// stack overflow), so the parse runs in a child process with a deadline:
-// whatever the text, this returns, with a reason when the child did not
-// finish.
 constexpr unsigned kParseSeconds = 120;
 
+// The parse runs in a child process with a deadline (kcheck/libclang.h):
+// whatever the text, this returns, with a reason when the child did not
+// finish.
 CSource parse_in_child(const std::string& text) {
-  CSource failed;
-  int fds[2];
-  if (::pipe(fds) != 0) {
-    failed.error = fmt::format("pipe: {}", std::strerror(errno));
-    return failed;
-  }
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    failed.error = fmt::format("fork: {}", std::strerror(errno));
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return failed;
-  }
-  if (pid == 0) {
-    ::close(fds[0]);
-    ::signal(SIGALRM, SIG_DFL);
-    ::alarm(kParseSeconds);
-    // `#include "/dev/stdin"` reads nothing: the parse never reads kernel-check's stdin.
-    if (const int null = ::open("/dev/null", O_RDONLY); null >= 0) ::dup2(null, 0);
-    const std::string out = serialize(parse_uncached(text));
-    for (std::size_t at = 0; at < out.size();) {
-      const ssize_t n = ::write(fds[1], out.data() + at, out.size() - at);
-      if (n <= 0) ::_exit(3);
-      at += static_cast<std::size_t>(n);
-    }
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  std::string data;
-  char buf[65536];
-  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) != 0;) {
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    data.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
   CSource out;
-  if (WIFSIGNALED(status)) {
-    failed.error = WTERMSIG(status) == SIGALRM
-                       ? fmt::format("libclang did not finish parsing it in {} s", kParseSeconds)
-                       : fmt::format("libclang stopped with signal {} while parsing it",
-                                     WTERMSIG(status));
-    return failed;
+  ChildOutput child = run_in_child([&] { return serialize(parse_uncached(text)); }, kParseSeconds);
+  if (!child.error.empty()) {
+    out.error = std::move(child.error);
+    return out;
   }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || !deserialize(data, &out)) {
+  if (!deserialize(child.data, &out)) {
+    CSource failed;
     failed.error = "libclang's parse did not complete";
     return failed;
   }
   return out;
 }
+
+#undef LC
 
 }  // namespace
 

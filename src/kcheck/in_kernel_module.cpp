@@ -21,7 +21,7 @@ struct StagedFile {
 };
 constexpr StagedFile kStaged[] = {
     {"kc_driver.c", "kshim/kmod/kc_driver.c"},   {"kc_driver.h", "kshim/kmod/kc_driver.h"},
-    {"kc_ops.h", "kshim/kmod/kc_ops.h"},         {"kc_port.h", "kshim/kmod/kc_port.h"},
+    {"kc_ops.h", "kshim/abi/kc_ops.h"},          {"kc_port.h", "kshim/kmod/kc_port.h"},
     {"kc_module.c", "kshim/kmod/kc_module.c"},   {"sched.h", "kshim/kmod/sched.h"},
     {"kc_pick.h", "kshim/kmod/kc_pick.h"},       {"kc_rename.h", "kshim/kmod/kc_rename.h"},
     {"init.sh", "kshim/kmod/init.sh"},           {"kshim/kshim.h", "kshim/kmod/kshim/kshim.h"},

@@ -5,9 +5,13 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 #include <variant>
 
 #include "subjects/cpudl/ops.h"
+#include "engine/op.h"
 #include "io/binary.h"
 #include "io/load.h"
 #include "io/text.h"
@@ -17,8 +21,8 @@
 #include "kcheck/in_kernel_internal.h"
 #include "tools/process.h"
 
-// The driver's op count (C macros only), beside kc_driver.c.
-#include "../../kshim/kmod/kc_ops.h"
+// The driver's op table (C macros only), shared with kc_driver.c.
+#include <kc_ops.h>
 
 namespace diffsched::tools::in_kernel_detail {
 
@@ -37,41 +41,73 @@ std::string cpulist(const kernel::Cpumask& m) {
   return s.empty() ? "-" : s;
 }
 
-// The driver replays exactly the ops of src/subjects/cpudl/ops.h, one input letter
-// each (kc_driver.h); a new op fails here, and in driver_line() below, until
-// the driver (kc_driver.c, which checks its own table) knows it.
-static_assert(std::variant_size_v<cpudl::Op> == KC_CPUDL_NR_OPS,
-              "src/subjects/cpudl/ops.h and kshim/kmod/kc_driver.h list different cpudl ops");
+// The driver's op table (kshim/abi/kc_ops.h): row i is cpudl::Op's
+// alternative i, checked here by name, so an op's letter is
+// kDriverOps[op.index()].letter. A new op does not compile until its row
+// is there (and kc_driver.c, which builds its handlers from the same rows,
+// does not compile until it has the op's handler).
+struct DriverOp {
+  char letter;
+  std::string_view name;
+};
+#define DIFFSCHED_DRIVER_OP(letter, name) DriverOp{letter, #name},
+constexpr DriverOp kDriverOps[] = {KC_CPUDL_OPS(DIFFSCHED_DRIVER_OP)};
+#undef DIFFSCHED_DRIVER_OP
+
+constexpr bool driver_table_is_op_list() {
+  constexpr auto& names = OpNames<cpudl::Op>::kNames;
+  if (std::size(kDriverOps) != names.size()) return false;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (kDriverOps[i].name != names[i]) return false;
+  return true;
+}
+static_assert(driver_table_is_op_list(),
+              "cpudl::Op (src/subjects/cpudl/ops.h) and the driver's op table KC_CPUDL_OPS "
+              "(kshim/abi/kc_ops.h) differ: a new op needs its row in kc_ops.h, in its place");
+
+constexpr bool driver_letters_unique() {
+  for (std::size_t i = 0; i < std::size(kDriverOps); ++i) {
+    for (char other : std::string_view("AEPQp"))  // the protocol's other lines
+      if (kDriverOps[i].letter == other) return false;
+    for (std::size_t j = i + 1; j < std::size(kDriverOps); ++j)
+      if (kDriverOps[i].letter == kDriverOps[j].letter) return false;
+  }
+  return true;
+}
+static_assert(driver_letters_unique(), "kshim/abi/kc_ops.h: two ops share an input letter");
+
+// One field of a driver line (kc_driver.c's kc_num, kc_cpu, kc_list): a
+// mask as a cpulist ("-" for none), a bool as 0/1, a number in decimal.
+template <class V>
+std::string driver_field(const V& v) {
+  if constexpr (std::is_same_v<V, kernel::Cpumask>)
+    return cpulist(v);
+  else if constexpr (std::is_same_v<V, bool>)
+    return v ? "1" : "0";
+  else if constexpr (requires { requires std::is_integral_v<decltype(v.value)>; })
+    return fmt::format("{}", v.value);
+  else
+    static_assert(kUnhandled<V>, "a field type the in-kernel driver's lines do not print");
+}
+
+}  // namespace
 
 std::string driver_line(const cpudl::Op& op) {
-  return std::visit(
-      [](const auto& o) -> std::string {
-        using T = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<T, cpudl::Set>) return fmt::format("s {} {}", o.cpu, o.dl);
-        else if constexpr (std::is_same_v<T, cpudl::Clear>) return fmt::format("c {}", o.cpu);
-        else if constexpr (std::is_same_v<T, cpudl::ClearOnline>)
-          return fmt::format("o {} {}", o.cpu, o.online ? 1 : 0);
-        else if constexpr (std::is_same_v<T, cpudl::SetFreecpu>) return fmt::format("S {}", o.cpu);
-        else if constexpr (std::is_same_v<T, cpudl::ClearFreecpu>) return fmt::format("C {}", o.cpu);
-        else if constexpr (std::is_same_v<T, cpudl::Find>)
-          return fmt::format("f {} {}", o.dl, cpulist(o.affinity));
-        else if constexpr (std::is_same_v<T, cpudl::FindNomask>)
-          return fmt::format("n {} {}", o.dl, cpulist(o.affinity));
-        else if constexpr (std::is_same_v<T, cpudl::FindCap>)
-          return fmt::format("F {} {} {} {} {}", o.dl, cpulist(o.affinity), o.cpu, o.runtime,
-                             o.deadline);
-        else if constexpr (std::is_same_v<T, cpudl::CpuDown>) return fmt::format("d {}", o.cpu);
-        else if constexpr (std::is_same_v<T, cpudl::CpuUp>) return fmt::format("u {}", o.cpu);
-        else
-          static_assert(sizeof(T) == 0, "a cpudl op the in-kernel driver does not know");
+  std::string line(1, kDriverOps[op.index()].letter);
+  std::visit(
+      [&](const auto& o) {
+        for_each_field(o, [&](std::string_view, const auto& v) { line += ' ' + driver_field(v); });
       },
       op);
+  return line;
 }
 
 std::string driver_line(const pick::Op& op) {
   const auto& o = std::get<pick::Pick>(op);
   return fmt::format("p {} {} {}", cpulist(o.dst), cpulist(o.cpus), cpulist(o.allowed));
 }
+
+namespace {
 
 template <class S>
 HostProgram host_program(const Program<S>& p, std::string name) {

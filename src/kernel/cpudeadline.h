@@ -215,4 +215,20 @@ void cpudl_clear_freecpu(CP* cp, int cpu) {
   cpumask_clear_cpu(static_cast<unsigned>(cpu), &cp->free_cpus);
 }
 
+// rq_offline_dl(cp, cpu) / rq_online_dl(cp, cpu): the heap's part of
+// kernel/sched/deadline.c's rq_offline_dl(rq) / rq_online_dl(rq) for
+// rq->cpu (v4.9 .. v6.18; cp is &rq->rd->cpudl), as CPU hotplug calls them:
+// offline takes the CPU out of the heap and the free set; online, for a
+// runqueue without -dl tasks, makes it free (with tasks it would also
+// cpudl_set() its earliest deadline, which cpudl's ops say with `set`).
+template <class CP>
+void rq_offline_dl(CP* cp, int cpu) {
+  cpudl_clear(cp, cpu);
+  cpudl_clear_freecpu(cp, cpu);
+}
+template <class CP>
+void rq_online_dl(CP* cp, int cpu) {
+  cpudl_set_freecpu(cp, cpu);
+}
+
 }  // namespace diffsched::kernel

@@ -397,14 +397,12 @@ nlohmann::json Report::json() const {
     j["equivalence"] = nullptr;
   } else {
     nlohmann::json e = {{"programs", exhaustive_programs(*subject, options.equiv_bounds)},
-                        {"cpus", options.equiv_bounds.at(0)},
                         {"text", exhaustive_bounds_text(*subject, options.equiv_bounds)}};
-    if (options.equiv_bounds.size() == 3) {  // N D K (cpudl)
-      e["deadlines"] = options.equiv_bounds.at(1);
-      e["ops"] = options.equiv_bounds.at(2);
-    } else {  // N: one call (pick)
-      e["ops"] = 1;
-    }
+    // Each bound by its name (checked against the subject by check_equiv_bounds).
+    const auto& names = subject->equiv_bound_names;
+    for (std::size_t i = 0; i < options.equiv_bounds.size() && i < names.size(); ++i)
+      e[std::string(names[i])] = options.equiv_bounds[i];
+    if (!e.contains("ops")) e["ops"] = subject->exhaustive_ops;
     j["equivalence"] = e;
   }
   j["time_to_kill"] = {{"p50", kill_percentile(50)}, {"p90", kill_percentile(90)},

@@ -1,0 +1,50 @@
+// fn-expect: int_heap_sift_down perf
+// SPDX-License-Identifier: MIT
+/*
+ * diffsched fn example pair "min-heap-sift", the new side: a bottom-up
+ * sift-down. Follow the smaller child down to a leaf (one comparison a
+ * level), back up to where the element belongs, then rotate it into place.
+ * Fewer comparisons on random keys, the same heap; but with equal keys it
+ * always walks to a leaf and back, about log2(n) comparisons instead of 2:
+ * the counted cost grows, the results do not change (lib/min_heap's shape
+ * in v6.9; not kernel code). Domain: 0 <= pos < heap->nr.
+ */
+#include <linux/kernel.h>
+
+#define parent(i)	(((i) - 1) / 2)
+
+struct int_heap {
+	int	nr;
+	int	size;
+	int	*data;
+};
+
+struct heap_ops {
+	bool (*less)(const void *lhs, const void *rhs, void *args);
+};
+
+void int_heap_sift_down(struct int_heap *heap, int pos,
+			const struct heap_ops *ops, void *args)
+{
+	int *data = heap->data;
+	int n = heap->nr;
+	int i, j;
+
+	/* The path of smaller children, down to a node without two children. */
+	for (i = pos; 2 * i + 2 < n; ) {
+		i = 2 * i + 1;
+		if (ops->less(&data[i + 1], &data[i], args))
+			i++;
+	}
+	/* The last node may have a left child only. */
+	if (2 * i + 2 == n)
+		i = 2 * i + 1;
+	/* Back up while the sifted element is smaller than the path's. */
+	while (i != pos && ops->less(&data[pos], &data[i], args))
+		i = parent(i);
+	/* Each element of the path moves up a level; the sifted one lands at i. */
+	for (j = i; i != pos; ) {
+		i = parent(i);
+		swap(data[i], data[j]);
+	}
+}

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+/*
+ * diffsched fn, extraction example: a function that calls kernel API the
+ * shim lacks (a function the file declares, whose results a harness must
+ * draw from the input: a stub) next to API the shim has.
+ * Written for this project in the style of kernel/sched/fair.c; not kernel code.
+ */
+#include <linux/cpumask.h>
+
+struct sched_group;
+
+/* Defined elsewhere in the kernel; the shim has neither. */
+extern unsigned long group_capacity_hint(struct sched_group *sg, int cpu);
+extern int sched_balance_pass;
+
+unsigned long capacity_sum(struct sched_group *sg, const struct cpumask *cpus)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_cpu(cpu, cpus)
+		sum += min(arch_scale_cpu_capacity(cpu), group_capacity_hint(sg, cpu));
+	return sum >> sched_balance_pass;
+}
