@@ -16,365 +16,17 @@
 #include "util/json.h"
 #include "util/text.h"
 
-namespace diffsched::fn {
+#include "fn/extract_internal.h"
 
-std::string_view type_kind_name(TypeKind kind) {
-  switch (kind) {
-    case TypeKind::kVoid: return "void";
-    case TypeKind::kBool: return "bool";
-    case TypeKind::kInteger: return "integer";
-    case TypeKind::kEnum: return "enum";
-    case TypeKind::kFloat: return "float";
-    case TypeKind::kPointer: return "pointer";
-    case TypeKind::kArray: return "array";
-    case TypeKind::kStruct: return "struct";
-    case TypeKind::kFunctionPointer: return "function-pointer";
-    case TypeKind::kFunction: return "function";
-    case TypeKind::kOther: return "other";
-  }
-  return "other";
-}
+namespace diffsched::fn::detail {
 
-std::string_view piece_kind_name(PieceKind kind) {
-  switch (kind) {
-    case PieceKind::kInclude: return "include";
-    case PieceKind::kMacro: return "macro";
-    case PieceKind::kType: return "type";
-    case PieceKind::kData: return "data";
-    case PieceKind::kFunction: return "function";
-  }
-  return "function";
-}
-
-bool CType::is_cpumask_pointer() const {
-  const CType* t = target();
-  return kind == TypeKind::kPointer && t && t->kind == TypeKind::kStruct && !t->is_union &&
-         t->tag == "cpumask";
-}
-
-NLOHMANN_JSON_SERIALIZE_ENUM(TypeKind, {{TypeKind::kVoid, "void"},
-                                        {TypeKind::kBool, "bool"},
-                                        {TypeKind::kInteger, "integer"},
-                                        {TypeKind::kEnum, "enum"},
-                                        {TypeKind::kFloat, "float"},
-                                        {TypeKind::kPointer, "pointer"},
-                                        {TypeKind::kArray, "array"},
-                                        {TypeKind::kStruct, "struct"},
-                                        {TypeKind::kFunctionPointer, "function-pointer"},
-                                        {TypeKind::kFunction, "function"},
-                                        {TypeKind::kOther, "other"}})
-NLOHMANN_JSON_SERIALIZE_ENUM(PieceKind, {{PieceKind::kInclude, "include"},
-                                         {PieceKind::kMacro, "macro"},
-                                         {PieceKind::kType, "type"},
-                                         {PieceKind::kData, "data"},
-                                         {PieceKind::kFunction, "function"}})
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CType, kind, spelling, canonical, size, bits, is_signed,
-                                   is_const, is_union, tag, array_size, name, inner)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Piece, kind, name, line, begin, end)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Signature, name, result, params, is_static, is_inline,
-                                   is_variadic, line)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(External, name, is_function, in_shim, declared_in_file,
-                                   implicit, type, header)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GlobalRead, name, type, defined_in_file, is_static, in_shim,
-                                   has_initializer, read, written, address_taken, constant,
-                                   read_by)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Extraction, error, function, pieces, externals, globals,
-                                   indirect_calls, missing_includes, shim_own, parse_errors,
-                                   diagnostics)
-
-namespace {
-
-// libclang's clang_f (kcheck/libclang.h: loaded with dlopen, in the child only).
-#define LC(f) DIFFSCHED_LC(f)
-
-using tools::take_string;
-
-std::string spelling(CXCursor c) { return take_string(LC(clang_getCursorSpelling)(c)); }
-std::string type_spelling(CXType t) { return take_string(LC(clang_getTypeSpelling)(t)); }
-CXCursorKind kind_of(CXCursor c) { return LC(clang_getCursorKind)(c); }
-bool is_null(CXCursor c) { return LC(clang_Cursor_isNull)(c) != 0; }
-
-// ---- types -----------------------------------------------------------------
-
-// Pointers and arrays nest at most this deep; struct fields are listed at
-// most this many levels below a parameter (a struct by pointer: its fields).
-constexpr int kMaxTypeDepth = 6;
-constexpr int kMaxFieldDepth = 2;
-
-bool integer_kind(CXTypeKind k, bool* is_signed) {
-  switch (k) {
-    case CXType_Char_U: case CXType_UChar: case CXType_UShort: case CXType_UInt:
-    case CXType_ULong: case CXType_ULongLong: case CXType_UInt128: case CXType_Char16:
-    case CXType_Char32:
-      *is_signed = false;
-      return true;
-    case CXType_Char_S: case CXType_SChar: case CXType_Short: case CXType_Int:
-    case CXType_Long: case CXType_LongLong: case CXType_Int128: case CXType_WChar:
-      *is_signed = true;
-      return true;
-    default:
-      return false;
-  }
-}
-
-CType describe(CXType type, int depth, int field_depth);
-
-void describe_function(CXType fn, int depth, CType* out) {
-  out->inner.push_back(describe(LC(clang_getResultType)(fn), depth + 1, kMaxFieldDepth));
-  const int n = LC(clang_getNumArgTypes)(fn);
-  for (int i = 0; i < n; ++i)
-    out->inner.push_back(
-        describe(LC(clang_getArgType)(fn, static_cast<unsigned>(i)), depth + 1, kMaxFieldDepth));
-}
-
-CType describe(CXType type, int depth, int field_depth) {
-  CType out;
-  const CXType canon = LC(clang_getCanonicalType)(type);
-  out.spelling = type_spelling(type);
-  out.canonical = type_spelling(canon);
-  out.is_const = LC(clang_isConstQualifiedType)(type) || LC(clang_isConstQualifiedType)(canon);
-  const long long size = LC(clang_Type_getSizeOf)(canon);
-  out.size = size >= 0 ? size : -1;
-  if (depth > kMaxTypeDepth) return out;  // kOther, named
-  bool is_signed = false;
-  switch (canon.kind) {
-    case CXType_Void:
-      out.kind = TypeKind::kVoid;
-      break;
-    case CXType_Bool:
-      out.kind = TypeKind::kBool;
-      out.bits = 1;
-      break;
-    case CXType_Float: case CXType_Double: case CXType_LongDouble: case CXType_Float128:
-    case CXType_Half: case CXType_Float16:
-      out.kind = TypeKind::kFloat;
-      break;
-    case CXType_Enum: {
-      out.kind = TypeKind::kEnum;
-      const CXCursor decl = LC(clang_getTypeDeclaration)(canon);
-      if (!LC(clang_Cursor_isAnonymous)(decl)) out.tag = spelling(decl);
-      const CXType base = LC(clang_getCanonicalType)(LC(clang_getEnumDeclIntegerType)(decl));
-      integer_kind(base.kind, &out.is_signed);
-      out.bits = out.size > 0 ? static_cast<unsigned>(out.size * 8) : 0;
-      break;
-    }
-    case CXType_Pointer: {
-      const CXType pointee = LC(clang_getPointeeType)(canon);
-      const CXType pcanon = LC(clang_getCanonicalType)(pointee);
-      if (pcanon.kind == CXType_FunctionProto || pcanon.kind == CXType_FunctionNoProto) {
-        out.kind = TypeKind::kFunctionPointer;
-        describe_function(pcanon, depth, &out);
-      } else {
-        out.kind = TypeKind::kPointer;
-        out.inner.push_back(describe(pointee, depth + 1, field_depth));
-      }
-      break;
-    }
-    case CXType_ConstantArray: case CXType_IncompleteArray: case CXType_VariableArray:
-    case CXType_DependentSizedArray:
-      out.kind = TypeKind::kArray;
-      out.array_size = canon.kind == CXType_ConstantArray ? LC(clang_getArraySize)(canon) : -1;
-      out.inner.push_back(describe(LC(clang_getArrayElementType)(canon), depth + 1, field_depth));
-      // `const int[4]`: the elements are const, so the array is.
-      out.is_const = out.is_const || out.inner.back().is_const;
-      break;
-    case CXType_Record: {
-      out.kind = TypeKind::kStruct;
-      const CXCursor decl = LC(clang_getTypeDeclaration)(canon);
-      out.is_union = kind_of(decl) == CXCursor_UnionDecl;
-      if (!LC(clang_Cursor_isAnonymous)(decl)) out.tag = spelling(decl);
-      if (field_depth > 0) {
-        struct Ctx {
-          std::vector<CType>* fields;
-          int depth, field_depth;
-        } ctx{&out.inner, depth, field_depth};
-        LC(clang_Type_visitFields)(
-            canon,
-            [](CXCursor field, CXClientData data) {
-              auto* c = static_cast<Ctx*>(data);
-              CType f = describe(LC(clang_getCursorType)(field), c->depth + 1, c->field_depth - 1);
-              f.name = spelling(field);
-              c->fields->push_back(std::move(f));
-              return CXVisit_Continue;
-            },
-            &ctx);
-      }
-      break;
-    }
-    case CXType_FunctionProto: case CXType_FunctionNoProto:
-      out.kind = TypeKind::kFunction;
-      describe_function(canon, depth, &out);
-      break;
-    default:
-      if (integer_kind(canon.kind, &is_signed)) {
-        out.kind = TypeKind::kInteger;
-        out.is_signed = is_signed;
-        out.bits = out.size > 0 ? static_cast<unsigned>(out.size * 8) : 0;
-      }
-      break;
-  }
-  return out;
-}
-
-// ---- locations ---------------------------------------------------------------
-
-constexpr std::size_t kNowhere = std::string::npos;
-
-// The main file of the parse (the child parses one file at a time).
-CXFile g_main_file = nullptr;
-
-// Byte offset of `loc` in the main file (its expansion), or kNowhere. A
-// location in a macro's body whose expansion is in the main file counts
-// (clang starts a function's extent there when a file macro such as
-// `__attribute_const__` comes first).
-std::size_t main_offset(CXSourceLocation loc) {
-  unsigned offset = 0;
-  CXFile file = nullptr;
-  LC(clang_getExpansionLocation)(loc, &file, nullptr, nullptr, &offset);
-  if (LC(clang_Location_isFromMainFile)(loc) ||
-      (file && g_main_file && LC(clang_File_isEqual)(file, g_main_file)))
-    return offset;
-  return kNowhere;
-}
-
-struct Range {
-  std::size_t begin = kNowhere, end = kNowhere;
-  bool ok() const { return begin != kNowhere && end != kNowhere && begin <= end; }
-};
-
-Range main_extent(CXCursor c) {
-  const CXSourceRange r = LC(clang_getCursorExtent)(c);
-  return Range{main_offset(LC(clang_getRangeStart)(r)), main_offset(LC(clang_getRangeEnd)(r))};
-}
-
-unsigned line_of(CXCursor c) {
-  unsigned line = 0;
-  LC(clang_getExpansionLocation)(LC(clang_getCursorLocation)(c), nullptr, &line, nullptr, nullptr);
-  return line;
-}
-
-// The file a cursor's declaration is written in ("" for none: builtins).
-std::string file_of(CXCursor c) {
-  CXFile file = nullptr;
-  LC(clang_getSpellingLocation)(LC(clang_getCursorLocation)(c), &file, nullptr, nullptr, nullptr);
-  if (!file) return {};
-  return take_string(LC(clang_getFileName)(file));
-}
-
-bool in_main_file(CXCursor c) {
-  return LC(clang_Location_isFromMainFile)(LC(clang_getCursorLocation)(c)) != 0;
-}
-
-// ---- tokens of the main file ---------------------------------------------------
-
-struct Token {
-  std::size_t begin = 0, end = 0;
-  CXTokenKind kind = CXToken_Punctuation;
-  std::string text;
-};
-
-std::vector<Token> main_tokens(CXTranslationUnit tu, CXFile file, std::size_t size) {
-  std::vector<Token> out;
-  const CXSourceRange all =
-      LC(clang_getRange)(LC(clang_getLocationForOffset)(tu, file, 0),
-                         LC(clang_getLocationForOffset)(tu, file, static_cast<unsigned>(size)));
-  CXToken* tokens = nullptr;
-  unsigned n = 0;
-  LC(clang_tokenize)(tu, all, &tokens, &n);
-  out.reserve(n);
-  for (unsigned i = 0; i < n; ++i) {
-    const CXTokenKind kind = LC(clang_getTokenKind)(tokens[i]);
-    if (kind == CXToken_Comment) continue;
-    const CXSourceRange r = LC(clang_getTokenExtent)(tu, tokens[i]);
-    unsigned b = 0, e = 0;
-    LC(clang_getSpellingLocation)(LC(clang_getRangeStart)(r), nullptr, nullptr, nullptr, &b);
-    LC(clang_getSpellingLocation)(LC(clang_getRangeEnd)(r), nullptr, nullptr, nullptr, &e);
-    Token t{b, e, kind, {}};
-    if (kind == CXToken_Identifier || kind == CXToken_Punctuation || kind == CXToken_Keyword)
-      t.text = take_string(LC(clang_getTokenSpelling)(tu, tokens[i]));
-    out.push_back(std::move(t));
-  }
-  LC(clang_disposeTokens)(tu, tokens, n);
-  return out;
-}
-
-// The index of the first token that begins at or after `offset`.
-std::size_t token_at(const std::vector<Token>& tokens, std::size_t offset) {
-  return static_cast<std::size_t>(
-      std::lower_bound(tokens.begin(), tokens.end(), offset,
-                       [](const Token& t, std::size_t o) { return t.begin < o; }) -
-      tokens.begin());
-}
-
-// ---- the file's top-level declarations -------------------------------------------
-
-struct Item {
-  CXCursor cursor;
-  PieceKind kind = PieceKind::kFunction;
-  std::string name;
-  Range range;
-  unsigned line = 0;
-  bool is_definition = false;
-  bool included = false;
-};
-
-class Extractor {
- public:
-  Extractor(CXTranslationUnit tu, const std::string& text, const std::string& path,
-            std::string shim_dir)
-      : tu_(tu), text_(text), path_(path), shim_dir_(std::move(shim_dir)) {}
-
-  Extraction run(std::string_view function);
-
- private:
-  void collect();
-  std::size_t add_item(CXCursor c, PieceKind kind);
-  // The top-level item that holds `decl` (a declaration of the main file), or kNowhere.
-  std::size_t item_of(CXCursor decl);
-  void include(std::size_t item);
-  void walk(std::size_t item);
-  void on_reference(CXCursor node, CXCursor ref, const std::string& reader, int access);
-  void note_external(CXCursor ref, bool is_function);
-  void include_macros();
-  // clang's first error in the main file, "LINE: message", or "".
-  std::string first_error() const;
-  Range piece_range(const Item& item) const;
-  std::string text_of(Range r) const {
-    return r.ok() && r.end <= text_.size() ? text_.substr(r.begin, r.end - r.begin) : std::string();
-  }
-  bool in_shim(CXCursor c) const {
-    if (in_main_file(c)) return false;
-    const std::string f = file_of(c);
-    return !f.empty() && f.size() > shim_dir_.size() && f.compare(0, shim_dir_.size(), shim_dir_) == 0 &&
-           f[shim_dir_.size()] == '/';
-  }
-  std::string shim_relative(CXCursor c) const {
-    const std::string f = file_of(c);
-    return in_shim(c) ? f.substr(shim_dir_.size() + 1) : std::string();
-  }
-
-  CXTranslationUnit tu_;
-  const std::string& text_;
-  const std::string& path_;
-  std::string shim_dir_;
-  std::vector<Token> tokens_;
-  std::vector<Item> items_;
-  std::unordered_multimap<unsigned, std::size_t> by_hash_;
-  std::map<std::string, std::vector<std::size_t>> macros_;  // name -> macro items, in file order
-  std::set<std::string> declared_names_;                    // functions and variables the file declares
-  std::vector<std::size_t> worklist_;
-  Extraction out_;
-  std::map<std::string, External> externals_;
-  std::map<std::string, GlobalRead> globals_;
-  std::set<std::string> indirect_seen_;
-};
 
 std::size_t Extractor::add_item(CXCursor c, PieceKind kind) {
-  Item it{c, kind, spelling(c), main_extent(c), line_of(c), LC(clang_isCursorDefinition)(c) != 0,
+  Item it{c, kind, spelling(c), main_extent(c), line_of(c), FN_LC(clang_isCursorDefinition)(c) != 0,
           false};
   if (!it.range.ok()) return kNowhere;
   const std::size_t index = items_.size();
-  by_hash_.emplace(LC(clang_hashCursor)(c), index);
+  by_hash_.emplace(FN_LC(clang_hashCursor)(c), index);
   if (kind == PieceKind::kMacro) macros_[it.name].push_back(index);
   if (kind == PieceKind::kFunction || kind == PieceKind::kData) declared_names_.insert(it.name);
   items_.push_back(std::move(it));
@@ -382,7 +34,7 @@ std::size_t Extractor::add_item(CXCursor c, PieceKind kind) {
 }
 
 void Extractor::collect() {
-  for (const CXCursor& c : tools::cursor_children(LC(clang_getTranslationUnitCursor)(tu_))) {
+  for (const CXCursor& c : tools::cursor_children(FN_LC(clang_getTranslationUnitCursor)(tu_))) {
     if (!in_main_file(c)) continue;
     switch (kind_of(c)) {
       case CXCursor_FunctionDecl: add_item(c, PieceKind::kFunction); break;
@@ -393,7 +45,7 @@ void Extractor::collect() {
         break;
       case CXCursor_MacroDefinition: add_item(c, PieceKind::kMacro); break;
       case CXCursor_InclusionDirective: {
-        const CXFile included = LC(clang_getIncludedFile)(c);
+        const CXFile included = FN_LC(clang_getIncludedFile)(c);
         const Range r = main_extent(c);
         // `#include <x>` as written: the directive's text from its '<' or '"'.
         std::string written = text_of(r);
@@ -417,14 +69,14 @@ std::size_t Extractor::item_of(CXCursor decl) {
   // Climb to the declaration at file scope (a field's struct, an enumerator's enum).
   CXCursor c = decl;
   for (int steps = 0; steps < 256 && !is_null(c); ++steps) {
-    const CXCursor parent = LC(clang_getCursorSemanticParent)(c);
+    const CXCursor parent = FN_LC(clang_getCursorSemanticParent)(c);
     if (is_null(parent) || kind_of(parent) == CXCursor_TranslationUnit) break;
-    if (LC(clang_isInvalid)(kind_of(parent))) break;
+    if (FN_LC(clang_isInvalid)(kind_of(parent))) break;
     c = parent;
   }
-  const auto [first, last] = by_hash_.equal_range(LC(clang_hashCursor)(c));
+  const auto [first, last] = by_hash_.equal_range(FN_LC(clang_hashCursor)(c));
   for (auto it = first; it != last; ++it)
-    if (LC(clang_equalCursors)(items_[it->second].cursor, c)) return it->second;
+    if (FN_LC(clang_equalCursors)(items_[it->second].cursor, c)) return it->second;
   return kNowhere;
 }
 
@@ -466,7 +118,7 @@ std::string operator_token(const std::vector<Token>& tokens, CXCursor op, const 
 void Extractor::note_external(CXCursor ref, bool is_function) {
   const std::string name = spelling(ref);
   if (name.empty() || name.starts_with("__builtin")) return;
-  const CXCursor canonical = LC(clang_getCanonicalCursor)(ref);
+  const CXCursor canonical = FN_LC(clang_getCanonicalCursor)(ref);
   if (file_of(canonical).empty() && file_of(ref).empty()) return;  // a builtin
   auto [it, fresh] = externals_.try_emplace(name);
   if (!fresh) return;
@@ -477,14 +129,14 @@ void Extractor::note_external(CXCursor ref, bool is_function) {
   e.header = in_shim(canonical) ? shim_relative(canonical) : shim_relative(ref);
   e.declared_in_file = declared_names_.count(name) != 0;
   e.implicit = !e.in_shim && !e.declared_in_file;
-  e.type = type_spelling(LC(clang_getCursorType)(ref));
+  e.type = type_spelling(FN_LC(clang_getCursorType)(ref));
 }
 
 void Extractor::on_reference(CXCursor node, CXCursor ref, const std::string& reader, int access) {
   const CXCursorKind kind = kind_of(ref);
   switch (kind) {
     case CXCursor_FunctionDecl: {
-      const CXCursor def = LC(clang_getCursorDefinition)(ref);
+      const CXCursor def = FN_LC(clang_getCursorDefinition)(ref);
       const bool defined_here = !is_null(def) && in_main_file(def);
       if (in_main_file(ref)) include(item_of(ref));
       if (defined_here) include(item_of(def));
@@ -492,16 +144,16 @@ void Extractor::on_reference(CXCursor node, CXCursor ref, const std::string& rea
       break;
     }
     case CXCursor_VarDecl: {
-      if (!LC(clang_Cursor_hasVarDeclGlobalStorage)(ref)) break;
-      const CXCursor parent = LC(clang_getCursorSemanticParent)(ref);
+      if (!FN_LC(clang_Cursor_hasVarDeclGlobalStorage)(ref)) break;
+      const CXCursor parent = FN_LC(clang_getCursorSemanticParent)(ref);
       const bool file_scope = kind_of(parent) == CXCursor_TranslationUnit;
-      if (!file_scope && LC(clang_Cursor_getStorageClass)(ref) != CX_SC_Extern) break;  // a local static
-      const CXCursor def = LC(clang_getCursorDefinition)(ref);
+      if (!file_scope && FN_LC(clang_Cursor_getStorageClass)(ref) != CX_SC_Extern) break;  // a local static
+      const CXCursor def = FN_LC(clang_getCursorDefinition)(ref);
       const bool ref_here = in_main_file(ref);
       const bool def_here = !is_null(def) && in_main_file(def);
       if (ref_here && file_scope) include(item_of(ref));
       if (def_here) include(item_of(def));
-      const bool storage_extern = LC(clang_Cursor_getStorageClass)(ref) == CX_SC_Extern;
+      const bool storage_extern = FN_LC(clang_Cursor_getStorageClass)(ref) == CX_SC_Extern;
       const bool defined_in_file = def_here || (ref_here && file_scope && !storage_extern);
       if (!defined_in_file) note_external(ref, false);
       if (reader.empty()) break;  // referenced by data or a type, not read by a function
@@ -511,12 +163,12 @@ void Extractor::on_reference(CXCursor node, CXCursor ref, const std::string& rea
       if (fresh) {
         const CXCursor decl = def_here ? def : ref;
         g.name = name;
-        g.type = describe(LC(clang_getCursorType)(decl), 0, 1);
+        g.type = describe(FN_LC(clang_getCursorType)(decl), 0, 1);
         g.defined_in_file = defined_in_file;
-        g.is_static = LC(clang_Cursor_getStorageClass)(decl) == CX_SC_Static;
-        const CXCursor canonical = LC(clang_getCanonicalCursor)(ref);
+        g.is_static = FN_LC(clang_Cursor_getStorageClass)(decl) == CX_SC_Static;
+        const CXCursor canonical = FN_LC(clang_getCanonicalCursor)(ref);
         g.in_shim = in_shim(canonical) || in_shim(ref);
-        g.has_initializer = def_here && !is_null(LC(clang_Cursor_getVarDeclInitializer)(def));
+        g.has_initializer = def_here && !is_null(FN_LC(clang_Cursor_getVarDeclInitializer)(def));
       }
       if (access & kRead) g.read = true;
       if (access & kWrite) g.written = true;
@@ -528,7 +180,7 @@ void Extractor::on_reference(CXCursor node, CXCursor ref, const std::string& rea
     case CXCursor_TypedefDecl: case CXCursor_StructDecl: case CXCursor_UnionDecl:
     case CXCursor_EnumDecl: case CXCursor_EnumConstantDecl: case CXCursor_FieldDecl: {
       if (in_main_file(ref)) include(item_of(ref));
-      const CXCursor def = LC(clang_getCursorDefinition)(ref);
+      const CXCursor def = FN_LC(clang_getCursorDefinition)(ref);
       if (!is_null(def) && in_main_file(def)) include(item_of(def));
       break;
     }
@@ -572,7 +224,7 @@ void Extractor::walk(std::size_t index) {
       for (auto& a : kid_access) a = f.access | kRead;
     }
     if (kind == CXCursor_CallExpr) {
-      const CXCursor callee = LC(clang_getCursorReferenced)(c);
+      const CXCursor callee = FN_LC(clang_getCursorReferenced)(c);
       if (is_null(callee) || kind_of(callee) != CXCursor_FunctionDecl) {
         std::string call = tools::collapse_blanks(text_of(main_extent(c)));
         if (call.size() > 120) call = call.substr(0, 117) + "...";
@@ -583,9 +235,9 @@ void Extractor::walk(std::size_t index) {
     if (kind == CXCursor_DeclRefExpr || kind == CXCursor_MemberRefExpr ||
         kind == CXCursor_TypeRef || kind == CXCursor_CallExpr || kind == CXCursor_MemberRef ||
         kind == CXCursor_VariableRef) {
-      const CXCursor ref = LC(clang_getCursorReferenced)(c);
+      const CXCursor ref = FN_LC(clang_getCursorReferenced)(c);
       // A plain `x = v` writes x and does not read it.
-      if (!is_null(ref) && !LC(clang_equalCursors)(ref, c)) on_reference(c, ref, reader, f.access);
+      if (!is_null(ref) && !FN_LC(clang_equalCursors)(ref, c)) on_reference(c, ref, reader, f.access);
     }
     for (std::size_t i = kids.size(); i-- > 0;) stack.push_back({kids[i], kid_access[i]});
   }
@@ -660,17 +312,17 @@ std::string Extractor::first_error() const {
   // An #include the shim lacks only when nothing else went wrong: a missing
   // header loses declarations, an unknown macro before a definition loses it.
   std::string missing;
-  for (unsigned i = 0, count = LC(clang_getNumDiagnostics)(tu_); i < count; ++i) {
-    CXDiagnostic d = LC(clang_getDiagnostic)(tu_, i);
+  for (unsigned i = 0, count = FN_LC(clang_getNumDiagnostics)(tu_); i < count; ++i) {
+    CXDiagnostic d = FN_LC(clang_getDiagnostic)(tu_, i);
     std::string found;
-    const CXSourceLocation loc = LC(clang_getDiagnosticLocation)(d);
-    if (LC(clang_getDiagnosticSeverity)(d) >= CXDiagnostic_Error &&
-        LC(clang_Location_isFromMainFile)(loc)) {
+    const CXSourceLocation loc = FN_LC(clang_getDiagnosticLocation)(d);
+    if (FN_LC(clang_getDiagnosticSeverity)(d) >= CXDiagnostic_Error &&
+        FN_LC(clang_Location_isFromMainFile)(loc)) {
       unsigned line = 0;
-      LC(clang_getExpansionLocation)(loc, nullptr, &line, nullptr, nullptr);
-      found = fmt::format("{}: {}", line, take_string(LC(clang_getDiagnosticSpelling)(d)));
+      FN_LC(clang_getExpansionLocation)(loc, nullptr, &line, nullptr, nullptr);
+      found = fmt::format("{}: {}", line, take_string(FN_LC(clang_getDiagnosticSpelling)(d)));
     }
-    LC(clang_disposeDiagnostic)(d);
+    FN_LC(clang_disposeDiagnostic)(d);
     if (found.find("file not found") != std::string::npos) {
       if (missing.empty()) missing = found;
     } else if (!found.empty()) {
@@ -681,7 +333,7 @@ std::string Extractor::first_error() const {
 }
 
 Extraction Extractor::run(std::string_view function) {
-  const CXFile file = LC(clang_getFile)(tu_, path_.c_str());
+  const CXFile file = FN_LC(clang_getFile)(tu_, path_.c_str());
   g_main_file = file;
   if (file) tokens_ = main_tokens(tu_, file, text_.size());
   collect();
@@ -706,18 +358,18 @@ Extraction Extractor::run(std::string_view function) {
   Signature& sig = out_.function;
   sig.name = items_[target].name;
   sig.line = items_[target].line;
-  const CXType fn_type = LC(clang_getCursorType)(fn);
-  sig.result = describe(LC(clang_getResultType)(fn_type), 0, kMaxFieldDepth);
-  const int n = LC(clang_Cursor_getNumArguments)(fn);
+  const CXType fn_type = FN_LC(clang_getCursorType)(fn);
+  sig.result = describe(FN_LC(clang_getResultType)(fn_type), 0, kMaxFieldDepth);
+  const int n = FN_LC(clang_Cursor_getNumArguments)(fn);
   for (int i = 0; i < n; ++i) {
-    const CXCursor p = LC(clang_Cursor_getArgument)(fn, static_cast<unsigned>(i));
-    CType t = describe(LC(clang_getCursorType)(p), 0, kMaxFieldDepth);
+    const CXCursor p = FN_LC(clang_Cursor_getArgument)(fn, static_cast<unsigned>(i));
+    CType t = describe(FN_LC(clang_getCursorType)(p), 0, kMaxFieldDepth);
     t.name = spelling(p);
     sig.params.push_back(std::move(t));
   }
-  sig.is_static = LC(clang_Cursor_getStorageClass)(fn) == CX_SC_Static;
-  sig.is_inline = LC(clang_Cursor_isFunctionInlined)(fn) != 0;
-  sig.is_variadic = LC(clang_Cursor_isVariadic)(fn) != 0;
+  sig.is_static = FN_LC(clang_Cursor_getStorageClass)(fn) == CX_SC_Static;
+  sig.is_inline = FN_LC(clang_Cursor_isFunctionInlined)(fn) != 0;
+  sig.is_variadic = FN_LC(clang_Cursor_isVariadic)(fn) != 0;
 
   // Earlier declarations of the function (a prototype) come along.
   include(target);
@@ -750,11 +402,11 @@ Extraction Extractor::run(std::string_view function) {
     out_.globals.push_back(std::move(g));
   }
   // clang's errors: how many in the file, and those inside the unit's pieces.
-  for (unsigned i = 0, count = LC(clang_getNumDiagnostics)(tu_); i < count; ++i) {
-    CXDiagnostic d = LC(clang_getDiagnostic)(tu_, i);
-    if (LC(clang_getDiagnosticSeverity)(d) >= CXDiagnostic_Error) {
+  for (unsigned i = 0, count = FN_LC(clang_getNumDiagnostics)(tu_); i < count; ++i) {
+    CXDiagnostic d = FN_LC(clang_getDiagnostic)(tu_, i);
+    if (FN_LC(clang_getDiagnosticSeverity)(d) >= CXDiagnostic_Error) {
       ++out_.parse_errors;
-      const CXSourceLocation loc = LC(clang_getDiagnosticLocation)(d);
+      const CXSourceLocation loc = FN_LC(clang_getDiagnosticLocation)(d);
       const std::size_t at = main_offset(loc);
       const bool in_unit =
           at != kNowhere && std::any_of(out_.pieces.begin(), out_.pieces.end(), [&](const Piece& p) {
@@ -762,12 +414,12 @@ Extraction Extractor::run(std::string_view function) {
           });
       if (in_unit && out_.diagnostics.size() < 20) {
         unsigned line = 0;
-        LC(clang_getExpansionLocation)(loc, nullptr, &line, nullptr, nullptr);
+        FN_LC(clang_getExpansionLocation)(loc, nullptr, &line, nullptr, nullptr);
         out_.diagnostics.push_back(
-            fmt::format("{}: {}", line, take_string(LC(clang_getDiagnosticSpelling)(d))));
+            fmt::format("{}: {}", line, take_string(FN_LC(clang_getDiagnosticSpelling)(d))));
       }
     }
-    LC(clang_disposeDiagnostic)(d);
+    FN_LC(clang_disposeDiagnostic)(d);
   }
   return std::move(out_);
 }
@@ -775,9 +427,9 @@ Extraction Extractor::run(std::string_view function) {
 // The overridable shim helpers (tools::kShimOverridable) that `text` defines.
 std::vector<std::string> own_helpers(CXTranslationUnit tu) {
   std::vector<std::string> own;
-  for (const CXCursor& c : tools::cursor_children(LC(clang_getTranslationUnitCursor)(tu))) {
+  for (const CXCursor& c : tools::cursor_children(FN_LC(clang_getTranslationUnitCursor)(tu))) {
     if (kind_of(c) != CXCursor_FunctionDecl || !in_main_file(c) ||
-        !LC(clang_isCursorDefinition)(c))
+        !FN_LC(clang_isCursorDefinition)(c))
       continue;
     const std::string name = spelling(c);
     for (const char* o : tools::kShimOverridable)
@@ -798,12 +450,12 @@ std::string extract_in_child(const std::string& text, std::string_view function,
   }
   const std::string force = shim + "/sched/sched.h";
   CXUnsavedFile unsaved{path.c_str(), text.data(), static_cast<unsigned long>(text.size())};
-  CXIndex index = LC(clang_createIndex)(0, 0);
+  CXIndex index = FN_LC(clang_createIndex)(0, 0);
   auto parse = [&](const std::vector<std::string>& own, unsigned flags, CXTranslationUnit* tu) {
     const std::vector<std::string> strings = tools::shim_parse_args(shim, force, own);
     std::vector<const char*> args;
     for (const auto& a : strings) args.push_back(a.c_str());
-    return LC(clang_parseTranslationUnit2)(index, path.c_str(), args.data(),
+    return FN_LC(clang_parseTranslationUnit2)(index, path.c_str(), args.data(),
                                            static_cast<int>(args.size()), &unsaved, 1, flags, tu);
   };
   // First which shim helpers the file defines itself (every one left out of
@@ -816,7 +468,7 @@ std::string extract_in_child(const std::string& text, std::string_view function,
       tu) {
     own = own_helpers(tu);
   }
-  if (tu) LC(clang_disposeTranslationUnit)(tu);
+  if (tu) FN_LC(clang_disposeTranslationUnit)(tu);
   tu = nullptr;
   const CXErrorCode rc =
       parse(own, CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord, &tu);
@@ -825,116 +477,20 @@ std::string extract_in_child(const std::string& text, std::string_view function,
                                       : "libclang could not parse it";
   } else {
     // Where clang gave up on the rest of the file, what it read is not the file.
-    for (unsigned i = 0, n = LC(clang_getNumDiagnostics)(tu); i < n && out.error.empty(); ++i) {
-      CXDiagnostic d = LC(clang_getDiagnostic)(tu, i);
-      const std::string msg = take_string(LC(clang_getDiagnosticSpelling)(d));
-      if (LC(clang_getDiagnosticSeverity)(d) >= CXDiagnostic_Error &&
+    for (unsigned i = 0, n = FN_LC(clang_getNumDiagnostics)(tu); i < n && out.error.empty(); ++i) {
+      CXDiagnostic d = FN_LC(clang_getDiagnostic)(tu, i);
+      const std::string msg = take_string(FN_LC(clang_getDiagnosticSpelling)(d));
+      if (FN_LC(clang_getDiagnosticSeverity)(d) >= CXDiagnostic_Error &&
           msg.find("nesting level exceeded") != std::string::npos)
         out.error = "clang: " + msg;
-      LC(clang_disposeDiagnostic)(d);
+      FN_LC(clang_disposeDiagnostic)(d);
     }
     if (out.error.empty()) out = Extractor(tu, text, path, shim).run(function);
   }
-  if (tu) LC(clang_disposeTranslationUnit)(tu);
-  LC(clang_disposeIndex)(index);
+  if (tu) FN_LC(clang_disposeTranslationUnit)(tu);
+  FN_LC(clang_disposeIndex)(index);
   return util::dump_json(nlohmann::json(out));
 }
 
-#undef LC
 
-}  // namespace
-
-const Piece* Extraction::piece(std::string_view name) const {
-  for (const auto& p : pieces)
-    if (p.name == name) return &p;
-  return nullptr;
-}
-const External* Extraction::external(std::string_view name) const {
-  for (const auto& e : externals)
-    if (e.name == name) return &e;
-  return nullptr;
-}
-const GlobalRead* Extraction::global(std::string_view name) const {
-  for (const auto& g : globals)
-    if (g.name == name) return &g;
-  return nullptr;
-}
-
-std::vector<std::string> Extraction::compile_args(const std::filesystem::path& shim_dir) const {
-  const std::filesystem::path shim = shim_dir.empty() ? tools::source_dir() / "kshim" : shim_dir;
-  // kernel-check's candidate flags (kcheck/build.cpp), without
-  // the sanitizers, the glue and the output.
-  std::vector<std::string> args = {
-      "-std=gnu11", "-nostdinc", "-fno-strict-aliasing", "-fno-common", "-Wall",
-      "-Wno-unused-function", "-Werror=implicit-function-declaration",
-      "-Werror=incompatible-pointer-types", "-Werror=int-conversion", "-Werror=return-type",
-      "-fdiagnostics-color=never", "-iquote", (shim / "sched").string(), "-I",
-      (shim / "include").string(), "-I", (shim / "abi").string(), "-include",
-      (shim / "sched" / "sched.h").string()};
-  for (const auto& name : shim_own) args.push_back("-DKSHIM_OWN_" + name);
-  return args;
-}
-
-Extraction extract_function(const std::string& text, std::string_view function,
-                            const ExtractOptions& options) {
-  Extraction failed;
-  const std::string shim =
-      (options.shim_dir.empty() ? tools::source_dir() / "kshim" : options.shim_dir).string();
-  if (const std::string bad =
-          tools::special_include(text, {shim + "/sched", shim + "/include", shim + "/abi"});
-      !bad.empty()) {
-    failed.error = fmt::format("{}: it #includes {}, which is not a regular file",
-                               options.file_name, bad);
-    return failed;
-  }
-  const std::string fn(function);
-  tools::ChildOutput child = tools::run_in_child(
-      [&] { return extract_in_child(text, fn, shim); }, options.parse_seconds);
-  if (!child.error.empty()) {
-    failed.error = fmt::format("{}: {}", options.file_name, child.error);
-    return failed;
-  }
-  Extraction out;
-  try {
-    out = nlohmann::json::parse(child.data).get<Extraction>();
-  } catch (const nlohmann::json::exception&) {
-    failed.error = fmt::format("{}: libclang's parse did not complete", options.file_name);
-    return failed;
-  }
-  if (!out.error.empty()) {
-    out.error = fmt::format("{}: {}", options.file_name, out.error);
-    return out;
-  }
-  // The unit: each piece's bytes once (pieces overlap: a typedef of the
-  // struct it defines, `int a, b;`), in file order, from the text we hold.
-  std::vector<std::pair<std::size_t, std::size_t>> ranges;
-  for (const Piece& p : out.pieces) {
-    if (p.end > text.size() || p.begin > p.end) {
-      failed.error = fmt::format("{}: libclang's parse did not complete", options.file_name);
-      return failed;
-    }
-    if (!ranges.empty() && p.begin < ranges.back().second)
-      ranges.back().second = std::max(ranges.back().second, p.end);
-    else
-      ranges.emplace_back(p.begin, p.end);
-  }
-  for (const auto& [begin, end] : ranges) {
-    out.text.append(text, begin, end - begin);
-    out.text += "\n";
-  }
-  return out;
-}
-
-Extraction extract_function_from_file(const std::filesystem::path& file,
-                                      std::string_view function, ExtractOptions options) {
-  if (options.file_name == ExtractOptions{}.file_name) options.file_name = file.string();
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec)) {
-    Extraction failed;
-    failed.error = fmt::format("{}: not a readable regular file", file.string());
-    return failed;
-  }
-  return extract_function(util::read_text(file), function, options);
-}
-
-}  // namespace diffsched::fn
+}  // namespace diffsched::fn::detail

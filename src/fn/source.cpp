@@ -1,0 +1,90 @@
+// diffsched fn: locations and tokens of the main file (extract_internal.h).
+#include <algorithm>
+
+#include "fn/extract_internal.h"
+
+namespace diffsched::fn::detail {
+
+// ---- locations ---------------------------------------------------------------
+
+
+// The main file of the parse (the child parses one file at a time).
+CXFile g_main_file = nullptr;  // extract_internal.h
+
+// Byte offset of `loc` in the main file (its expansion), or kNowhere. A
+// location in a macro's body whose expansion is in the main file counts
+// (clang starts a function's extent there when a file macro such as
+// `__attribute_const__` comes first).
+std::size_t main_offset(CXSourceLocation loc) {
+  unsigned offset = 0;
+  CXFile file = nullptr;
+  FN_LC(clang_getExpansionLocation)(loc, &file, nullptr, nullptr, &offset);
+  if (FN_LC(clang_Location_isFromMainFile)(loc) ||
+      (file && g_main_file && FN_LC(clang_File_isEqual)(file, g_main_file)))
+    return offset;
+  return kNowhere;
+}
+
+
+
+Range main_extent(CXCursor c) {
+  const CXSourceRange r = FN_LC(clang_getCursorExtent)(c);
+  return Range{main_offset(FN_LC(clang_getRangeStart)(r)), main_offset(FN_LC(clang_getRangeEnd)(r))};
+}
+
+unsigned line_of(CXCursor c) {
+  unsigned line = 0;
+  FN_LC(clang_getExpansionLocation)(FN_LC(clang_getCursorLocation)(c), nullptr, &line, nullptr, nullptr);
+  return line;
+}
+
+// The file a cursor's declaration is written in ("" for none: builtins).
+std::string file_of(CXCursor c) {
+  CXFile file = nullptr;
+  FN_LC(clang_getSpellingLocation)(FN_LC(clang_getCursorLocation)(c), &file, nullptr, nullptr, nullptr);
+  if (!file) return {};
+  return take_string(FN_LC(clang_getFileName)(file));
+}
+
+bool in_main_file(CXCursor c) {
+  return FN_LC(clang_Location_isFromMainFile)(FN_LC(clang_getCursorLocation)(c)) != 0;
+}
+
+// ---- tokens of the main file ---------------------------------------------------
+
+
+
+std::vector<Token> main_tokens(CXTranslationUnit tu, CXFile file, std::size_t size) {
+  std::vector<Token> out;
+  const CXSourceRange all =
+      FN_LC(clang_getRange)(FN_LC(clang_getLocationForOffset)(tu, file, 0),
+                         FN_LC(clang_getLocationForOffset)(tu, file, static_cast<unsigned>(size)));
+  CXToken* tokens = nullptr;
+  unsigned n = 0;
+  FN_LC(clang_tokenize)(tu, all, &tokens, &n);
+  out.reserve(n);
+  for (unsigned i = 0; i < n; ++i) {
+    const CXTokenKind kind = FN_LC(clang_getTokenKind)(tokens[i]);
+    if (kind == CXToken_Comment) continue;
+    const CXSourceRange r = FN_LC(clang_getTokenExtent)(tu, tokens[i]);
+    unsigned b = 0, e = 0;
+    FN_LC(clang_getSpellingLocation)(FN_LC(clang_getRangeStart)(r), nullptr, nullptr, nullptr, &b);
+    FN_LC(clang_getSpellingLocation)(FN_LC(clang_getRangeEnd)(r), nullptr, nullptr, nullptr, &e);
+    Token t{b, e, kind, {}};
+    if (kind == CXToken_Identifier || kind == CXToken_Punctuation || kind == CXToken_Keyword)
+      t.text = take_string(FN_LC(clang_getTokenSpelling)(tu, tokens[i]));
+    out.push_back(std::move(t));
+  }
+  FN_LC(clang_disposeTokens)(tu, tokens, n);
+  return out;
+}
+
+// The index of the first token that begins at or after `offset`.
+std::size_t token_at(const std::vector<Token>& tokens, std::size_t offset) {
+  return static_cast<std::size_t>(
+      std::lower_bound(tokens.begin(), tokens.end(), offset,
+                       [](const Token& t, std::size_t o) { return t.begin < o; }) -
+      tokens.begin());
+}
+
+}  // namespace diffsched::fn::detail
