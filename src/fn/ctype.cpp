@@ -34,10 +34,13 @@ std::string_view piece_kind_name(PieceKind kind) {
   return "function";
 }
 
+// The kernel's `struct cpumask` (a C struct tag, not the cpumask subject).
+constexpr std::string_view kCpumaskStructTag = "cpumask";
+
 bool CType::is_cpumask_pointer() const {
   const CType* t = target();
   return kind == TypeKind::kPointer && t && t->kind == TypeKind::kStruct && !t->is_union &&
-         t->tag == "cpumask";
+         t->tag == kCpumaskStructTag;
 }
 
 
