@@ -40,6 +40,7 @@ struct SubjectTool {
   Level default_level;    // S::kDefaultLevel: kernel-check's --level default
   CandidateShape shape;
   // kernel-check
+  std::string_view kcheck_help;  // its subcommand's line in `kernel-check --help`
   std::span<const std::string_view> builtin_baselines;  // --baseline's built-in words
   bool capacities;      // --capacity applies (cpudl_find()'s capacity branch)
   bool alloc_failures;  // the file allocates (cpudl_init()): --fail-alloc has paths to fail
@@ -49,7 +50,8 @@ struct SubjectTool {
   std::span<const unsigned> perf_cpus;
   std::size_t perf_max_ops;
   std::span<const std::string_view> perf_sides;  // the reference first
-  std::string_view perf_metric;                  // the default --metric
+  std::span<const std::string_view> perf_metrics;  // what it counts (perf/cost.h's Metric names)
+  std::string_view perf_metric;                    // the default --metric: the first of them
   // mutate: the functions a mutant may change, and its constants
   std::string_view mutate_prefix;  // functions named so; "" for shape kFunction (--function)
   std::span<const std::string_view> mutate_constants;
@@ -71,6 +73,8 @@ inline constexpr std::string_view kPickBaselines[] = {"builtin-reference", "buil
 inline constexpr unsigned kCpudlPerfCpus[] = {8, 64, 256};
 inline constexpr unsigned kPickPerfCpus[] = {8, 64, 512, 4096, 8192};
 inline constexpr std::string_view kCpudlSides[] = {"reference", "optimized"};
+inline constexpr std::string_view kCpudlMetrics[] = {"accesses", "loads", "stores", "compares"};
+inline constexpr std::string_view kPickMetrics[] = {"work", "words", "iterations"};
 inline constexpr std::string_view kPickSides[] = {"reference", "optimized", "fused"};
 // A pick file has no IDX_INVALID (a cpudl name); its "none" is -1 or nr_cpu_ids.
 inline constexpr std::string_view kCpudlConstants[] = {"IDX_INVALID", "0", "1", "nr_cpu_ids"};
@@ -86,6 +90,7 @@ inline constexpr SubjectTool kCpudlTool{
     .index = subject_index<cpudl::Subject>(),
     .default_level = cpudl::Subject::kDefaultLevel,
     .shape = CandidateShape::kHeapApi,
+    .kcheck_help = "check a cpudeadline.c (API v3.14..v3.18, v3.19..v4.8, v4.9..v6.18 or v6.19+)",
     .builtin_baselines = subject_tool_data::kCpudlBaselines,
     .capacities = true,
     .alloc_failures = true,
@@ -94,6 +99,7 @@ inline constexpr SubjectTool kCpudlTool{
     .perf_cpus = subject_tool_data::kCpudlPerfCpus,
     .perf_max_ops = 64,
     .perf_sides = subject_tool_data::kCpudlSides,
+    .perf_metrics = subject_tool_data::kCpudlMetrics,
     .perf_metric = "accesses",
     .mutate_prefix = "cpudl_",
     .mutate_constants = subject_tool_data::kCpudlConstants,
@@ -110,6 +116,7 @@ inline constexpr SubjectTool kPickTool{
     .index = subject_index<pick::Subject>(),
     .default_level = pick::Subject::kDefaultLevel,
     .shape = CandidateShape::kFunction,
+    .kcheck_help = "check a kernel-style destination pick function",
     .builtin_baselines = subject_tool_data::kPickBaselines,
     .capacities = false,
     .alloc_failures = false,
@@ -118,6 +125,7 @@ inline constexpr SubjectTool kPickTool{
     .perf_cpus = subject_tool_data::kPickPerfCpus,
     .perf_max_ops = 4,
     .perf_sides = subject_tool_data::kPickSides,
+    .perf_metrics = subject_tool_data::kPickMetrics,
     .perf_metric = "work",
     .mutate_prefix = "",
     .mutate_constants = subject_tool_data::kPickConstants,
@@ -151,6 +159,12 @@ const FuzzTarget* lockstep_target(const SubjectTool& tool, Level level);
 
 // The C++ subject types of kSubjectTools, in its order.
 using ToolSubjects = std::tuple<cpudl::Subject, pick::Subject>;
+
+// Whether S is one of ToolSubjects (the tools' modes are instantiated for it).
+template <class S>
+inline constexpr bool kIsToolSubject = []<class... T>(std::type_identity<std::tuple<T...>>) {
+  return (std::is_same_v<S, T> || ...);
+}(std::type_identity<ToolSubjects>{});
 
 // Calls f(std::type_identity<S>{}) for the tool's C++ subject type (the
 // first of ToolSubjects if none matches, which kSubjectTools rules out).

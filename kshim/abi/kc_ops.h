@@ -3,7 +3,7 @@
  * kernel-check --in-kernel: the cpudl ops of the driver's input (kc_driver.h),
  * written for diffsched. The one op table of the protocol, shared by the
  * driver (kshim/kmod/kc_driver.c, in the module and in the twin) and the host
- * (src/kcheck/in_kernel_programs.cpp), both reaching it through the include
+ * (src/subjects/cpudl/kcheck_check.cpp, its driver lines), both reaching it through the include
  * directory kshim/abi (the module's Kbuild stages it beside kcheck_abi.h):
  *
  *   #define KC_HANDLER(letter, name) { letter, kc_op_##name },

@@ -60,7 +60,6 @@ namespace harness {
 Settings g_settings;
 Current g_current;
 std::vector<Candidate> g_candidates;  // [baseline if a file], candidate
-std::vector<pick::PickSide> g_pick_sides;
 // The sides every run of this harness uses (the candidate's, beside the
 // baseline's), handed to each entry that runs programs; nothing in the engine
 // is installed process-wide.
@@ -93,26 +92,14 @@ std::span<const std::uint8_t> shape_body(std::span<const std::uint8_t> in) {
 
 bool is_builtin(const std::string& name) { return name.rfind("builtin-", 0) == 0; }
 
-std::vector<std::unique_ptr<cpudl::Side>> make_cpudl_sides() {
-  std::vector<std::unique_ptr<cpudl::Side>> sides;
-  const Settings& s = g_settings;
-  std::size_t next = 0;
-  if (s.baseline == "builtin-reference")
-    sides.push_back(cpudl::make_reference_side());
-  else if (s.baseline == "builtin-optimized")
-    sides.push_back(cpudl::make_optimized_side());
-  else
-    sides.push_back(make_cpudl_side("baseline", g_candidates[next++], s.task));
-  sides.push_back(make_cpudl_side("candidate", g_candidates[next], s.task));
-  return sides;
-}
-
 void load(const std::string& path) {
   std::string error;
   auto c = load_candidate(path, &error);
   if (!c) fail(error);
-  const bool one_function = g_settings.tool->shape == CandidateShape::kFunction;
-  if (one_function != (c->table->api == KCHECK_API_PICK))
+  bool accepted = false;
+  with_tool_subject(*g_settings.tool,
+                    [&]<class S>(std::type_identity<S>) { accepted = accepts_api<S>(c->table->api); });
+  if (!accepted)
     fail(fmt::format("{} is a {} candidate, not {}", path, api_name(c->table->api),
                      g_settings.tool->name));
   g_candidates.push_back(*c);
@@ -155,35 +142,8 @@ void setup(const std::vector<std::string>& args, std::vector<std::string>* fuzze
       c.table->set_capacity(1, caps.data(), static_cast<unsigned>(caps.size()));
   }
 
-  if (s.tool->shape == CandidateShape::kHeapApi) {
-    const auto& words = s.tool->builtin_baselines;
-    if (is_builtin(s.baseline) && std::find(words.begin(), words.end(), s.baseline) == words.end())
-      fail(fmt::format("baseline '{}': {} or a file", s.baseline, fmt::join(words, ", ")));
-    g_sides.of<cpudl::Subject>() = [] {
-      return std::make_unique<cpudl::Lockstep>(make_cpudl_sides());
-    };
-  } else {
-    std::size_t next = 0;
-    if (is_builtin(s.baseline)) {
-      bool found = false;
-      for (const auto& side : pick::default_sides())
-        if (s.baseline == fmt::format("builtin-{}", side.name)) {
-          g_pick_sides.push_back(pick::PickSide{"baseline", side.fn, nullptr});
-          found = true;
-        }
-      if (!found)
-        fail(fmt::format("baseline '{}': builtin-reference, builtin-optimized, "
-                         "builtin-fused or a file", s.baseline));
-    }
-    std::string error;
-    for (const char* name : {"baseline", "candidate"}) {
-      if (is_builtin(s.baseline) && std::string_view(name) == "baseline") continue;
-      auto side = make_pick_side(name, g_candidates[next++], &error);
-      if (!side) fail(error);
-      g_pick_sides.push_back(*side);
-    }
-    g_sides.of<pick::Subject>() = [] { return std::make_unique<pick::Lockstep>(g_pick_sides); };
-  }
+  // The sides are the subject's (its package's kcheck_harness.cpp).
+  with_tool_subject(*s.tool, [](auto t) { setup_sides<typename decltype(t)::type>(); });
 }
 
 
@@ -440,8 +400,9 @@ int mode_alloc() {
   const long n = g_settings.o.fail_alloc_at;
   if (n < 1) fail("--mode=alloc needs --fail-alloc-at=N (N >= 1)", kHarnessBadUsage);
   const kcheck_candidate& t = *g_candidates.back().table;
-  if (t.api == KCHECK_API_PICK)
-    fail("allocation failure applies to cpudl candidates", kHarnessBadUsage);
+  if (!g_settings.tool->alloc_failures)
+    fail(fmt::format("allocation failure does not apply to {} candidates (their files do not "
+                     "allocate)", g_settings.tool->name), kHarnessBadUsage);
   const unsigned nr = g_nr_cpus.empty() ? 8 : g_nr_cpus.front();
   __sanitizer_set_death_callback(on_sanitizer_death);
   // cpudl_init() runs on a thread of its own, joined before the leak check

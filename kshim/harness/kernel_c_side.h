@@ -1,13 +1,12 @@
-// Sides backed by a kernel C file compiled through the kshim: a cpudl side
-// and a pick side, each calling the candidate's table (kcheck_abi.h), loaded
-// from its own shared object so that two candidates never share a symbol.
+// A kernel C file compiled through the kshim, as the harness loads it: its
+// table (kcheck_abi.h), from its own shared object so that two candidates
+// never share a symbol. The sides that call it are each subject's
+// (src/subjects/<name>/kcheck_harness.cpp: cpudl's heap side, pick's
+// function sides).
 //
 //   auto cand = kcheck::load_candidate("build-fuzz/kcheck/run-1/candidate.so", &error);
-//   auto side = kcheck::make_cpudl_side("candidate", *cand);   // a cpudl::Side
 //
-// Every API form is adapted to the v4.9..v6.18 meaning by the C glue; the
-// side only forwards ops, reads the heap in place (HeapView points into the
-// candidate's own struct cpudl) and turns WARN_ON() records into warnings.
+// Every API form is adapted to the v4.9..v6.18 meaning by the C glue.
 #pragma once
 
 #include <memory>
@@ -15,9 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "subjects/cpudl/kernel_side.h"
 #include "kcheck_abi.h"
-#include "subjects/pick/lockstep.h"
 
 namespace diffsched::kcheck {
 
@@ -54,13 +51,8 @@ TaskShape task_for_find(const TaskShape& base, unsigned long long dl, const unsi
 // "util U/1024, on CPU C": how a trace or a finding names it.
 std::string describe_task(const TaskShape& t);
 
-std::unique_ptr<cpudl::Side> make_cpudl_side(std::string name, const Candidate& c,
-                                             const TaskShape& task);
-
-// A pick side calling the candidate's function (at most two pick candidates
-// per process: the sides are plain function pointers).
-std::optional<pick::PickSide> make_pick_side(std::string_view name, const Candidate& c,
-                                             std::string* error);
+// The candidate's pending WARN_ON() record, "file:line: what" ("" if none).
+std::string format_warning(const kcheck_candidate& t);
 
 std::string_view api_name(int api);  // "v4.8", "v4.9", "v6.19", "pick"
 

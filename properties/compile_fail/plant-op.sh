@@ -35,14 +35,15 @@ forced=(
   "src/subjects/cpudl/apply.h:src/subjects/cpudl/perf_clock.cpp"
   "src/subjects/cpudl/apply.h:src/subjects/cpudl/perf_cost.cpp"
   "src/subjects/cpudl/apply.h:src/subjects/cpudl/side.cpp"
-  "src/subjects/cpudl/apply.h:kshim/harness/kernel_c_side.cpp"
+  "src/subjects/cpudl/apply.h:src/subjects/cpudl/kcheck_harness.cpp"
   "src/subjects/cpudl/model.cpp:src/subjects/cpudl/model.cpp"
-  "kshim/abi/kc_ops.h:src/kcheck/in_kernel_programs.cpp:src/kcheck/in_kernel_programs.cpp"
+  "kshim/abi/kc_ops.h:src/subjects/cpudl/kcheck_check.cpp:src/subjects/cpudl/kcheck_check.cpp"
   "kshim/kmod/kc_driver.c:kshim/kmod/kc_driver.c"
 )
 follows=(src/io/trace.cpp src/io/json.cpp src/subjects/cpudl/print.cpp src/io/program.cpp src/io/binary.cpp src/io/fields.cpp
          src/subjects/cpudl/verify_bfs.cpp src/engine/minimize.cpp src/targets.cpp
-         kshim/harness/kernel_c_side.cpp src/kcheck/in_kernel_programs.cpp)
+         src/subjects/cpudl/kcheck_harness.cpp src/subjects/cpudl/kcheck_check.cpp
+         src/kcheck/in_kernel_programs.cpp src/subjects/cpudl/perf_search.cpp)
 
 compile() {  # root unit -> output
   case $2 in

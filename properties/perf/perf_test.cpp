@@ -6,6 +6,8 @@
 #include "kernel/cpumask.h"
 #include "perf/cost.h"
 #include "perf/search.h"
+#include "subjects/cpudl/perf.h"
+#include "subjects/pick/perf.h"
 
 namespace diffsched::perf {
 namespace {

@@ -15,6 +15,7 @@
 #include "engine/op.h"
 #include "io/text.h"
 #include "kernel/cpumask.h"
+#include "subjects/cpumask/ops.h"  // reg(): the register field type
 
 namespace diffsched::testing {
 

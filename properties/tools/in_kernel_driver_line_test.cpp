@@ -11,6 +11,7 @@
 #include "kernel/cpumask.h"
 #include "support/masks.h"
 #include "kcheck/in_kernel_internal.h"
+#include "kcheck/subject_hooks.h"
 
 namespace diffsched::tools::in_kernel_detail {
 namespace {
@@ -39,7 +40,7 @@ TEST(InKernelDriverLine, EveryCpudlOpKindIsTheLineThePerOpCodeWrote) {
   std::size_t kinds = 0;
   std::vector<bool> seen(std::variant_size_v<cpudl::Op>);
   for (const auto& [op, line] : cases) {
-    EXPECT_EQ(driver_line(op), line);
+    EXPECT_EQ(kcheck::driver_line<cpudl::Subject>(op), line);
     if (!seen[op.index()]) ++kinds;
     seen[op.index()] = true;
   }
@@ -48,7 +49,7 @@ TEST(InKernelDriverLine, EveryCpudlOpKindIsTheLineThePerOpCodeWrote) {
 
 TEST(InKernelDriverLine, PickIsItsThreeMasks) {
   kernel::NrCpuIdsScope scope(8);
-  EXPECT_EQ(driver_line(pick::Op{pick::Pick{mask({0, 1}), mask({}), mask({3})}}), "p 0-1 - 3");
+  EXPECT_EQ(kcheck::driver_line<pick::Subject>(pick::Op{pick::Pick{mask({0, 1}), mask({}), mask({3})}}), "p 0-1 - 3");
 }
 
 }  // namespace

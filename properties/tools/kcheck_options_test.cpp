@@ -38,6 +38,7 @@ void set_non_default(const OptionSpec& spec, std::string& f) {
   }
 }
 void set_non_default(const OptionSpec&, bool& f) { f = !f; }
+void set_non_default(const OptionSpec&, const SubjectTool*&) {}  // all_set() chooses it
 void set_non_default(const OptionSpec& spec, unsigned& f) {
   f = std::isinf(spec.max) ? f + 7 : static_cast<unsigned>(spec.max) - 1;
 }
@@ -49,7 +50,6 @@ void set_non_default(const OptionSpec& spec, std::vector<unsigned>& f) {
 
 KernelCheckOptions all_set(const std::string& subject, unsigned uses) {
   KernelCheckOptions o;
-  o.subject = subject;
   o.tool = find_subject_tool(subject);
   for_each_option(o, [&](const OptionSpec& spec, auto& field) {
     if ((spec.uses & uses) && spec.name != "subject") set_non_default(spec, field);
@@ -125,9 +125,8 @@ KernelCheckOptions parse_replay(const std::vector<std::string>& words) {
   CLI::App app;
   auto* kc = app.add_subcommand("kernel-check");
   KernelCheckOptions back;
-  back.subject = words.at(1);
-  back.tool = find_subject_tool(back.subject);
-  cli::add_kernel_check_options(kc->add_subcommand(back.subject), back);
+  back.tool = find_subject_tool(words.at(1));
+  cli::add_kernel_check_options(kc->add_subcommand(words.at(1)), back);
   std::vector<std::string> reversed(words.rbegin(), words.rend());
   app.parse(reversed);  // CLI11 takes the arguments last first
   return back;
@@ -160,7 +159,6 @@ TEST(KcheckReplayCommand, EveryReplayedOptionRoundTripsThroughTheCli) {
 TEST(KcheckCliArgs, AnotherModesCommandRoundTripsThroughTheCli) {
   for (const char* subject : {"cpudl", "pick"}) {
     KernelCheckOptions o;
-    o.subject = subject;
     o.tool = find_subject_tool(subject);
     o.candidate = "/tmp/mutant 1.c";
     o.time = 2.5;

@@ -58,6 +58,7 @@ int run_export(const ExportOptions& o) {
     return bad_input(fmt::format("{}: subject {} has no kernel module driver ({})", o.kmod,
                                  subject_name(*program), subject_tool_names()));
   tools::CandidateSpec spec;
+  spec.tool = tool;
   spec.file = o.candidate.empty() ? comment_value(text, "candidate") : o.candidate;
   if (spec.file.empty())
     return bad_input(fmt::format("{} names no candidate (no '# candidate:' line): give --candidate FILE", o.kmod));

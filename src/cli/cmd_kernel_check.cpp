@@ -24,19 +24,11 @@ Runner add_kernel_check(CLI::App& app) {
       "the kernel shim and check it: properties, model, fuzzing, minimisation "
       "(exit 0 equivalent, 1 finding, 2 could not build or run)");
   sub->require_subcommand(1);
-  // The subcommands' help, by candidate shape.
-  auto help = [](const SubjectTool& t) {
-    return t.shape == CandidateShape::kHeapApi
-               ? fmt::format("check a cpudeadline.c (API v3.14..v3.18, v3.19..v4.8, v4.9..v6.18 "
-                             "or v6.19+)")
-               : fmt::format("check a kernel-style destination {} function", t.name);
-  };
   std::vector<std::pair<CLI::App*, std::shared_ptr<tools::KernelCheckOptions>>> subs;
   for (const SubjectTool* t : kSubjectTools) {
     auto opts = std::make_shared<tools::KernelCheckOptions>();
-    opts->subject = t->name;
     opts->tool = t;  // the name resolved, here at the edge
-    auto* cmd = sub->add_subcommand(std::string(t->name), help(*t));
+    auto* cmd = sub->add_subcommand(std::string(t->name), std::string(t->kcheck_help));
     add_kernel_check_options(cmd, *opts);
     subs.emplace_back(cmd, opts);
   }

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/commands.h"
 #include "io/program.h"
@@ -149,8 +150,7 @@ int report_search(const PerfOptions& o, perf::Metric metric, const std::vector<u
 template <class S>
 int replay_one(perf::Metric metric, const io::Program<S>& p,
                const std::string& path, const std::string& text) {
-  perf::Evaluator<S> ev;
-  const perf::Evaluation e = ev.run(std::span<const typename S::Op>(p.ops), p.config);
+  const perf::Evaluation e = perf::evaluate<S>(std::span<const typename S::Op>(p.ops), p.config);
   const auto names = perf::side_names(tool_of<S>());
   int status = kExitOk;
   fmt::print("{}: {} ops, {} CPUs, metric {}: {} {}", path, p.ops.size(), p.config.nr_cpu_ids,
@@ -203,7 +203,7 @@ int run_replay(const PerfOptions& o, perf::Metric metric) {
     const std::string text = util::read_text(path);
     const int s = std::visit(
         [&]<class S>(const io::Program<S>& p) -> int {
-          if constexpr (std::is_same_v<S, cpudl::Subject> || std::is_same_v<S, pick::Subject>)
+          if constexpr (kIsToolSubject<S>)
             return replay_one<S>(metric, p, path, text);
           else
             return kExitBadInput;
@@ -238,6 +238,17 @@ int run_perf(PerfOptions& o) {
   return report_search(o, *metric, cpus);
 }
 
+// Help text from the descriptors: "cpudl X; pick Y".
+template <class F>
+std::string per_subject(F&& f) {
+  std::string out;
+  for (const SubjectTool* t : kSubjectTools)
+    out += fmt::format("{}{} {}", out.empty() ? "" : "; ", t->name, f(*t));
+  return out;
+}
+
+std::string joined(auto&& items) { return fmt::format("{}", fmt::join(items, ",")); }
+
 }  // namespace
 
 Runner add_perf(CLI::App& app) {
@@ -254,15 +265,20 @@ Runner add_perf(CLI::App& app) {
         return words;
       }()));
   sub->add_option("--cpus", o->cpus,
-                  "nr_cpu_ids values, each its own search (default cpudl 8,64,256; pick "
-                  "8,64,512,4096,8192)")
+                  fmt::format("nr_cpu_ids values, each its own search (default {})",
+                              per_subject([](const SubjectTool& t) { return joined(t.perf_cpus); })))
       ->type_name("N,...");
   sub->add_option("--metric", o->metric,
-                  "counted cost: cpudl accesses (default), loads, stores, compares; pick work "
-                  "(default: words + iterations), words, iterations")
+                  fmt::format("counted cost (docs/bench.md; the first is the default): {}",
+                              per_subject([](const SubjectTool& t) {
+                                return fmt::format("{}", fmt::join(t.perf_metrics, ", "));
+                              })))
       ->type_name("M");
   sub->add_option("--side", o->side,
-                  "side measured against the reference: optimized, fused (pick), all (default)")
+                  fmt::format("side measured against the reference, or all (default): {}",
+                              per_subject([](const SubjectTool& t) {
+                                return fmt::format("{}", fmt::join(t.perf_sides.subspan(1), ", "));
+                              })))
       ->type_name("SIDE");
   sub->add_option("--runs", o->runs, "evaluations per search and strategy (default 4000)")
       ->check(positive());
@@ -272,7 +288,10 @@ Runner add_perf(CLI::App& app) {
       ->check(non_negative())
       ->type_name("S");
   sub->add_option("--seed", o->seed, "random seed (default 1); runs are deterministic per seed");
-  sub->add_option("--max-ops", o->max_ops, "longest input (default cpudl 64, pick 4)")
+  sub->add_option("--max-ops", o->max_ops,
+                  fmt::format("longest input (default {})", per_subject([](const SubjectTool& t) {
+                                return std::to_string(t.perf_max_ops);
+                              })))
       ->check(positive());
   sub->add_option("--max-ratio", o->max_ratio,
                   "exit 1 when a worst ratio exceeds R (the CI gate)")

@@ -49,7 +49,9 @@ void add_kernel_check_options(CLI::App* sub, KernelCheckOptions& o) {
                                 : fmt::format("-{},--{}", spec.short_name, spec.name);
     CLI::Option* opt = nullptr;
     using T = std::decay_t<decltype(field)>;
-    if constexpr (std::is_same_v<T, bool>) {
+    if constexpr (std::is_pointer_v<T>) {
+      return;  // the subject: the subcommand word (cmd_kernel_check.cpp), never an option
+    } else if constexpr (std::is_same_v<T, bool>) {
       opt = sub->add_flag(names, field, std::string(spec.help));
     } else {
       opt = sub->add_option(names, field, std::string(spec.help));

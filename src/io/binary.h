@@ -79,15 +79,12 @@ inline constexpr bool kHasDeadlines = []<class... Ops>(std::type_identity<std::v
 }(std::type_identity<typename S::Op>{});
 
 // Format v1, frozen: the number of op kinds each subject had (the op byte was
-// b % that; op i had code i). 0: the subject did not exist in v1.
+// b % that; op i had code i), its S::kV1OpKinds. 0: the subject did not exist
+// in v1.
 template <class S>
 constexpr unsigned v1_op_kinds() {
-  if constexpr (std::is_same_v<S, cpudl::Subject>)
-    return 7;
-  else if constexpr (std::is_same_v<S, pick::Subject>)
-    return 1;
-  else if constexpr (std::is_same_v<S, cpumask::Subject>)
-    return 12;
+  if constexpr (requires { S::kV1OpKinds; })
+    return S::kV1OpKinds;
   else
     return 0;
 }

@@ -23,7 +23,6 @@
 #include <type_traits>
 #include <vector>
 
-#include "subjects/cpumask/ops.h"
 #include "engine/fields.h"
 #include "io/bytes.h"
 #include "kernel/cpumask.h"
@@ -177,30 +176,6 @@ struct FieldTraits<Cpumask> {
     Cpumask m{};
     m.bits[0] = i;
     return m;
-  }
-};
-
-template <>
-struct FieldTraits<cpumask::Reg> {
-  static constexpr std::string_view kWhat = "register";
-  static std::string print(cpumask::Reg v);
-  static bool parse(std::string_view s, cpumask::Reg* out, std::string* error);
-  static bool decode(ByteReader& r, DecodeContext& c, cpumask::Reg* out);
-  static void encode(DecodeContext&, cpumask::Reg v, std::vector<std::uint8_t>* out) {
-    out->push_back(static_cast<std::uint8_t>(v.r));
-  }
-  static constexpr Shrink kShrink = Shrink::kCandidates;
-  static bool in_range(cpumask::Reg v, unsigned) { return v.r < cpumask::kRegisters; }
-  static std::vector<cpumask::Reg> candidates(cpumask::Reg v, unsigned) {
-    std::vector<cpumask::Reg> out;
-    for (unsigned r = 0; r < v.r; ++r) out.push_back(cpumask::Reg{r});
-    return out;
-  }
-  template <class G>
-  static auto generator(const G& g) { return g.reg(); }
-  static std::size_t domain_size(const BfsDomain&) { return cpumask::kRegisters; }
-  static cpumask::Reg domain_at(const BfsDomain&, std::size_t i) {
-    return cpumask::Reg{static_cast<unsigned>(i)};
   }
 };
 

@@ -16,7 +16,6 @@
 
 #include <fmt/format.h>
 
-#include "subjects/cpumask/ops.h"
 #include "engine/op.h"
 #include "io/fields.h"
 #include "kernel/cpumask.h"

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "kcheck/kernel_check.h"
+#include "kcheck/subject_hooks.h"
 #include "kcheck/options.h"
 #include "engine/exit_status.h"
 #include "tools/process.h"
@@ -73,13 +74,10 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
       fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
   };
   copy_into(file, staged);
-  // A pick candidate gets one too: a function cut from fair.c includes
-  // "sched.h", and the kernel's (like the shim's) includes "cpudeadline.h".
-  const KernelApi header_api = spec.api == KernelApi::kPick ? KernelApi::kV4_9 : spec.api;
-  const fs::path header =
-      spec.header.empty()
-          ? shim / "cpudeadline" / fmt::format("cpudeadline-{}.h", kernel_api_name(header_api))
-          : fs::absolute(spec.header);
+  fs::path header;
+  with_tool_subject(*spec.tool, [&]<class S>(std::type_identity<S>) {
+    header = spec.header.empty() ? kcheck::staged_header<S>(spec, shim) : fs::absolute(spec.header);
+  });
   copy_into(header, stage / "cpudeadline.h");
   if (ec) {
     r.summary = fmt::format("cannot stage {}: {}", file.string(), ec.message());
@@ -105,29 +103,10 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
       "-I", (shim / "include").string(), "-I", (shim / "abi").string(),
       // Any file name (a '"', a newline): a C literal, passed without a shell.
       "-DKCHECK_SOURCE=" + util::c_string_literal(file.string())};
-  if (spec.api == KernelApi::kPick) {
-    argv.insert(argv.end(), {"-include", (shim / "include" / "kshim" / "kshim.h").string(),
-                             fmt::format("-DKCHECK_FUNCTION={}", spec.function),
-                             staged.string(), (shim / "runtime" / "glue_pick.c").string()});
-  } else {
-    const int api = spec.api == KernelApi::kV3_14  ? 314
-                    : spec.api == KernelApi::kV4_8 ? 48
-                    : spec.api == KernelApi::kV4_9 ? 49
-                                                   : 619;
-    argv.insert(argv.end(), {"-include", (shim / "sched" / "sched.h").string(),
-                             fmt::format("-DKCHECK_API={}", api),
-                             fmt::format("-DKCHECK_FIND_RETURNS_CPU={}",
-                                         spec.find_return == FindReturn::kCpu ? 1 : 0),
-                             fmt::format("-DKCHECK_HAS_FREECPU={}",
-                                         spec.api == KernelApi::kV6_19 ||
-                                                 spec.api == KernelApi::kV3_14 ||
-                                                 !defines_function(util::read_text(file),
-                                                                   "cpudl_set_freecpu")
-                                             ? 0
-                                             : 1),
-                             staged.string(),
-                             (shim / "runtime" / "glue_cpudl.c").string()});
-  }
+  with_tool_subject(*spec.tool, [&]<class S>(std::type_identity<S>) {
+    const auto glue = kcheck::glue_args<S>(spec, shim, staged);
+    argv.insert(argv.end(), glue.begin(), glue.end());
+  });
   argv.insert(argv.begin() + 1, spec.extra_flags.begin(), spec.extra_flags.end());
   if (const std::string era = kernel_version_flag(spec.kernel_version); !era.empty())
     argv.insert(argv.begin() + 1, era);

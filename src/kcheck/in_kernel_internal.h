@@ -70,12 +70,6 @@ std::vector<fs::path> ops_files(const fs::path& dir);
 // A random program of the total decoder for `subject` at nr_cpu_ids `nr`.
 HostProgram random_program(const SubjectTool& subject, std::mt19937_64& rng, unsigned nr,
                            unsigned max_ops, std::string name);
-// One op as the driver's input line (kshim/kmod/kc_driver.h): a cpudl op's
-// letter (kshim/abi/kc_ops.h) and its fields in order, "F 50 0-3 1 512 1024";
-// a pick "p DST CPUS ALLOWED". Masks need the program's nr_cpu_ids
-// (kernel::NrCpuIdsScope).
-std::string driver_line(const cpudl::Op& op);
-std::string driver_line(const pick::Op& op);
 // The driver's input for programs `ids` (kshim/kmod/kc_driver.h).
 std::string programs_text(const std::vector<HostProgram>& programs, const std::vector<int>& ids,
                           bool verbose);

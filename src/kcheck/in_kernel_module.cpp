@@ -4,6 +4,7 @@
 // kernel-check builds it) and the twin that drives it; export --kmod's
 // standalone module directory.
 #include "kcheck/in_kernel_internal.h"
+#include "kcheck/subject_hooks.h"
 #include "io/load.h"
 #include "kcheck/work.h"
 #include "tools/process.h"
@@ -64,13 +65,16 @@ bool stage_module(const CandidateSpec& spec, util::OwnedDir& dir, std::string* e
   std::error_code ec;
   for (const auto& f : kStaged)
     if (f.from) copy_into(src / f.from, dir.file(f.rel), ec);
-  const bool pick = spec.api == KernelApi::kPick;
-  copy_into(src / "kshim" / "runtime" / (pick ? "glue_pick.c" : "glue_cpudl.c"), dir.file("glue.c"), ec);
+  kcheck::ModuleGlue glue;
+  fs::path header = spec.header;
+  const std::string source = fmt::format("-DKCHECK_SOURCE={}", make_word(util::shell_quote(
+      util::c_string_literal(spec.file.filename().string()))));
+  with_tool_subject(*spec.tool, [&]<class S>(std::type_identity<S>) {
+    glue = kcheck::module_glue<S>(spec, source);  // its package's (kcheck/subject_hooks.h)
+    if (header.empty()) header = kcheck::staged_header<S>(spec, src / "kshim");
+  });
+  copy_into(src / "kshim" / "runtime" / glue.glue, dir.file("glue.c"), ec);
   copy_into(spec.file, dir.file("candidate.c"), ec);
-  const fs::path header =
-      spec.header.empty() ? src / "kshim" / "cpudeadline" /
-                                fmt::format("cpudeadline-{}.h", kernel_api_name(pick ? KernelApi::kV4_9 : spec.api))
-                          : spec.header;
   copy_into(header, dir.file("cpudeadline.h"), ec);
   std::string why;
   if (ec || !dir.ok(&why)) {
@@ -78,32 +82,10 @@ bool stage_module(const CandidateSpec& spec, util::OwnedDir& dir, std::string* e
                          ec ? ec.message() : why);
     return false;
   }
-  std::string glue_flags, cand_flags;
-  const std::string source = fmt::format("-DKCHECK_SOURCE={}", make_word(util::shell_quote(
-      util::c_string_literal(spec.file.filename().string()))));
-  if (pick) {
-    // Kernels before v6.6 lack cpumask_first_and_and(): kbuild asks the
-    // headers it builds against (kc_pick.h has the stand-in).
-    const std::string need = " $(KC_FAA)";
-    glue_flags = fmt::format("-D__NO_FORTIFY -DKCHECK_FUNCTION={} {}{}", spec.function, source, need);
-    cand_flags = fmt::format("-include $(src)/kc_pick.h{}", need);
-  } else {
-    const int api = spec.api == KernelApi::kV4_8 ? 48 : spec.api == KernelApi::kV4_9 ? 49 : 619;
-    // As kernel-check's build (kcheck/build.cpp): a v4.8/v4.9-form file
-    // without the free-CPU helpers (v3.16 .. v3.18, Android 3.18 trees) has
-    // its free mask kept by the glue.
-    const bool has_freecpu = spec.api != KernelApi::kV6_19 &&
-                             defines_function(read_text(spec.file), "cpudl_set_freecpu");
-    glue_flags = fmt::format("-D__NO_FORTIFY -DKCHECK_API={} -DKCHECK_FIND_RETURNS_CPU={} "
-                             "-DKCHECK_HAS_FREECPU={} {}",
-                             api, spec.find_return == FindReturn::kCpu ? 1 : 0,
-                             has_freecpu ? 1 : 0, source);
-    cand_flags = "-include $(src)/sched.h";
-  }
   std::string own;
   for (const auto& name : shim_helpers_defined_by(read_text(spec.file) + "\n" + read_text(header)))
     own += " -DKSHIM_OWN_" + name;
-  const std::string rename = pick ? fmt::format(" -D{}=kc_{}", spec.function, spec.function) : "";
+  const std::string& rename = glue.rename;
   const std::string kbuild = fmt::format(
       "# kernel-check --in-kernel: the candidate, unmodified, in a module (diffsched).\n"
       "LINUXINCLUDE := -I$(src)/kc_inc $(LINUXINCLUDE)\n"
@@ -115,7 +97,7 @@ bool stage_module(const CandidateSpec& spec, util::OwnedDir& dir, std::string* e
       "-Wno-missing-declarations\n"
       "CFLAGS_glue.o := {}\n"
       "CFLAGS_candidate.o := {}\n",
-      rename, own, glue_flags, cand_flags);
+      rename, own, glue.glue_flags, glue.cand_flags);
   if (!io::write_file(dir.file("Kbuild").string(), kbuild, error)) return false;
   return true;
 }
@@ -216,7 +198,7 @@ bool export_kmod(const CandidateSpec& spec, const std::string& program_text, con
   std::error_code ec;
   if (!dir.protects(dir.dir() / "init.sh")) fs::remove(dir.dir() / "init.sh", ec);
   in_kernel_detail::HostProgram p;
-  const SubjectTool& subject = spec.api == KernelApi::kPick ? kPickTool : kCpudlTool;
+  const SubjectTool& subject = *spec.tool;
   if (!in_kernel_detail::to_host(*program, subject, "the program", &p, error)) return false;
   std::vector<in_kernel_detail::HostProgram> ps = {p};
   // Every write checked: a full disk is an error, never "wrote ...".

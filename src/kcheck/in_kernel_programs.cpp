@@ -10,19 +10,16 @@
 #include <utility>
 #include <variant>
 
-#include "subjects/cpudl/ops.h"
 #include "engine/op.h"
 #include "io/binary.h"
 #include "io/load.h"
 #include "io/text.h"
 #include "kernel/cpumask.h"
-#include "subjects/pick/ops.h"
 #include "subjects.h"
 #include "kcheck/in_kernel_internal.h"
+#include "kcheck/subject_hooks.h"
 #include "tools/process.h"
 
-// The driver's op table (C macros only), shared with kc_driver.c.
-#include <kc_ops.h>
 
 namespace diffsched::tools::in_kernel_detail {
 
@@ -32,79 +29,6 @@ using io::Program;
 bool write_text(const fs::path& file, const std::string& text) {
   std::string ignored;  // callers say what could not be written
   return io::write_file(file.string(), text, &ignored);  // checked to the close
-}
-
-namespace {
-
-std::string cpulist(const kernel::Cpumask& m) {
-  const std::string s = kernel::cpumask_to_cpulist(m);
-  return s.empty() ? "-" : s;
-}
-
-// The driver's op table (kshim/abi/kc_ops.h): row i is cpudl::Op's
-// alternative i, checked here by name, so an op's letter is
-// kDriverOps[op.index()].letter. A new op does not compile until its row
-// is there (and kc_driver.c, which builds its handlers from the same rows,
-// does not compile until it has the op's handler).
-struct DriverOp {
-  char letter;
-  std::string_view name;
-};
-#define DIFFSCHED_DRIVER_OP(letter, name) DriverOp{letter, #name},
-constexpr DriverOp kDriverOps[] = {KC_CPUDL_OPS(DIFFSCHED_DRIVER_OP)};
-#undef DIFFSCHED_DRIVER_OP
-
-constexpr bool driver_table_is_op_list() {
-  constexpr auto& names = OpNames<cpudl::Op>::kNames;
-  if (std::size(kDriverOps) != names.size()) return false;
-  for (std::size_t i = 0; i < names.size(); ++i)
-    if (kDriverOps[i].name != names[i]) return false;
-  return true;
-}
-static_assert(driver_table_is_op_list(),
-              "cpudl::Op (src/subjects/cpudl/ops.h) and the driver's op table KC_CPUDL_OPS "
-              "(kshim/abi/kc_ops.h) differ: a new op needs its row in kc_ops.h, in its place");
-
-constexpr bool driver_letters_unique() {
-  for (std::size_t i = 0; i < std::size(kDriverOps); ++i) {
-    for (char other : std::string_view("AEPQp"))  // the protocol's other lines
-      if (kDriverOps[i].letter == other) return false;
-    for (std::size_t j = i + 1; j < std::size(kDriverOps); ++j)
-      if (kDriverOps[i].letter == kDriverOps[j].letter) return false;
-  }
-  return true;
-}
-static_assert(driver_letters_unique(), "kshim/abi/kc_ops.h: two ops share an input letter");
-
-// One field of a driver line (kc_driver.c's kc_num, kc_cpu, kc_list): a
-// mask as a cpulist ("-" for none), a bool as 0/1, a number in decimal.
-template <class V>
-std::string driver_field(const V& v) {
-  if constexpr (std::is_same_v<V, kernel::Cpumask>)
-    return cpulist(v);
-  else if constexpr (std::is_same_v<V, bool>)
-    return v ? "1" : "0";
-  else if constexpr (requires { requires std::is_integral_v<decltype(v.value)>; })
-    return fmt::format("{}", v.value);
-  else
-    static_assert(kUnhandled<V>, "a field type the in-kernel driver's lines do not print");
-}
-
-}  // namespace
-
-std::string driver_line(const cpudl::Op& op) {
-  std::string line(1, kDriverOps[op.index()].letter);
-  std::visit(
-      [&](const auto& o) {
-        for_each_field(o, [&](std::string_view, const auto& v) { line += ' ' + driver_field(v); });
-      },
-      op);
-  return line;
-}
-
-std::string driver_line(const pick::Op& op) {
-  const auto& o = std::get<pick::Pick>(op);
-  return fmt::format("p {} {} {}", cpulist(o.dst), cpulist(o.cpus), cpulist(o.allowed));
 }
 
 namespace {
@@ -120,7 +44,7 @@ HostProgram host_program(const Program<S>& p, std::string name) {
   kernel::NrCpuIdsScope scope(h.nr);
   for (const auto& op : p.ops) {
     h.ops.push_back(io::format_op(op));
-    h.lines.push_back(driver_line(op));
+    h.lines.push_back(kcheck::driver_line<S>(op));
   }
   return h;
 }
@@ -134,14 +58,16 @@ bool to_host(const AnyProgram& any, const SubjectTool& subject, std::string name
                          subject.name);
     return false;
   }
-  if (const auto* p = std::get_if<Program<cpudl::Subject>>(&any)) {
-    *out = host_program(*p, std::move(name));
-    return true;
-  }
-  if (const auto* p = std::get_if<Program<pick::Subject>>(&any)) {
-    *out = host_program(*p, std::move(name));
-    return true;
-  }
+  bool done = false;
+  std::visit(
+      [&]<class S>(const Program<S>& p) {
+        if constexpr (kIsToolSubject<S>) {
+          *out = host_program(p, std::move(name));
+          done = true;
+        }
+      },
+      any);
+  if (done) return true;
   *error = fmt::format("{}: subject {} has no in-kernel driver", name, subject.name);
   return false;
 }
@@ -340,3 +266,12 @@ std::string check_record(RunResult* r, const std::string& token) {
 
 
 }  // namespace diffsched::tools::in_kernel_detail
+
+namespace diffsched::kcheck {
+
+std::string driver_cpulist(const kernel::Cpumask& m) {
+  const std::string s = kernel::cpumask_to_cpulist(m);
+  return s.empty() ? "-" : s;
+}
+
+}  // namespace diffsched::kcheck

@@ -12,6 +12,8 @@
 // a shared object with the C glue that exports its table (kshim/abi).
 #pragma once
 
+#include "subject_tools.h"
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -54,6 +56,8 @@ std::optional<KernelApi> detect_cpudl_api(const std::string& source, std::string
 bool defines_function(const std::string& source, const std::string& function);
 
 struct CandidateSpec {
+  // The subject whose file it is: its package builds it (kcheck/subject_hooks.h).
+  const SubjectTool* tool = &kCpudlTool;
   fs::path file;
   KernelApi api = KernelApi::kV4_9;
   FindReturn find_return = FindReturn::kBool;  // cpudl

@@ -53,6 +53,7 @@ std::string option_text(unsigned v) { return std::to_string(v); }
 std::string option_text(std::size_t v) { return std::to_string(v); }
 std::string option_text(double v) { return fmt::format("{}", v); }  // shortest exact form
 std::string option_text(const std::vector<unsigned>& v) { return fmt::format("{}", fmt::join(v, ",")); }
+std::string option_text(const SubjectTool* v) { return v ? std::string(v->name) : std::string(); }
 
 namespace {
 
@@ -116,6 +117,13 @@ std::string parse_option(const OptionSpec& spec, std::string_view text,
   return {};
 }
 
+std::string parse_option(const OptionSpec& spec, std::string_view text, const SubjectTool*& field) {
+  const SubjectTool* tool = find_subject_tool(text);
+  if (tool == nullptr) return bad(spec, text, fmt::format("one of {}", subject_tool_names()));
+  field = tool;
+  return {};
+}
+
 std::vector<std::string> harness_args(const KernelCheckOptions& o) {
   std::vector<std::string> defaults;
   KernelCheckOptions d;
@@ -162,12 +170,6 @@ bool parse_harness_args(const std::vector<std::string>& args, KernelCheckOptions
       *error = why;
       return false;
     }
-  }
-  // The name is resolved here, once (its choices checked it).
-  o->tool = find_subject_tool(o->subject);
-  if (o->tool == nullptr) {
-    *error = fmt::format("--subject {}: not one of {}", o->subject, subject_tool_names());
-    return false;
   }
   return true;
 }

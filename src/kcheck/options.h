@@ -75,9 +75,9 @@ std::string check_kernel_version(std::string_view text);
 std::string kernel_version_flag(std::string_view version);
 
 struct KernelCheckOptions {
-  std::string subject = "cpudl";  // the subcommand (harness: --subject), a SubjectTool's name
-  // `subject` resolved, at the edge: the subcommand (cli/cmd_kernel_check.cpp)
-  // or parse_harness_args(). Every step reads this, never the name.
+  // The subject, resolved at the edge: the subcommand (cli/cmd_kernel_check.cpp)
+  // or the harness's --subject (parse_option() below). Every step reads this
+  // descriptor; its name appears only in the text form of the option.
   const SubjectTool* tool = &kCpudlTool;
   std::string candidate;          // CLI: the C file; harness: its shared object
   std::string baseline = "builtin-reference";  // or a C file (harness: its .so)
@@ -268,7 +268,7 @@ void for_each_option(Options& o, F&& f) {
   // The harness's own.
   f(OptionSpec{.name = "subject", .help = "the subject (subject_tools.h)", .uses = kHarness,
                .choices = subject_tool_words()},
-    o.subject);
+    o.tool);
   f(OptionSpec{.name = "mode", .help = "what the harness does", .uses = kHarness,
                .choices = {"fuzz", "load", "replay", "minimize", "check", "alloc"}},
     o.mode);
@@ -292,6 +292,7 @@ std::string option_text(unsigned v);
 std::string option_text(std::size_t v);
 std::string option_text(double v);
 std::string option_text(const std::vector<unsigned>& v);
+std::string option_text(const SubjectTool* v);  // its name
 
 // Parses `text` into `field` and checks it against `spec`; "" if fine, else
 // a one-line reason ("--hang-seconds 'x': not a number").
@@ -302,6 +303,8 @@ std::string parse_option(const OptionSpec& spec, std::string_view text, std::siz
 std::string parse_option(const OptionSpec& spec, std::string_view text, double& field);
 std::string parse_option(const OptionSpec& spec, std::string_view text,
                          std::vector<unsigned>& field);
+// A subject's name, resolved to its descriptor (the one place it is).
+std::string parse_option(const OptionSpec& spec, std::string_view text, const SubjectTool*& field);
 
 // The harness's arguments for `o`: --NAME=VALUE for every kHarness option
 // that differs from its default (flags as --NAME).

@@ -10,6 +10,7 @@
 #include <fmt/ranges.h>
 
 #include "kcheck/session.h"
+#include "kcheck/subject_hooks.h"
 #include "subject_tools.h"
 #include "kcheck/c_source.h"
 #include "kcheck/work.h"
@@ -20,59 +21,18 @@ namespace diffsched::kcheck {
 
 namespace {
 
-using tools::KernelApi;
-
 constexpr const char* kWorkDirMode = "kernel-check";  // the --work-dir manifest's mode
 
-// A file an earlier kernel-check wrote in the given --work-dir (the header it
-// staged beside a candidate in candidate/): its leftover, never an input.
+}  // namespace
+
 bool staged_by_last_run(const Session& s, const fs::path& p) {
   return !s.o.work_dir.empty() &&
          util::written_by_last_run(s.o.work_dir, util::OwnedDirOptions{}.manifest, kWorkDirMode, p);
 }
 
-// The cpudl form of a file: its API (detected, or --api) and what its
-// cpudl_find() returns; kExitOk or prints the reason.
-int classify_cpudl(Session& s, const std::string& file, const std::string& text,
-                   tools::CandidateSpec* spec) {
-  const KernelCheckOptions& o = s.o;
-  if (o.api != "auto") {
-    auto forced = tools::parse_kernel_api(o.api);
-    if (!forced) return error(fmt::format("--api '{}': auto, v3.14, v4.8, v4.9 or v6.19", o.api));
-    spec->api = *forced;
-  } else {
-    std::string why;
-    auto api = tools::detect_cpudl_api(text, &why);
-    if (!api) return error("build", fmt::format("{}: {}", file, why));
-    spec->api = *api;
-  }
-  std::string why, evidence;
-  std::optional<tools::FindReturn> ret;
-  if (o.find_returns == "auto") {
-    ret = tools::detect_find_return(text, &why, &evidence);
-  } else {
-    ret = o.find_returns == "cpu" ? tools::FindReturn::kCpu : tools::FindReturn::kBool;
-    evidence = "--find-returns " + o.find_returns;
-  }
-  if (!ret) {
-    // Refused once the file is known to build and link (so that what the
-    // shim lacks, or a syntax error, is said first).
-    s.find_return_errors.push_back(fmt::format("{}: {}", file, why));
-    return kExitOk;
-  }
-  spec->find_return = *ret;
-  if (spec == &s.cand) s.find_returns = *ret == tools::FindReturn::kBool ? "0/1" : "cpu";
-  s.forms += fmt::format("{}form of {}: {} ({})", s.forms.empty() ? "" : "\n", file,
-                         tools::describe_cpudl_form(spec->api, *ret), evidence);
-  std::error_code ec;
-  if (!o.header.empty()) {
-    spec->header = o.header;
-  } else if (const fs::path near = fs::path(file).parent_path() / "cpudeadline.h";
-             fs::is_regular_file(near, ec) && !staged_by_last_run(s, near)) {
-    spec->header = near;  // the tree's own header, as the kernel build uses it
-  }
-  return kExitOk;
-}
+namespace {
+
+using tools::KernelApi;
 
 // A file argument, checked and classified: its API form (cpudl) or that it
 // defines the function (pick). Returns kExitOk or prints the reason.
@@ -85,15 +45,12 @@ int classify(Session& s, const std::string& file, tools::CandidateSpec* spec) {
     return error(fmt::format("{} is not a regular file (expected a kernel C file)", file));
   const std::string text = util::read_text(file);
   spec->file = file;
-  if (s.o.tool->shape == CandidateShape::kHeapApi) return classify_cpudl(s, file, text, spec);
-  spec->api = KernelApi::kPick;
-  spec->function = s.o.function;
-  if (const tools::CSource& src = tools::parse_c_source(text); !src.parsed)
-    return error("build", fmt::format("{} cannot be read as C ({})", file, src.error));
-  if (!tools::defines_function(text, s.o.function))
-    return error("build", fmt::format("{} defines no function {}(dst_grpmask, cpus, allowed) "
-                             "(name another with --function)", file, s.o.function));
-  return kExitOk;
+  spec->tool = s.o.tool;
+  int status = kExitOk;
+  with_tool_subject(*s.o.tool, [&]<class S>(std::type_identity<S>) {
+    status = classify_file<S>(s, file, text, spec);  // its package's (kcheck/subject_hooks.h)
+  });
+  return status;
 }
 
 int build(tools::CandidateSpec spec, const fs::path& work, bool forced_api, double seconds,
@@ -108,11 +65,11 @@ int build(tools::CandidateSpec spec, const fs::path& work, bool forced_api, doub
     return error("build", fmt::format("{} does not build against the kernel shim: {}",
                                       spec.file.string(), why));
   }
+  std::string form;
+  with_tool_subject(*spec.tool,
+                    [&]<class S>(std::type_identity<S>) { form = describe_form<S>(spec); });
   fmt::print("  built {} ({} API{}{}) in {:.1f} s\n", spec.file.string(),
-             tools::kernel_api_name(spec.api),
-             spec.api == KernelApi::kPick
-                 ? ""
-                 : fmt::format(", cpudl_find() returns {}", tools::find_return_name(spec.find_return)),
+             tools::kernel_api_name(spec.api), form,
              spec.header.empty() ? "" : fmt::format(", header {}", spec.header.string()),
              b.seconds);
   if (!spec.kernel_version.empty())

@@ -131,7 +131,6 @@ tools::KernelCheckOptions kernel_check_options(const MutateSettings& o, const fs
                                                std::uint64_t seed) {
   tools::KernelCheckOptions k;
   k.tool = o.subject;
-  k.subject = std::string(o.subject->name);
   k.candidate = file.string();
   k.time = budget;
   k.runs = o.runs;

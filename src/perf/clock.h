@@ -18,8 +18,6 @@
 #include <span>
 #include <vector>
 
-#include "subjects/cpudl/lockstep.h"
-#include "subjects/pick/lockstep.h"
 #include "tools/bench_stats.h"
 
 namespace diffsched::perf {

@@ -1,20 +1,12 @@
 // Deterministic per-side cost of an input, counted by instrumentation rather
 // than by the clock, so that `diffsched perf` is repeatable.
 //
-//   perf::Evaluator<cpudl::Subject> ev;                 // holds a Lockstep
+//   perf::Evaluator<cpudl::Subject> ev;                 // subjects/cpudl/perf.h
 //   perf::Evaluation e = ev.run(ops, /*cpus=*/64);
 //   double r = perf::ratio(e.cost(Metric::kAccesses, 1), e.cost(Metric::kAccesses, 0));
 //
-// cpudl: the bench's counted build (kernel/counters.h): cpudl<Heapify,
-//   Counting>, every element-field load and store and every dl_time_before()
-//   on an element field. Sides: 0 reference (swap), 1 optimized (hole).
-// pick: a counting walk of each variant's word loops (pick_cost.cpp), kept
-//   equal to kernel/pick.cpp's answer on every op (a difference is a bug of
-//   the counting walk, reported as a finding): bitmap words read and loop
-//   iterations. Sides: 0 reference (loop), 1 optimized (RFC), 2 fused.
-//
-// The subject's lockstep runs on the same ops, so a behavioural finding met
-// while measuring is in Evaluation::verdict.
+// Each subject's package says what it counts (src/subjects/<name>/perf.h,
+// its Evaluator<S>); this header is the vocabulary they share.
 #pragma once
 
 #include <cstdint>
@@ -22,11 +14,10 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <memory>
 #include <vector>
 
-#include "subjects/cpudl/lockstep.h"
 #include "engine/verdict.h"
-#include "subjects/pick/lockstep.h"
 #include "subject_tools.h"
 
 namespace diffsched::perf {
@@ -87,35 +78,14 @@ struct Evaluation {
 // The side names of a subject, side 0 the reference.
 std::span<const std::string_view> side_names(const SubjectTool& subject);
 
+// Each subject's evaluator is its package's (src/subjects/<name>/perf.h):
+//   Evaluator<S>();  Evaluation run(std::span<const S::Op>, const S::Config&, bool per_op);
 template <class S>
 class Evaluator;
 
-template <>
-class Evaluator<cpudl::Subject> {
- public:
-  Evaluator();
-  ~Evaluator();
-  // per_op: also fill Evaluation::per_op (the search's features).
-  Evaluation run(std::span<const cpudl::Op> ops, const cpudl::Config& config, bool per_op = false);
-
- private:
-  struct Heaps;
-  std::unique_ptr<cpudl::Lockstep> lockstep_;
-  std::unique_ptr<Heaps> heaps_;
-};
-
-template <>
-class Evaluator<pick::Subject> {
- public:
-  Evaluator();
-  Evaluation run(std::span<const pick::Op> ops, const pick::Config& config, bool per_op = false);
-
- private:
-  std::unique_ptr<pick::Lockstep> lockstep_;
-};
-
-// The counting walks of the three picks (pick_cost.cpp): the CPU each
-// returns, and what it read. nr_cpu_ids is the current one.
-unsigned counted_pick(std::size_t side, const pick::Pick& op, Counts* counts);
+// One input's costs and the lockstep's verdict (a fresh Evaluator<S>), for
+// callers that do not include the subject's perf.h.
+template <class S>
+Evaluation evaluate(std::span<const typename S::Op> ops, const typename S::Config& config);
 
 }  // namespace diffsched::perf

@@ -48,4 +48,9 @@ std::string replay_command(const std::string& self, const SubjectTool& subject, 
 
 std::optional<Report> run(const PerfSettings& o, std::string* error);
 
+// run() for the subject S (o.subject is its descriptor): instantiated by the
+// subject's package (perf/subject_impl.h, DIFFSCHED_PERF_SUBJECT).
+template <class S>
+std::optional<Report> run_subject(const PerfSettings& o, std::string* error);
+
 }  // namespace diffsched::perf

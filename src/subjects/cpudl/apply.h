@@ -2,7 +2,7 @@
 // on any heap with the kernel's cpudeadline API. The lockstep's kernel-model
 // sides (subjects/cpudl/kernel_side.h), perf's counted walk (subjects/cpudl/perf_cost.cpp), perf's
 // clock (subjects/cpudl/perf_clock.cpp) and kernel-check's C side (a candidate file behind
-// kshim/harness/kernel_c_side.cpp's CandidateHeap) all call it, so an op
+// src/subjects/cpudl/kcheck_harness.cpp's CandidateHeap) all call it, so an op
 // added to cpudl::Op without a case here fails to compile in every one of
 // them (std::visit finds no overload).
 //

@@ -120,6 +120,8 @@ class Lockstep {
 
 struct Subject {
   static constexpr std::string_view kName = "cpudl";
+  // Binary format v1 (frozen): its number of op kinds (io/binary.h).
+  static constexpr unsigned kV1OpKinds = 7;
   static constexpr unsigned kDefaultCpus = 8;  // .ops files without `cpus`
   static constexpr Level kDefaultLevel = Level::kDeadline;
   // The levels that mean something for this subject (.ops `level`, --level).

@@ -8,6 +8,7 @@
 #include "kernel/cpudeadline.h"
 #include "kernel/heapify.h"
 #include "perf/clock.h"
+#include "subjects/cpudl/lockstep.h"
 #include "subjects/cpudl/apply.h"
 
 namespace diffsched::perf {

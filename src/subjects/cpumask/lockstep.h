@@ -43,6 +43,8 @@ class Lockstep {
 
 struct Subject {
   static constexpr std::string_view kName = "cpumask";
+  // Binary format v1 (frozen): its number of op kinds (io/binary.h).
+  static constexpr unsigned kV1OpKinds = 12;
   static constexpr unsigned kDefaultCpus = 64;  // .ops files without `cpus`
   static constexpr Level kDefaultLevel = Level::kExact;
   // Only exact: no deadlines, so `level deadline` means nothing here.

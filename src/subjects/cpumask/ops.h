@@ -20,6 +20,7 @@
 #include <variant>
 
 #include "engine/fields.h"
+#include "io/fields.h"
 #include "kernel/cpumask.h"
 
 namespace diffsched::cpumask {
@@ -33,6 +34,37 @@ struct Reg {
   unsigned r = 0;
   friend bool operator==(Reg, Reg) = default;
 };
+
+}  // namespace diffsched::cpumask
+
+// The register's field traits (io/fields.h), beside the type: io itself
+// knows no subject.
+namespace diffsched::io {
+template <>
+struct FieldTraits<cpumask::Reg> {
+  using Reg = cpumask::Reg;
+  static constexpr std::string_view kWhat = "register";
+  static std::string print(Reg v);
+  static bool parse(std::string_view s, Reg* out, std::string* error);
+  static bool decode(ByteReader& r, DecodeContext& c, Reg* out);
+  static void encode(DecodeContext&, Reg v, std::vector<std::uint8_t>* out) {
+    out->push_back(static_cast<std::uint8_t>(v.r));
+  }
+  static constexpr Shrink kShrink = Shrink::kCandidates;
+  static bool in_range(Reg v, unsigned) { return v.r < cpumask::kRegisters; }
+  static std::vector<Reg> candidates(Reg v, unsigned) {
+    std::vector<Reg> out;
+    for (unsigned r = 0; r < v.r; ++r) out.push_back(Reg{r});
+    return out;
+  }
+  template <class G>
+  static auto generator(const G& g) { return g.reg(); }
+  static std::size_t domain_size(const BfsDomain&) { return cpumask::kRegisters; }
+  static Reg domain_at(const BfsDomain&, std::size_t i) { return Reg{static_cast<unsigned>(i)}; }
+};
+}  // namespace diffsched::io
+
+namespace diffsched::cpumask {
 
 // code: the op's stable binary op code (engine/op.h); never reuse one.
 #define DIFFSCHED_CPUMASK_OP(Name, code, text, kernel_call)          \

@@ -66,6 +66,8 @@ class Lockstep {
 
 struct Subject {
   static constexpr std::string_view kName = "pick";
+  // Binary format v1 (frozen): its number of op kinds (io/binary.h).
+  static constexpr unsigned kV1OpKinds = 1;
   // Picks are stateless: both levels mean "the same CPU".
   static constexpr unsigned kDefaultCpus = 64;  // .ops files without `cpus`
   static constexpr Level kDefaultLevel = Level::kExact;

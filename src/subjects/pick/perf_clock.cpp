@@ -5,6 +5,7 @@
 
 #include "kernel/pick.h"
 #include "perf/clock.h"
+#include "subjects/pick/lockstep.h"
 
 namespace diffsched::perf {
 

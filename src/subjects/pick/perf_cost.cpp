@@ -5,9 +5,14 @@
 // of for_each_cpu_and()'s body, is one `iteration`. Evaluator<pick> checks on
 // every op that each walk answers what the real pick answered.
 #include <bit>
+#include <memory>
+#include <variant>
 
 #include "kernel/cpumask.h"
-#include "perf/cost.h"
+#include "engine/finding.h"
+#include "engine/runner.h"
+#include "subjects/pick/perf.h"
+#include <fmt/format.h>
 
 namespace diffsched::perf {
 
@@ -90,6 +95,50 @@ unsigned counted_pick(std::size_t side, const pick::Pick& op, Counts* counts) {
     case 1: return optimized(op, counts);
     default: return fused(op, counts);
   }
+}
+
+// ---- pick --------------------------------------------------------------------
+
+Evaluator<pick::Subject>::Evaluator() : lockstep_(std::make_unique<pick::Lockstep>()) {}
+
+Evaluation Evaluator<pick::Subject>::run(std::span<const pick::Op> ops,
+                                         const pick::Config& config, bool per_op) {
+  Evaluation e;
+  e.side_count = 3;
+  e.sides.assign(3, Counts{});
+  if (per_op) e.per_op.reserve(ops.size() * 3);
+  LockstepRun<pick::Subject> run(*lockstep_, config, pick::Subject::kDefaultLevel);
+  std::size_t index = 0;
+  for (const pick::Op& any : ops) {
+    const pick::Pick& op = std::get<pick::Pick>(any);
+    const bool ok = run.feed(any);
+    for (std::size_t s = 0; s < 3; ++s) {
+      Counts c;
+      const unsigned cpu = counted_pick(s, op, &c);
+      e.sides[s] += c;
+      if (per_op) e.per_op.push_back(c);
+      // The counting walk must answer as the real pick does, else it does not
+      // count the code compared.
+      if (ok && cpu != lockstep_->result(s) && !e.verdict.finding) {
+        Finding f = make_finding<pick::Subject>(FindingKind::kDivergence, any, index,
+                                                {kPickTool.perf_sides[s], "pick", "perf", "cpu"});
+        f.detail = fmt::format("perf: the counting walk of side {} answered {} where the "
+                               "pick answered {}",
+                               kPickTool.perf_sides[s], cpu, lockstep_->result(s));
+        e.verdict.finding = std::move(f);
+      }
+    }
+    ++index;
+  }
+  run.finish();
+  if (!e.verdict.finding) {
+    e.verdict = run.verdict();
+  } else {
+    Verdict v = run.verdict();
+    v.finding = std::move(e.verdict.finding);
+    e.verdict = std::move(v);
+  }
+  return e;
 }
 
 }  // namespace diffsched::perf

@@ -1,0 +1,209 @@
+// cpudl's part of the kernel-check harness (kshim/harness/harness_internal.h):
+// the side that runs a candidate cpudeadline.c's heap through its table
+// (kcheck_abi.h), the sides of a run, and --exhaustive's programs. Built into
+// kcheck_harness only (the fuzz preset, under ASan): kshim/harness/CMakeLists.txt
+// takes every package's kcheck_harness.cpp.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "harness_internal.h"
+#include "kernel/cpumask.h"
+#include "subjects/cpudl/kernel_side.h"
+
+namespace diffsched::kcheck {
+
+namespace {
+
+static_assert(sizeof(kernel::cpudl_item<kernel::Uncounted>) == sizeof(kcheck_item),
+              "cpudl_item layout differs from the kshim's");
+
+// CandidateHeap: the candidate's struct cpudl as cpudl::apply_op() sees it,
+// a heap with the kernel's cpudeadline API (the v4.9 .. v6.18 meaning; the
+// glue adapts the file's own form). apply_op() calls these by
+// argument-dependent lookup, as it calls kernel::'s on the model heaps, so an
+// op made of these calls needs no code here; an op that calls a kernel
+// function not listed here does not compile until it gets one (and the ABI
+// an entry point for it: kshim/abi/kcheck_abi.h, kshim/runtime/glue_cpudl.c).
+struct CandidateHeap {
+  const kcheck_candidate* t;
+  unsigned nr;            // nr_cpu_ids of the run
+  const TaskShape* task;  // the harness's task (--task-util, --capacity)
+
+  // The task a find asks about (TaskShape::per_find: drawn from the find).
+  TaskShape task_of(unsigned long long dl, const unsigned long* affinity) const {
+    return task->per_find ? task_for_find(*task, dl, affinity, nr) : *task;
+  }
+};
+
+void cpudl_set(CandidateHeap* cp, int cpu, kernel::u64 dl) { cp->t->set(cpu, dl); }
+void cpudl_clear(CandidateHeap* cp, int cpu) { cp->t->clear(cpu); }
+void cpudl_clear(CandidateHeap* cp, int cpu, bool online) { cp->t->clear_online(cpu, online); }
+void cpudl_set_freecpu(CandidateHeap* cp, int cpu) { cp->t->set_freecpu(cpu); }
+void cpudl_clear_freecpu(CandidateHeap* cp, int cpu) { cp->t->clear_freecpu(cpu); }
+// CPU hotplug: the glue runs the kernel's order (the active and online
+// masks, then rq_offline_dl()'s / rq_online_dl()'s calls in the file's form).
+void rq_offline_dl(CandidateHeap* cp, int cpu) { cp->t->cpu_down(cpu); }
+void rq_online_dl(CandidateHeap* cp, int cpu) { cp->t->cpu_up(cpu); }
+
+// The file's cpudl_find() for the harness's task (its capacity branch as
+// --capacity left it).
+int cpudl_find(CandidateHeap* cp, kernel::u64 task_dl, const kernel::Cpumask* task_affinity,
+               kernel::Cpumask* later_mask) {
+  const TaskShape t = cp->task_of(task_dl, task_affinity->bits);
+  return cp->t->find(task_dl, task_affinity->bits, later_mask ? later_mask->bits : nullptr,
+                     t.task_cpu, t.dl_runtime, t.dl_deadline);
+}
+
+// find_cap: the file's cpudl_find() with the capacity branch on, the
+// program's capacities (Config::capacity, through capacity_of) and the op's
+// task; afterwards the capacity state the harness set (--capacity) is back.
+template <class CapacityOf>
+int cpudl_find_cap(CandidateHeap* cp, kernel::u64 task_dl, const kernel::Cpumask* task_affinity,
+                   kernel::Cpumask* later_mask, CapacityOf&& capacity_of, int task_cpu,
+                   kernel::u64 dl_runtime, kernel::u64 dl_deadline) {
+  std::vector<unsigned long> caps(cp->nr);
+  for (unsigned c = 0; c < cp->nr; ++c) caps[c] = capacity_of(static_cast<int>(c));
+  cp->t->set_capacity(1, caps.data(), cp->nr);
+  const int ret = cp->t->find(task_dl, task_affinity->bits, later_mask ? later_mask->bits : nullptr,
+                              static_cast<unsigned>(task_cpu), dl_runtime, dl_deadline);
+  const TaskShape& h = *cp->task;
+  if (h.asym_capacity)
+    cp->t->set_capacity(1, h.capacity.data(), static_cast<unsigned>(h.capacity.size()));
+  else
+    cp->t->set_capacity(0, nullptr, 0);
+  return ret;
+}
+
+class KernelCSide final : public cpudl::Side {
+ public:
+  KernelCSide(std::string name, const kcheck_candidate* t, const TaskShape& task)
+      : name_(std::move(name)), t_(t), task_(task) {}
+  ~KernelCSide() override = default;
+
+  std::string_view name() const override { return name_; }
+
+  void reset(unsigned nr_cpu_ids) override {
+    nr_ = nr_cpu_ids;
+    t_->reset_runtime(nr_cpu_ids);
+    const int r = t_->init();
+    if (r != 0) {
+      // Not simulated unless asked (fail_alloc), so this is the file's doing.
+      init_failure_ = fmt::format("cpudl_init() returned {}", r);
+      stop_on_init_failure(fmt::format("{}: {}", name_, init_failure_));
+    }
+  }
+
+  // The ops' kernel calls are cpudl::apply_op()'s, on the candidate's heap.
+  void apply(const cpudl::Op& op, cpudl::FindResult* result) override {
+    CandidateHeap heap{t_, nr_, &task_};
+    cpudl::apply_op(&heap, op, result, [this](int cpu) { return capacity_of(cpu); });
+  }
+
+  cpudl::HeapView view() const override {
+    const kcheck_view v = t_->view();
+    return cpudl::HeapView{v.size, nr_,
+                           reinterpret_cast<const kernel::cpudl_item<kernel::Uncounted>*>(v.elements),
+                           reinterpret_cast<const kernel::Cpumask*>(v.free_bits)};
+  }
+
+  void restore(const cpudl::HeapView&) override {
+    std::fprintf(stderr, "kcheck: a kernel C side cannot be restored (verify is not supported)\n");
+    std::abort();
+  }
+
+  std::string take_warning() override { return format_warning(*t_); }
+  bool can_warn() const override { return true; }
+  bool capacity_aware() const override { return task_.asym_capacity; }
+
+ private:
+  std::string name_;
+  const kcheck_candidate* t_;
+  TaskShape task_;
+  unsigned nr_ = 0;
+  std::string init_failure_;
+};
+
+}  // namespace
+
+namespace harness {
+
+namespace {
+
+std::unique_ptr<cpudl::Side> make_cpudl_side(std::string name, const Candidate& c,
+                                             const TaskShape& task) {
+  return std::make_unique<KernelCSide>(std::move(name), c.table, task);
+}
+
+std::vector<std::unique_ptr<cpudl::Side>> make_cpudl_sides() {
+  std::vector<std::unique_ptr<cpudl::Side>> sides;
+  const Settings& s = g_settings;
+  std::size_t next = 0;
+  if (s.baseline == "builtin-reference")
+    sides.push_back(cpudl::make_reference_side());
+  else if (s.baseline == "builtin-optimized")
+    sides.push_back(cpudl::make_optimized_side());
+  else
+    sides.push_back(make_cpudl_side("baseline", g_candidates[next++], s.task));
+  sides.push_back(make_cpudl_side("candidate", g_candidates[next], s.task));
+  return sides;
+}
+
+// --exhaustive N D K: every sequence of exactly K ops of set c d, clear c,
+// set_freecpu c, clear_freecpu c and find d mask (every non-empty mask) over
+// N CPUs and the first D of these deadlines (0, 1 and 2^64-1 straddle the
+// wrap: dl_time_before() orders them 2^64-1 < 0 < 1).
+constexpr std::uint64_t kExhaustiveDeadlines[] = {0, 1, ~std::uint64_t{0}, 2,
+                                                  std::uint64_t{1} << 63};
+
+}  // namespace
+
+template <>
+bool accepts_api<cpudl::Subject>(int api) {
+  return api != KCHECK_API_PICK;  // every era's cpudeadline.c form
+}
+
+template <>
+void setup_sides<cpudl::Subject>() {
+  const Settings& s = g_settings;
+  const auto& words = s.tool->builtin_baselines;
+  if (is_builtin(s.baseline) && std::find(words.begin(), words.end(), s.baseline) == words.end())
+    fail(fmt::format("baseline '{}': {} or a file", s.baseline, fmt::join(words, ", ")));
+  g_sides.of<cpudl::Subject>() = [] {
+    return std::make_unique<cpudl::Lockstep>(make_cpudl_sides());
+  };
+}
+
+template <>
+int exhaustive<cpudl::Subject>(const std::vector<unsigned>& b) {
+  std::vector<std::string> ops;
+  if (b.size() != 3 || b[1] > std::size(kExhaustiveDeadlines))
+    fail(fmt::format("--exhaustive for cpudl is N D K (D at most {})",
+                     std::size(kExhaustiveDeadlines)), kHarnessBadUsage);
+  const unsigned n = b[0], d = b[1], k = b[2];
+  for (unsigned c = 0; c < n; ++c) {
+    for (unsigned i = 0; i < d; ++i)
+      ops.push_back(fmt::format("set {} {}", c, kExhaustiveDeadlines[i]));
+    ops.push_back(fmt::format("clear {}", c));
+    ops.push_back(fmt::format("set_freecpu {}", c));
+    ops.push_back(fmt::format("clear_freecpu {}", c));
+  }
+  for (unsigned i = 0; i < d; ++i)
+    for (unsigned m = 1; m < (1u << n); ++m)
+      ops.push_back(fmt::format("find {} {}", kExhaustiveDeadlines[i], mask_text(m, n)));
+  cpudl::Config config;
+  config.nr_cpu_ids = n;
+  if (!g_settings.o.capacity.empty())
+    fail("--exhaustive does not run with --capacity (its finds are not find_cap)",
+         kHarnessBadUsage);
+  return run_exhaustive<cpudl::Subject>(
+      config, {ops}, k, fmt::format("{} ops, {} CPUs, {} deadlines", k, n, d));
+}
+
+}  // namespace harness
+
+}  // namespace diffsched::kcheck

@@ -1,0 +1,66 @@
+// pick's part of kernel-check (kcheck/subject_hooks.h): a kernel-style file
+// that defines the destination pick (--function, select_dst_cpu(dst_grpmask,
+// cpus, allowed) by default), built with kshim/runtime/glue_pick.c.
+#include <fmt/format.h>
+
+#include "kcheck/c_source.h"
+#include "kcheck/session.h"
+#include "kcheck/subject_hooks.h"
+
+namespace diffsched::kcheck {
+
+template <>
+int classify_file<pick::Subject>(Session& s, const std::string& file, const std::string& text,
+                                 tools::CandidateSpec* spec) {
+  spec->api = tools::KernelApi::kPick;
+  spec->function = s.o.function;
+  if (const tools::CSource& src = tools::parse_c_source(text); !src.parsed)
+    return error("build", fmt::format("{} cannot be read as C ({})", file, src.error));
+  if (!tools::defines_function(text, s.o.function))
+    return error("build", fmt::format("{} defines no function {}(dst_grpmask, cpus, allowed) "
+                                      "(name another with --function)", file, s.o.function));
+  return kExitOk;
+}
+
+template <>
+std::string describe_form<pick::Subject>(const tools::CandidateSpec&) {
+  return "";
+}
+
+// A function cut from fair.c includes "sched.h", and the kernel's (like the
+// shim's) includes "cpudeadline.h": the v4.9 form's.
+template <>
+fs::path staged_header<pick::Subject>(const tools::CandidateSpec&, const fs::path& shim) {
+  return shim / "cpudeadline" /
+         fmt::format("cpudeadline-{}.h", tools::kernel_api_name(tools::KernelApi::kV4_9));
+}
+
+template <>
+std::vector<std::string> glue_args<pick::Subject>(const tools::CandidateSpec& spec,
+                                                  const fs::path& shim, const fs::path& staged) {
+  return {"-include", (shim / "include" / "kshim" / "kshim.h").string(),
+          fmt::format("-DKCHECK_FUNCTION={}", spec.function), staged.string(),
+          (shim / "runtime" / "glue_pick.c").string()};
+}
+
+// Kernels before v6.6 lack cpumask_first_and_and(): kbuild asks the headers
+// it builds against (kc_pick.h has the stand-in). The function is renamed in
+// the module, where the kernel may define one of that name.
+template <>
+ModuleGlue module_glue<pick::Subject>(const tools::CandidateSpec& spec, const std::string& source) {
+  const std::string need = " $(KC_FAA)";
+  return {.glue = "glue_pick.c",
+          .glue_flags = fmt::format("-D__NO_FORTIFY -DKCHECK_FUNCTION={} {}{}", spec.function,
+                                    source, need),
+          .cand_flags = fmt::format("-include $(src)/kc_pick.h{}", need),
+          .rename = fmt::format(" -D{}=kc_{}", spec.function, spec.function)};
+}
+
+template <>
+std::string driver_line<pick::Subject>(const pick::Op& op) {
+  const auto& o = std::get<pick::Pick>(op);
+  return fmt::format("p {} {} {}", driver_cpulist(o.dst), driver_cpulist(o.cpus),
+                     driver_cpulist(o.allowed));
+}
+
+}  // namespace diffsched::kcheck
