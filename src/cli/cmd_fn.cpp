@@ -40,9 +40,8 @@ Runner add_fn(CLI::App& app) {
     if (o->old_function.empty()) o->old_function = *function;
     if (o->new_function.empty()) o->new_function = *function;
     if (o->old_function.empty() || o->new_function.empty())
-      return bad_input("diffsched fn: give --function NAME (or --old-function and --new-function)");
+      return bad_input("fn: give --function NAME (or --old-function and --new-function)");
     o->replay_prefix = self_command();
-    if (o->level.empty()) o->level = "";
     return fn::run_fn(*o);
   };
 }

@@ -53,12 +53,14 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error) {
   side.x = extract_function_from_file(side.file, side.function, eo);
   const std::string where = fmt::format("{} side {}", side.role, side.file);
   if (!side.x.ok()) {
-    *error = fmt::format("{}: {}", where, side.x.error);
+    // The extraction's message starts with the file's name already.
+    const bool named = side.x.error.rfind(side.file + ":", 0) == 0;
+    *error = fmt::format("{} side {}", side.role, named ? side.x.error : side.file + ": " + side.x.error);
     return false;
   }
-  if (!side.x.diagnostics.empty()) {
-    *error = fmt::format("{}: the extracted unit of {}() does not compile: {}", where,
-                         side.function, side.x.diagnostics.front());
+  if (!side.x.diagnostics.empty()) {  // "LINE: message"
+    *error = fmt::format("{} side {}:{} (the extracted unit of {}() does not compile)", side.role,
+                         side.file, side.x.diagnostics.front(), side.function);
     return false;
   }
   for (const External& e : side.x.externals)
