@@ -123,6 +123,9 @@ bool build_side(Side& side, std::string* error) {
                            "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer",
                            unit.string(), (shim / "runtime" / "runtime.c").string(),
                            (shim / "runtime" / "bitmap.c").string(), "-o", side.exe.string()});
+  // lld links the sanitizer runtimes several times faster than bfd ld.
+  if (!tools::find_program("ld.lld-14").empty() || !tools::find_program("ld.lld").empty())
+    argv.push_back("-fuse-ld=lld");
   const int rc = tools::run({.argv = argv, .log = log, .deadline = 120, .stdin_null = true});
   if (rc != 0) {
     const std::string line = first_error_line(log);
