@@ -173,6 +173,7 @@ int run_fn(const FnOptions& o) {
   if (work.path.empty()) return bad("cannot make a temporary directory");
   Side old_side{"old", o.old_file, o.old_function, work.path / "old"};
   Side new_side{"new", o.new_file, o.new_function, work.path / "new"};
+  old_side.runtime_cache = new_side.runtime_cache = work.path;
   for (Side* s : {&old_side, &new_side})
     if (std::string error; !prepare_side(*s, spec, &error)) return bad(error);
   if (const std::string why = same_inputs(old_side.layout, new_side.layout); !why.empty())

@@ -45,6 +45,28 @@ std::string fault_of(int rc, const fs::path& log, double deadline) {
   return fmt::format("exit status {}", rc);
 }
 
+// The shim's runtime (runtime.c, bitmap.c) compiled with the side's flags,
+// once per run for each set of -DKSHIM_OWN_ flags: the directory holding
+// runtime.o and bitmap.o, or empty when there is no cache (*rc: clang's
+// status, 0 when it worked).
+fs::path runtime_objects(const Side& side, const std::vector<std::string>& flags,
+                         const fs::path& log, int* rc) {
+  if (side.runtime_cache.empty()) return {};
+  std::string key;
+  for (const auto& own : side.x.shim_own) key += "," + own;
+  const fs::path dir =
+      side.runtime_cache / fmt::format("runtime-{:x}", std::hash<std::string>{}(key));
+  if (fs::exists(dir / "bitmap.o")) return dir;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const fs::path shim = tools::source_dir() / "kshim";
+  std::vector<std::string> argv = flags;
+  argv.insert(argv.end(), {"-c", (shim / "runtime" / "runtime.c").string(),
+                           (shim / "runtime" / "bitmap.c").string()});
+  *rc = tools::run({.argv = argv, .log = log, .cwd = dir, .deadline = 120, .stdin_null = true});
+  return dir;
+}
+
 }  // namespace
 
 bool prepare_side(Side& side, const Spec& spec, std::string* error) {
@@ -115,18 +137,27 @@ bool build_side(Side& side, std::string* error) {
     return false;
   }
   const fs::path shim = tools::source_dir() / "kshim";
-  std::vector<std::string> argv = {clang.string()};
-  for (const auto& a : side.x.compile_args(shim)) argv.push_back(a);
+  std::vector<std::string> flags = {clang.string()};
+  for (const auto& a : side.x.compile_args(shim)) flags.push_back(a);
   // The kernel builds with -fno-strict-overflow: signed overflow wraps.
-  argv.insert(argv.end(), {"-g", "-O1", "-fwrapv", "-fsanitize=address,undefined",
-                           "-fno-sanitize=signed-integer-overflow",
-                           "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer",
-                           unit.string(), (shim / "runtime" / "runtime.c").string(),
-                           (shim / "runtime" / "bitmap.c").string(), "-o", side.exe.string()});
+  flags.insert(flags.end(), {"-g", "-O1", "-fwrapv", "-fsanitize=address,undefined",
+                             "-fno-sanitize=signed-integer-overflow",
+                             "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"});
+  int rc = 0;
+  const fs::path objects = runtime_objects(side, flags, log, &rc);
+  std::vector<std::string> argv = flags;
+  argv.push_back(unit.string());
+  if (objects.empty()) {
+    argv.insert(argv.end(), {(shim / "runtime" / "runtime.c").string(),
+                             (shim / "runtime" / "bitmap.c").string()});
+  } else {
+    argv.insert(argv.end(), {(objects / "runtime.o").string(), (objects / "bitmap.o").string()});
+  }
+  argv.insert(argv.end(), {"-o", side.exe.string()});
   // lld links the sanitizer runtimes several times faster than bfd ld.
   if (!tools::find_program("ld.lld-14").empty() || !tools::find_program("ld.lld").empty())
     argv.push_back("-fuse-ld=lld");
-  const int rc = tools::run({.argv = argv, .log = log, .deadline = 120, .stdin_null = true});
+  if (rc == 0) rc = tools::run({.argv = argv, .log = log, .deadline = 120, .stdin_null = true});
   if (rc != 0) {
     const std::string line = first_error_line(log);
     *error = fmt::format("{} side {}: the extracted unit of {}() with its harness does not "

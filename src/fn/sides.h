@@ -25,6 +25,9 @@ struct Side {
   Extraction x;
   Layout layout;
   std::filesystem::path exe;
+  // Where the shim's runtime objects are kept, shared by the sides whose
+  // compile flags are the same (empty: built beside the side).
+  std::filesystem::path runtime_cache;
 };
 
 // The faults a side may have before its remaining inputs are not run (a
