@@ -63,7 +63,11 @@ fs::path runtime_objects(const Side& side, const std::vector<std::string>& flags
   std::vector<std::string> argv = flags;
   argv.insert(argv.end(), {"-c", (shim / "runtime" / "runtime.c").string(),
                            (shim / "runtime" / "bitmap.c").string()});
-  *rc = tools::run({.argv = argv, .log = log, .cwd = dir, .deadline = 120, .stdin_null = true});
+  std::string why;
+  const auto box = tools::sandboxed(argv, {side.runtime_cache}, &why);
+  *rc = box.empty() ? -1
+                    : tools::run({.argv = box, .log = log, .cwd = dir, .deadline = 120,
+                                  .stdin_null = true});
   return dir;
 }
 
@@ -157,7 +161,16 @@ bool build_side(Side& side, std::string* error) {
   // lld links the sanitizer runtimes several times faster than bfd ld.
   if (!tools::find_program("ld.lld-14").empty() || !tools::find_program("ld.lld").empty())
     argv.push_back("-fuse-ld=lld");
-  if (rc == 0) rc = tools::run({.argv = argv, .log = log, .deadline = 120, .stdin_null = true});
+  // kernel-check's sandbox (tools::sandboxed): the user's code is compiled
+  // and run with the file system read-only but for the work directory.
+  std::string why;
+  const fs::path writable = side.runtime_cache.empty() ? side.dir : side.runtime_cache;
+  const auto box = tools::sandboxed(argv, {writable}, &why);
+  if (box.empty()) {
+    *error = why;
+    return false;
+  }
+  if (rc == 0) rc = tools::run({.argv = box, .log = log, .deadline = 120, .stdin_null = true});
   if (rc != 0) {
     const std::string line = first_error_line(log);
     *error = fmt::format("{} side {}: the extracted unit of {}() with its harness does not "
@@ -178,8 +191,12 @@ bool run_side(const Side& side, const fs::path& batch, std::size_t n,
   while (start < n) {
     std::error_code ec;
     fs::remove(records, ec);
+    const auto box = tools::sandboxed(
+        {side.exe.string(), batch.string(), records.string(), std::to_string(start)}, {side.dir},
+        error);
+    if (box.empty()) return false;
     const int rc = tools::run(
-        {.argv = {side.exe.string(), batch.string(), records.string(), std::to_string(start)},
+        {.argv = box,
          .log = log,
          .env = {{"ASAN_OPTIONS", fmt::format("detect_leaks=0:exitcode={}:symbolize=0", kAsanExit)},
                  {"UBSAN_OPTIONS", fmt::format("halt_on_error=1:exitcode={}:print_stacktrace=0", kUbsanExit)}},
