@@ -17,8 +17,8 @@
 # `intended` and `perf` are not implemented by diffsched fn yet: their files
 # get no test (listed at configure time), never one that passes regardless.
 # A header that does not parse is a configure-time FATAL_ERROR naming the file.
-# The PENDING pairs take inputs diffsched fn cannot generate yet (function
-# pointer callbacks, struct task_struct with its unions): their tests exist
+# The PENDING pairs take inputs diffsched fn cannot generate yet (struct
+# task_struct with its unions, for `intended`): their tests exist
 # but are DISABLED (ctest shows them as "Not Run (Disabled)"), never passing
 # by default and never failing the suite for a known gap.
 #

@@ -118,8 +118,8 @@ void gen_elements(Gen& g, const Node& array, std::uint64_t count, std::vector<st
     };
     std::vector<std::uint64_t> keys;
     for (auto& v : elems) keys.push_back(shape == 1 ? g.below(3) : shape == 4 ? elems[0][0] : v[0]);
-    if (shape == 2) std::sort(keys.begin(), keys.end(), less);
-    if (shape == 3) std::sort(keys.rbegin(), keys.rend(), less);
+    if (shape == 2 || array.spec.heap) std::sort(keys.begin() + (array.spec.heap ? 1 : 0), keys.end(), less);
+    if (shape == 3 && !array.spec.heap) std::sort(keys.rbegin(), keys.rend(), less);
     for (std::size_t i = 0; i < count; ++i) elems[i][0] = keys[i];
   }
   if (array.spec.nested)
@@ -140,6 +140,8 @@ void gen(Gen& g, const Node& node, std::vector<std::uint64_t>* out) {
       for (const Node& k : node.kids) gen(g, k, out);
       return;
     case NodeKind::kPointer: gen(g, node.kids[0], out); return;
+    case NodeKind::kNull:
+    case NodeKind::kLess: return;  // no value: NULL, the harness's callback
     case NodeKind::kArray: {
       std::uint64_t count = static_cast<std::uint64_t>(node.count);
       if (node.count < 0) {
@@ -190,6 +192,8 @@ std::string show(const Node& node, Reader& r, unsigned n) {
       return s + "}";
     }
     case NodeKind::kPointer: return "&" + show(node.kids[0], r, n);
+    case NodeKind::kNull: return "NULL";
+    case NodeKind::kLess: return "<" + node.spec.less;
     case NodeKind::kArray: {
       const std::uint64_t count = node.count < 0 ? r.next() : static_cast<std::uint64_t>(node.count);
       std::string s = "[";

@@ -209,7 +209,31 @@ int main(int argc, char **argv)
 
 struct Emitter {
   std::string out;
+  std::string defs;  // the callbacks, defined before fnh_call()
+  std::vector<std::string> less_types;
   int temps = 0;
+
+  // The harness's counting `<` over `node.spec.less` with the callback's
+  // own signature: a, b, then whatever else it takes (unused).
+  std::string less_callback(const Node& node, const CType& t) {
+    const std::string key = node.spec.less + "|" + t.canonical;
+    for (std::size_t i = 0; i < less_types.size(); ++i)
+      if (less_types[i] == key) return fmt::format("fnh_less{}", i);
+    const std::string name = fmt::format("fnh_less{}", less_types.size());
+    less_types.push_back(key);
+    std::string params = "const void *fnh_a, const void *fnh_b";
+    for (std::size_t i = 3; i < t.inner.size(); ++i) {
+      const std::string pt = c_spelling(t.inner[i], true);
+      params += fmt::format(", {} fnh_x{}", pt.empty() ? "void *" : pt, i);
+    }
+    const std::string ret = c_spelling(t.inner[0]);
+    defs += fmt::format("static unsigned long {}_calls;\n"
+                        "static {} {}({})\n{{\n\t{}_calls++;\n"
+                        "\treturn *(const {} *)fnh_a < *(const {} *)fnh_b;\n}}\n\n",
+                        name, ret.empty() ? "_Bool" : ret, name, params, name, node.spec.less,
+                        node.spec.less);
+    return name;
+  }
 
   void line(int indent, const std::string& text) { out += std::string(indent, '\t') + text + "\n"; }
   std::string temp(const char* prefix) { return fmt::format("fnh_{}{}", prefix, temps++); }
@@ -224,6 +248,10 @@ struct Emitter {
           line(indent, fmt::format("{} = ({})fnh_draw();", lv, node.c_type));
         return;
       case NodeKind::kMask: line(indent, fmt::format("fnh_draw_mask(&({}));", lv)); return;
+      case NodeKind::kNull: line(indent, fmt::format("{} = 0;", lv)); return;
+      case NodeKind::kLess:
+        line(indent, fmt::format("{} = (__typeof__({})){};", lv, lv, less_callback(node, *node.fn_type)));
+        return;
       case NodeKind::kStruct:
         for (const Node& k : node.kids) gen(k, fmt::format("({}).{}", lv, k.field), indent, depth);
         return;
@@ -237,9 +265,16 @@ struct Emitter {
       }
       case NodeKind::kArray: {
         const std::string i = fmt::format("fnh_i{}", depth);
+        std::string at = lv;
+        if (node.by_pointer) {  // exactly count elements, allocated for the call
+          at = temp("p");
+          const std::string& t = node.kids[0].c_type;
+          line(indent, fmt::format("{{ {} *{} = fnh_alloc({} * sizeof({}));", t, at, node.count, t));
+        }
         line(indent, fmt::format("{{ int {}; for ({} = 0; {} < {}; {}++) {{", i, i, i, node.count, i));
-        gen(node.kids[0], fmt::format("({})[{}]", lv, i), indent + 1, depth + 1);
+        gen(node.kids[0], fmt::format("({})[{}]", at, i), indent + 1, depth + 1);
         line(indent, "} }");
+        if (node.by_pointer) line(indent, fmt::format("{} = {}; }}", lv, at));
         return;
       }
     }
@@ -255,6 +290,8 @@ struct Emitter {
           line(indent, fmt::format("fnh_putu((unsigned long long)({}));", e));
         return;
       case NodeKind::kMask: line(indent, fmt::format("fnh_put_mask(&({}));", e)); return;
+      case NodeKind::kNull:
+      case NodeKind::kLess: line(indent, "fnh_puts(\"null\");"); return;  // not compared
       case NodeKind::kStruct: {
         line(indent, "fnh_puts(\"[\");");
         bool first = true;
@@ -271,7 +308,10 @@ struct Emitter {
         emit(node.kids[0], "(*(" + e + "))", indent + 1, depth);
         line(indent, "}");
         return;
-      case NodeKind::kArray: emit_elements(node, e, std::to_string(node.count), indent, depth); return;
+      case NodeKind::kArray:
+        if (node.by_pointer) line(indent, fmt::format("if (!({})) fnh_puts(\"null\"); else", e));
+        emit_elements(node, e, std::to_string(node.count), indent, depth);
+        return;
     }
   }
 
@@ -368,7 +408,7 @@ std::string call_function(const Layout& layout, const std::string& function) {
   em.line(1, "fnh_flush();");
   em.line(1, "fnh_free_all();");
   em.line(0, "}");
-  return em.out;
+  return em.defs + em.out;
 }
 
 }  // namespace

@@ -42,9 +42,41 @@ bool is_integer(const CType& t) {
   return t.kind == TypeKind::kInteger || t.kind == TypeKind::kEnum;
 }
 
-bool node_for(const CType& t, int depth, const std::string& where, Node* out, std::string* error) {
+// `path`: the spec's name of this value (`heap.data`: a pointer's pointee
+// keeps its path, a field adds `.name`).
+bool node_for(const CType& t, int depth, const std::string& where, Node* out, std::string* error,
+              const Spec* spec = nullptr, const std::string& path = "") {
   *out = Node{};
   out->c_type = c_spelling(t);
+  ParamSpec ps;
+  if (spec && !path.empty())
+    if (auto it = spec->params.find(path); it != spec->params.end()) ps = it->second;
+  out->spec = ps;
+  if (!ps.less.empty()) {
+    if (t.kind != TypeKind::kFunctionPointer || t.inner.size() < 3) {
+      *error = fmt::format("the spec says `param {} less`, but {} is not a callback of two "
+                           "pointers", path, where);
+      return false;
+    }
+    out->kind = NodeKind::kLess;
+    out->fn_type = std::make_shared<CType>(t);
+    return true;
+  }
+  if (t.kind == TypeKind::kPointer && t.target() && t.target()->kind == TypeKind::kVoid) {
+    out->kind = NodeKind::kNull;
+    return true;
+  }
+  if (ps.array >= 0 && t.kind == TypeKind::kPointer && t.target()) {
+    out->kind = NodeKind::kArray;
+    out->count = ps.array;
+    out->by_pointer = true;
+    out->spec.array = -1;
+    Node kid;
+    if (!node_for(*t.target(), depth + 1, where + "[]", &kid, error, spec, path + "[]"))
+      return false;
+    out->kids.push_back(std::move(kid));
+    return true;
+  }
   auto fail = [&](const std::string& why) {
     *error = fmt::format("cannot generate {} (type `{}`): {}", where, t.spelling, why);
     return false;
@@ -75,7 +107,8 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
       out->kind = NodeKind::kStruct;
       for (const CType& f : t.inner) {
         Node kid;
-        if (!node_for(f, depth + 1, where + "." + f.name, &kid, error)) return false;
+        if (!node_for(f, depth + 1, where + "." + f.name, &kid, error, spec, path + "." + f.name))
+          return false;
         kid.field = f.name;
         out->kids.push_back(std::move(kid));
       }
@@ -86,7 +119,8 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
       out->kind = NodeKind::kArray;
       out->count = t.array_size;
       Node kid;
-      if (!node_for(*t.target(), depth + 1, where + "[]", &kid, error)) return false;
+      if (!node_for(*t.target(), depth + 1, where + "[]", &kid, error, spec, path + "[]"))
+        return false;
       out->kids.push_back(std::move(kid));
       return true;
     }
@@ -96,7 +130,7 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
         return fail("a pointer to void or to a function is not generated yet");
       out->kind = NodeKind::kPointer;
       Node kid;
-      if (!node_for(*p, depth + 1, "*" + where, &kid, error)) return false;
+      if (!node_for(*p, depth + 1, "*" + where, &kid, error, spec, path)) return false;
       out->kids.push_back(std::move(kid));
       return true;
     }
@@ -131,9 +165,9 @@ bool param_slots(const Extraction& x, const Spec& spec, Layout* layout, std::str
       s.node.c_type = c_spelling(t);
       s.node.length_param = ps[i + 1].name;
       Node kid;
-      if (!node_for(*t.target(), 1, where, &kid, error)) return false;
+      if (!node_for(*t.target(), 1, where, &kid, error, &spec, t.name + "[]")) return false;
       s.node.kids.push_back(std::move(kid));
-    } else if (!node_for(t, 0, where, &s.node, error)) {
+    } else if (!node_for(t, 0, where, &s.node, error, &spec, t.name)) {
       return false;
     }
     if (auto it = spec.params.find(t.name); it != spec.params.end()) {

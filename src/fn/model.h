@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <random>
 #include <string>
@@ -42,6 +43,9 @@ struct Bound {
 struct ParamSpec {
   std::optional<Bound> lo, hi;  // the domain: lo <= value <= hi
   bool nested = false;          // an array of masks: each holds the one before
+  std::int64_t array = -1;      // a pointer: to this many elements
+  std::string less;             // a callback: a counting `<` over this C type
+  bool heap = false;            // an array: a min-heap below its first element
 };
 
 struct GlobalSpec {
@@ -66,17 +70,21 @@ enum class NodeKind {
   kStruct,   // kids: the fields
   kArray,    // kids[0]: the element; count fixed, or a length parameter
   kPointer,  // kids[0]: the pointee (one object)
+  kNull,     // a `void *`: NULL (opaque callback data); no value
+  kLess,     // a comparison callback: the harness's `<` over spec.less; no value
 };
 
 struct Node {
   NodeKind kind = NodeKind::kScalar;
   std::string c_type;     // the type, top-level const dropped ("struct cpu_load")
   std::string field;      // a struct field's name
+  std::shared_ptr<const CType> fn_type;  // kLess: the callback's type
   unsigned bits = 0;      // scalars
   bool is_signed = false;
   bool is_bool = false;
   std::int64_t count = -1;    // kArray: fixed size; -1: from length_param
   std::string length_param;   // kArray: the parameter that holds its length
+  bool by_pointer = false;    // kArray of fixed count: a pointer to them (a spec's `array N`)
   std::vector<Node> kids;
   ParamSpec spec;             // the spec's refinement (top-level nodes)
 };

@@ -109,7 +109,8 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error) {
 }
 
 std::string spec_unused(const Spec& spec, const Side& a, const Side& b) {
-  for (const auto& [name, p] : spec.params) {
+  for (const auto& [path, p] : spec.params) {
+    const std::string name = path.substr(0, path.find_first_of(".["));
     bool found = false;
     for (const Slot& s : a.layout.params) found |= s.name == name;
     if (!found)

@@ -4,6 +4,12 @@
 //   param NAME range LO HI    the parameter's domain, LO <= value <= HI;
 //                             a bound is an integer or nr_cpu_ids[+-K]
 //   param NAME nested         an array of masks: each holds the one before
+//   param NAME array N        a pointer: to N elements (allocated exactly)
+//   param NAME heap           an array: its elements after the first sorted
+//                             ascending (a min-heap), the first any value
+//   param NAME less TYPE      a comparison callback `bool (*)(const void *,
+//                             const void *, ...)`: the harness's `<` over TYPE
+//   NAME is a parameter, or a path to a field: `heap.data`, `ops.less`.
 //   global NAME input         generate the global from its type, per call
 //   global NAME = VALUE       the global is this integer constant
 //   level exact|multiset|sorted
@@ -52,10 +58,27 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
       spec->params[w[1]].nested = true;
       return {};
     }
+    if (w.size() == 3 && w[2] == "heap") {
+      spec->params[w[1]].heap = true;
+      return {};
+    }
+    if (w.size() == 4 && w[2] == "array") {
+      std::int64_t n = 0;
+      if (!parse_int(w[3], &n) || n < 0 || n > kMaxArrayLength)
+        return fmt::format("`param NAME array N`: N from 0 to {}", kMaxArrayLength);
+      spec->params[w[1]].array = n;
+      return {};
+    }
+    if (w.size() >= 4 && w[2] == "less") {
+      std::string type;
+      for (std::size_t i = 3; i < w.size(); ++i) type += (i > 3 ? " " : "") + w[i];
+      spec->params[w[1]].less = type;
+      return {};
+    }
     Bound lo, hi;
     if (w.size() != 5 || w[2] != "range" || !parse_bound(w[3], &lo) || !parse_bound(w[4], &hi))
       return "the form is `param NAME range LO HI` (a bound: an integer or nr_cpu_ids[+-K]) "
-             "or `param NAME nested`";
+             "or `param NAME nested|heap|array N|less TYPE`";
     spec->params[w[1]].lo = lo;
     spec->params[w[1]].hi = hi;
     return {};
