@@ -85,5 +85,6 @@ Runner add_kernel_check(CLI::App& app);  // cmd_kernel_check.cpp
 Runner add_export(CLI::App& app);        // cmd_export.cpp (export --kmod)
 Runner add_perf(CLI::App& app);  // cmd_perf.cpp
 Runner add_mutate(CLI::App& app);  // cmd_mutate.cpp
+Runner add_fn(CLI::App& app);      // cmd_fn.cpp (diffsched fn, src/fn/)
 
 }  // namespace diffsched::cli

@@ -1,0 +1,193 @@
+// diffsched fn's own pieces, without a compiler (src/fn/model.h, check.h):
+// the spec format, the generator's determinism and domains, the CPU-list
+// printer, and the levels of the comparison.
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "fn/check.h"
+#include "fn/model.h"
+
+namespace diffsched::fn {
+namespace {
+
+using nlohmann::json;
+
+Node scalar(unsigned bits, bool is_signed, const std::string& field = "") {
+  Node n;
+  n.kind = NodeKind::kScalar;
+  n.bits = bits;
+  n.is_signed = is_signed;
+  n.c_type = is_signed ? "int" : "unsigned int";
+  n.field = field;
+  return n;
+}
+
+Node mask_pointer() {
+  Node m;
+  m.kind = NodeKind::kMask;
+  m.c_type = "struct cpumask";
+  Node p;
+  p.kind = NodeKind::kPointer;
+  p.c_type = "const struct cpumask *";
+  p.kids.push_back(m);
+  return p;
+}
+
+// f(const struct cpumask *m, int target, const struct cpumask *const *hops, int nr_hops)
+Layout mask_layout() {
+  Layout l;
+  l.function = "f";
+  l.result = scalar(32, true);
+  l.params.push_back({"m", false, false, -1, mask_pointer()});
+  Slot target{"target", false, false, -1, scalar(32, true)};
+  target.node.spec.lo = Bound{0, false};
+  target.node.spec.hi = Bound{-1, true};
+  l.params.push_back(target);
+  Slot hops{"hops", false, false, -1, {}};
+  hops.node.kind = NodeKind::kArray;
+  hops.node.length_param = "nr_hops";
+  hops.node.kids.push_back(mask_pointer());
+  hops.node.spec.nested = true;
+  hops.node.spec.lo = Bound{1, false};
+  hops.node.spec.hi = Bound{4, false};
+  l.params.push_back(hops);
+  l.params.push_back({"nr_hops", false, true, 2, scalar(32, true)});
+  return l;
+}
+
+std::vector<std::uint64_t> take(const std::vector<std::uint64_t>& v, std::size_t& at, std::size_t n) {
+  std::vector<std::uint64_t> out(v.begin() + static_cast<long>(at), v.begin() + static_cast<long>(at + n));
+  at += n;
+  return out;
+}
+
+TEST(FnSpec, ParsesEveryDirective) {
+  Spec spec;
+  std::string error;
+  ASSERT_TRUE(parse_spec("# c\nparam n range 0 nr_cpu_ids-1\nparam hops nested\n"
+                         "global g input\nglobal h = -3\nlevel sorted\n",
+                         "x.fnspec", &spec, &error))
+      << error;
+  EXPECT_EQ(spec.params["n"].hi->at(8), 7);
+  EXPECT_TRUE(spec.params["hops"].nested);
+  EXPECT_TRUE(spec.globals["g"].input);
+  EXPECT_EQ(*spec.globals["h"].constant, -3);
+  EXPECT_EQ(spec.level, "sorted");
+}
+
+TEST(FnSpec, NamesTheBadLine) {
+  Spec spec;
+  std::string error;
+  EXPECT_FALSE(parse_spec("\nparam n range 0\n", "x.fnspec", &spec, &error));
+  EXPECT_EQ(error.rfind("x.fnspec:2: ", 0), 0u) << error;
+  EXPECT_FALSE(parse_spec("frob\n", "y.fnspec", &spec, &error));
+  EXPECT_EQ(error.rfind("y.fnspec:1: unknown directive", 0), 0u) << error;
+  EXPECT_FALSE(parse_spec("level fuzzy\n", "z.fnspec", &spec, &error));
+}
+
+TEST(FnCpuList, PrintsRangesAcrossWords) {
+  EXPECT_EQ(cpu_list({0xF, 0x1}, 128), "0-3,64");
+  EXPECT_EQ(cpu_list({0x0}, 64), "");
+  EXPECT_EQ(cpu_list({~0ULL, 0x1}, 65), "0-64");
+  EXPECT_EQ(cpu_list({0x5}, 2), "0");  // bits at or past nr_bits are not CPUs
+}
+
+TEST(FnGenerate, TheSameSeedGivesTheSameInputs) {
+  const Layout l = mask_layout();
+  std::mt19937_64 a(7), b(7), c(8);
+  bool differs = false;
+  for (int i = 0; i < 50; ++i) {
+    const Input x = generate_input(l, a, 0), y = generate_input(l, b, 0), z = generate_input(l, c, 0);
+    EXPECT_EQ(x.nr_cpu_ids, y.nr_cpu_ids);
+    EXPECT_EQ(x.values, y.values);
+    differs |= x.values != z.values;
+  }
+  EXPECT_TRUE(differs);
+}
+
+TEST(FnGenerate, MasksStayBelowNrCpuIdsDomainsHoldAndNestedMasksNest) {
+  const Layout l = mask_layout();
+  std::mt19937_64 rng(1);
+  for (int i = 0; i < 300; ++i) {
+    const Input in = generate_input(l, rng, 0);
+    const unsigned n = in.nr_cpu_ids;
+    const std::size_t words = (n + 63) / 64;
+    std::size_t at = 0;
+    auto check_mask = [&](const std::vector<std::uint64_t>& w) {
+      if (n % 64 != 0) {
+        EXPECT_EQ(w.back() >> (n % 64), 0u) << "a bit at or past nr_cpu_ids " << n;
+      }
+    };
+    check_mask(take(in.values, at, words));
+    const auto target = static_cast<std::int64_t>(in.values[at++]);
+    EXPECT_GE(target, 0);
+    EXPECT_LT(target, n);
+    const std::uint64_t count = in.values[at++];
+    EXPECT_GE(count, 1u);
+    EXPECT_LE(count, 4u);
+    std::vector<std::uint64_t> prev;
+    for (std::uint64_t h = 0; h < count; ++h) {
+      const auto w = take(in.values, at, words);
+      check_mask(w);
+      for (std::size_t k = 0; k < prev.size(); ++k) EXPECT_EQ(w[k] & prev[k], prev[k]);
+      prev = w;
+    }
+    EXPECT_EQ(at, in.values.size());
+  }
+}
+
+TEST(FnGenerate, NrCpusFixesNrCpuIds) {
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 20; ++i) EXPECT_EQ(generate_input(mask_layout(), rng, 8192).nr_cpu_ids, 8192u);
+}
+
+// sort(struct { int key; int id; } *a, int n): the records of one call.
+TEST(FnLevels, ArraysCompareAsMultisetsOrByKey) {
+  Layout l;
+  l.result_void = true;
+  Node elem;
+  elem.kind = NodeKind::kStruct;
+  elem.c_type = "struct kv";
+  elem.kids = {scalar(32, true, "key"), scalar(32, true, "id")};
+  Slot a{"a", false, false, -1, {}};
+  a.node.kind = NodeKind::kArray;
+  a.node.length_param = "n";
+  a.node.kids.push_back(elem);
+  l.params = {a, {"n", false, true, 0, scalar(32, true)}};
+  auto obs = [](json out) {
+    Observation o;
+    o.run = true;
+    o.record = {{"k", 0}, {"out", json::array({out})}, {"glob", json::array()}, {"warn", 0}};
+    return o;
+  };
+  const Observation sorted = obs(json::parse("[[1,10],[1,11],[2,12]]"));
+  const Observation ties = obs(json::parse("[[1,11],[1,10],[2,12]]"));
+  const Observation unsorted = obs(json::parse("[[2,12],[1,11],[1,10]]"));
+  EXPECT_TRUE(equal_at(l, sorted, sorted, FnLevel::kExact));
+  EXPECT_FALSE(equal_at(l, sorted, ties, FnLevel::kExact));
+  EXPECT_TRUE(equal_at(l, sorted, ties, FnLevel::kSorted));
+  EXPECT_TRUE(equal_at(l, sorted, ties, FnLevel::kMultiset));
+  EXPECT_FALSE(equal_at(l, sorted, unsorted, FnLevel::kSorted));
+  EXPECT_TRUE(equal_at(l, sorted, unsorted, FnLevel::kMultiset));
+  const Observation other = obs(json::parse("[[1,10],[1,11],[3,12]]"));
+  EXPECT_FALSE(equal_at(l, sorted, other, FnLevel::kMultiset));
+  Observation fault;
+  fault.run = fault.fault = true;
+  EXPECT_FALSE(equal_at(l, fault, fault, FnLevel::kMultiset));  // both faulting is a finding
+}
+
+TEST(FnHarness, SourceIsKernelCWithNoIncludeButTheShimsAbi) {
+  const std::string c = harness_source(mask_layout(), "f");
+  EXPECT_NE(c.find("fnh_arg0, fnh_arg1, fnh_arg2, fnh_arg3"), std::string::npos);
+  std::size_t includes = 0;
+  for (std::size_t at = c.find("#include"); at != std::string::npos; at = c.find("#include", at + 1))
+    ++includes;
+  EXPECT_EQ(includes, 1u);
+  EXPECT_NE(c.find("#include <kcheck_abi.h>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace diffsched::fn

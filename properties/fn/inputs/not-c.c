@@ -1,0 +1,2 @@
+// A diffsched fn bad input: not C at all.
+this is { not ( C

@@ -1,0 +1,59 @@
+// `diffsched fn`: two versions of one kernel C function, a verdict
+// (docs/fn.md). The CLI (cli/cmd_fn.cpp) fills FnOptions and calls
+// run_fn(); everything else is here and in model.h.
+//
+//   FnOptions o{.old_file = "old.c", .new_file = "new.c", .old_function = "f",
+//               .new_function = "f"};
+//   int status = run_fn(o);   // 0 equivalent, 1 finding, 2 cannot build/run
+//
+// Each side: extract (extract.h), lay the inputs out from the C types and
+// the spec (model.h), append the generated harness, build it with clang-14
+// and ASan+UBSan against kshim/, run it on one batch of generated inputs
+// through tools::Command (a deadline), read its JSON records back, and
+// compare the two sides' records input by input at the level.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "fn/model.h"
+
+namespace diffsched::fn {
+
+enum class FnLevel { kExact, kSorted, kMultiset };  // strongest first
+
+struct FnOptions {
+  std::string old_file, new_file;
+  std::string old_function, new_function;
+  std::string level = "exact";  // exact, multiset, sorted ("" : the spec's, else exact)
+  std::string spec_file;        // "" : none
+  std::uint64_t runs = 300;
+  std::uint64_t seed = 1;
+  unsigned nr_cpus = 0;  // 0: drawn per input from default_nr_cpus()
+  bool json = false;     // one JSON verdict object on stdout instead of text
+  std::string replay_prefix = "diffsched";  // how to spell the replay command
+};
+
+// One side's observation of one input: its record, or a fault.
+struct Observation {
+  bool run = false;    // the input was run (a side stops after a bound of faults)
+  bool fault = false;  // a signal, a sanitizer report, a hang
+  std::string fault_what;  // "AddressSanitizer: heap-buffer-overflow", "signal 11"
+  nlohmann::json record;   // {"ret", "out", "glob", "warn"}
+};
+
+// Records equal at the level (an array parameter's elements compared as a
+// multiset, or as a multiset whose keys are in the same order).
+bool equal_at(const Layout& layout, const Observation& a, const Observation& b, FnLevel level);
+
+// The two sides' observations, one block of lines, readable: masks as CPU
+// lists, arrays as lists, differing rows marked.
+std::string show_observations(const Layout& layout, const Observation& old_side,
+                              const Observation& new_side, unsigned nr_cpu_ids);
+
+int run_fn(const FnOptions& options);
+
+}  // namespace diffsched::fn

@@ -1,0 +1,420 @@
+// diffsched fn: the C harness appended to one side's extracted unit
+// (docs/fn.md "The harness"). It includes nothing but the shim's ABI header
+// and declares the few libc calls it makes. Its argv: BATCH OUT START.
+//
+// Batch file (host byte order, u64 words): "DSFNBAT1", the number of
+// inputs, then per input: nr_cpu_ids, the number of values, the values
+// (model.h: the value stream). From input START on, each input is one call,
+// and one JSON line is appended to OUT after it returns:
+//
+//   {"k":K,"ret":R,"out":[...],"glob":[...],"warn":W}
+//
+// ret: the result (absent for void; a pointer result is null or "nonnull");
+// out: for each pointer or array parameter, its pointee after the call; glob:
+// each covered or written global after the call; a mask is its words, a
+// struct or array a JSON array. warn: the WARN_ON/BUG_ON count of the call
+// (kshim_warn, through the runtime's kshim_take_warning()).
+#include <fmt/format.h>
+
+#include "fn/model.h"
+
+namespace diffsched::fn {
+
+namespace {
+
+constexpr const char* kPrologue = R"(
+/* ---- diffsched fn harness (generated; docs/fn.md) ---------------------- */
+#include <kcheck_abi.h>
+long read(int fd, void *buf, size_t n);
+long write(int fd, const void *buf, size_t n);
+int open(const char *path, int flags, ...);
+void *malloc(size_t n);
+void *realloc(void *p, size_t n);
+void free(void *p);
+unsigned int alarm(unsigned int seconds);
+int kshim_take_warning(struct kcheck_warning *out);
+extern struct cpumask __cpu_possible_mask, __cpu_present_mask, __cpu_online_mask,
+	__cpu_active_mask;
+
+static const unsigned long long *fnh_vals;
+static size_t fnh_nvals, fnh_at;
+static void *fnh_ptrs[65536];
+static int fnh_nptrs;
+static char fnh_out[1 << 20];
+static size_t fnh_olen;
+static int fnh_fd = -1;
+
+static unsigned long long fnh_draw(void)
+{
+	return fnh_at < fnh_nvals ? fnh_vals[fnh_at++] : 0;
+}
+
+/* Exactly n bytes, zeroed, freed after the call: a read past them is ASan's. */
+static void *fnh_alloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (n)
+		memset(p, 0, n);
+	if (fnh_nptrs < (int)(sizeof(fnh_ptrs) / sizeof(fnh_ptrs[0])))
+		fnh_ptrs[fnh_nptrs++] = p;
+	return p;
+}
+
+static void fnh_free_all(void)
+{
+	while (fnh_nptrs)
+		free(fnh_ptrs[--fnh_nptrs]);
+}
+
+static void fnh_draw_mask(struct cpumask *m)
+{
+	unsigned int i;
+
+	memset(m, 0, sizeof(*m));
+	for (i = 0; i < (nr_cpu_ids + 63) / 64; i++)
+		m->bits[i] = fnh_draw();
+}
+
+static void fnh_flush(void)
+{
+	size_t done = 0;
+
+	while (done < fnh_olen) {
+		long w = write(fnh_fd, fnh_out + done, fnh_olen - done);
+		if (w <= 0)
+			break;
+		done += (size_t)w;
+	}
+	fnh_olen = 0;
+}
+
+static void fnh_puts(const char *s)
+{
+	while (*s) {
+		if (fnh_olen == sizeof(fnh_out))
+			fnh_flush();
+		fnh_out[fnh_olen++] = *s++;
+	}
+}
+
+static void fnh_putu(unsigned long long v)
+{
+	char b[24];
+	int i = 23;
+
+	b[i] = 0;
+	do {
+		b[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	fnh_puts(b + i);
+}
+
+static void fnh_puti(long long v)
+{
+	if (v < 0) {
+		fnh_puts("-");
+		fnh_putu(0ULL - (unsigned long long)v);
+	} else {
+		fnh_putu((unsigned long long)v);
+	}
+}
+
+static void fnh_put_mask(const struct cpumask *m)
+{
+	unsigned int i;
+
+	fnh_puts("[");
+	for (i = 0; i < (nr_cpu_ids + 63) / 64; i++) {
+		if (i)
+			fnh_puts(",");
+		fnh_putu(m->bits[i]);
+	}
+	fnh_puts("]");
+}
+
+static void fnh_full_mask(struct cpumask *m)
+{
+	unsigned int i;
+
+	memset(m, 0, sizeof(*m));
+	for (i = 0; i < nr_cpu_ids; i++)
+		m->bits[i / 64] |= 1UL << (i % 64);
+}
+)";
+
+constexpr const char* kMain = R"(
+int main(int argc, char **argv)
+{
+	unsigned char *buf = 0;
+	size_t len = 0, cap = 0, at = 16;
+	unsigned long long n, k, start = 0;
+	const char *s;
+	int fd;
+
+	if (argc != 4)
+		return 2;
+	for (s = argv[3]; *s; s++)
+		start = start * 10 + (unsigned long long)(*s - '0');
+	fd = open(argv[1], 0);
+	if (fd < 0)
+		return 2;
+	for (;;) {
+		long r;
+
+		if (len == cap) {
+			cap = cap ? 2 * cap : 1 << 16;
+			buf = realloc(buf, cap);
+		}
+		r = read(fd, buf + len, cap - len);
+		if (r <= 0)
+			break;
+		len += (size_t)r;
+	}
+	if (len < 16 || memcmp(buf, "DSFNBAT1", 8))
+		return 2;
+	fnh_fd = open(argv[2], 01 | 0100 | 02000, 0644);	/* O_WRONLY|O_CREAT|O_APPEND */
+	if (fnh_fd < 0)
+		return 2;
+	memcpy(&n, buf + 8, 8);
+	for (k = 0; k < n; k++) {
+		unsigned long long nr, nv;
+
+		if (at + 16 > len)
+			return 2;
+		memcpy(&nr, buf + at, 8);
+		memcpy(&nv, buf + at + 8, 8);
+		at += 16;
+		if (nv > (len - at) / 8)
+			return 2;
+		if (k >= start) {
+			nr_cpu_ids = (unsigned int)nr;
+			fnh_full_mask(&__cpu_possible_mask);
+			fnh_full_mask(&__cpu_present_mask);
+			fnh_full_mask(&__cpu_online_mask);
+			fnh_full_mask(&__cpu_active_mask);
+			fnh_vals = (const unsigned long long *)(buf + at);
+			fnh_nvals = (size_t)nv;
+			fnh_at = 0;
+			alarm(FNH_HANG_SECONDS);	/* a hang is SIGALRM: a fault of this input */
+			fnh_call(k);
+			alarm(0);
+		}
+		at += 8 * nv;
+	}
+	return 0;
+}
+)";
+
+struct Emitter {
+  std::string out;
+  std::string defs;  // the callbacks, defined before fnh_call()
+  std::vector<std::string> less_types;
+  int temps = 0;
+
+  // The harness's counting `<` over `node.spec.less` with the callback's
+  // own signature: a, b, then whatever else it takes (unused).
+  std::string less_callback(const Node& node, const CType& t) {
+    const std::string key = node.spec.less + "|" + t.canonical;
+    for (std::size_t i = 0; i < less_types.size(); ++i)
+      if (less_types[i] == key) return fmt::format("fnh_less{}", i);
+    const std::string name = fmt::format("fnh_less{}", less_types.size());
+    less_types.push_back(key);
+    std::string params = "const void *fnh_a, const void *fnh_b";
+    for (std::size_t i = 3; i < t.inner.size(); ++i) {
+      const std::string pt = c_spelling(t.inner[i], true);
+      params += fmt::format(", {} fnh_x{}", pt.empty() ? "void *" : pt, i);
+    }
+    const std::string ret = c_spelling(t.inner[0]);
+    defs += fmt::format("static unsigned long {}_calls;\n"
+                        "static {} {}({})\n{{\n\t{}_calls++;\n"
+                        "\treturn *(const {} *)fnh_a < *(const {} *)fnh_b;\n}}\n\n",
+                        name, ret.empty() ? "_Bool" : ret, name, params, name, node.spec.less,
+                        node.spec.less);
+    return name;
+  }
+
+  void line(int indent, const std::string& text) { out += std::string(indent, '\t') + text + "\n"; }
+  std::string temp(const char* prefix) { return fmt::format("fnh_{}{}", prefix, temps++); }
+
+  // Code that sets the lvalue `lv` of `node`'s type from the value stream.
+  void gen(const Node& node, const std::string& lv, int indent, int depth) {
+    switch (node.kind) {
+      case NodeKind::kScalar:
+        if (node.is_bool)
+          line(indent, fmt::format("{} = fnh_draw() != 0;", lv));
+        else
+          line(indent, fmt::format("{} = ({})fnh_draw();", lv, node.c_type));
+        return;
+      case NodeKind::kMask: line(indent, fmt::format("fnh_draw_mask(&({}));", lv)); return;
+      case NodeKind::kNull: line(indent, fmt::format("{} = 0;", lv)); return;
+      case NodeKind::kLess:
+        line(indent, fmt::format("{} = (__typeof__({})){};", lv, lv, less_callback(node, *node.fn_type)));
+        return;
+      case NodeKind::kStruct:
+        for (const Node& k : node.kids) gen(k, fmt::format("({}).{}", lv, k.field), indent, depth);
+        return;
+      case NodeKind::kPointer: {
+        const std::string p = temp("p");
+        const std::string& t = node.kids[0].c_type;
+        line(indent, fmt::format("{{ {} *{} = fnh_alloc(sizeof({}));", t, p, t));
+        gen(node.kids[0], "(*" + p + ")", indent + 1, depth);
+        line(indent + 1, fmt::format("{} = {}; }}", lv, p));
+        return;
+      }
+      case NodeKind::kArray: {
+        const std::string i = fmt::format("fnh_i{}", depth);
+        std::string at = lv;
+        if (node.by_pointer) {  // exactly count elements, allocated for the call
+          at = temp("p");
+          const std::string& t = node.kids[0].c_type;
+          line(indent, fmt::format("{{ {} *{} = fnh_alloc({} * sizeof({}));", t, at, node.count, t));
+        }
+        line(indent, fmt::format("{{ int {}; for ({} = 0; {} < {}; {}++) {{", i, i, i, node.count, i));
+        gen(node.kids[0], fmt::format("({})[{}]", at, i), indent + 1, depth + 1);
+        line(indent, "} }");
+        if (node.by_pointer) line(indent, fmt::format("{} = {}; }}", lv, at));
+        return;
+      }
+    }
+  }
+
+  // Code that prints the rvalue `e` of `node`'s type as JSON.
+  void emit(const Node& node, const std::string& e, int indent, int depth) {
+    switch (node.kind) {
+      case NodeKind::kScalar:
+        if (node.is_signed)
+          line(indent, fmt::format("fnh_puti((long long)({}));", e));
+        else
+          line(indent, fmt::format("fnh_putu((unsigned long long)({}));", e));
+        return;
+      case NodeKind::kMask: line(indent, fmt::format("fnh_put_mask(&({}));", e)); return;
+      case NodeKind::kNull:
+      case NodeKind::kLess: line(indent, "fnh_puts(\"null\");"); return;  // not compared
+      case NodeKind::kStruct: {
+        line(indent, "fnh_puts(\"[\");");
+        bool first = true;
+        for (const Node& k : node.kids) {
+          if (!first) line(indent, "fnh_puts(\",\");");
+          first = false;
+          emit(k, fmt::format("({}).{}", e, k.field), indent, depth);
+        }
+        line(indent, "fnh_puts(\"]\");");
+        return;
+      }
+      case NodeKind::kPointer:
+        line(indent, fmt::format("if (!({})) fnh_puts(\"null\"); else {{", e));
+        emit(node.kids[0], "(*(" + e + "))", indent + 1, depth);
+        line(indent, "}");
+        return;
+      case NodeKind::kArray:
+        if (node.by_pointer) line(indent, fmt::format("if (!({})) fnh_puts(\"null\"); else", e));
+        emit_elements(node, e, std::to_string(node.count), indent, depth);
+        return;
+    }
+  }
+
+  void emit_elements(const Node& node, const std::string& e, const std::string& count, int indent,
+                     int depth) {
+    const std::string i = fmt::format("fnh_i{}", depth);
+    line(indent, fmt::format("{{ unsigned long long {}; fnh_puts(\"[\");", i));
+    line(indent, fmt::format("for ({} = 0; {} < (unsigned long long)({}); {}++) {{", i, i, count, i));
+    line(indent + 1, fmt::format("if ({}) fnh_puts(\",\");", i));
+    emit(node.kids[0], fmt::format("({})[{}]", e, i), indent + 1, depth + 1);
+    line(indent, "} fnh_puts(\"]\"); }");
+  }
+};
+
+bool observed_param(const Slot& s) {
+  return !s.is_length && (s.node.kind == NodeKind::kPointer || s.node.kind == NodeKind::kArray);
+}
+
+// fnh_call(k): one input's call and its record.
+std::string call_function(const Layout& layout, const std::string& function) {
+  Emitter em;
+  em.line(0, "static void fnh_call(unsigned long long k)\n{");
+  for (std::size_t i = 0; i < layout.params.size(); ++i)
+    em.line(1, fmt::format("{} fnh_arg{};", layout.params[i].node.c_type, i));
+  for (std::size_t i = 0; i < layout.params.size(); ++i) {
+    const Slot& s = layout.params[i];
+    // An array's storage is of its element type, top-level const dropped.
+    const std::string keep = s.node.kind == NodeKind::kArray && s.node.count < 0
+                                 ? s.node.kids[0].c_type + " *"
+                             : s.node.kind == NodeKind::kPointer ? s.node.c_type
+                                                                 : std::string("void *");
+    em.line(1, fmt::format("{} fnh_keep{} = 0; unsigned long long fnh_len{} = 0;", keep, i, i));
+  }
+  em.line(1, "struct kcheck_warning fnh_w;");
+  em.line(1, "unsigned int fnh_nwarn = 0;");
+  for (const Slot& g : layout.globals) em.gen(g.node, g.name, 1, 0);
+  for (std::size_t i = 0; i < layout.params.size(); ++i) {
+    const Slot& s = layout.params[i];
+    const std::string arg = fmt::format("fnh_arg{}", i);
+    if (s.is_length) continue;
+    if (s.node.kind == NodeKind::kArray && s.node.count < 0) {
+      const Node& e = s.node.kids[0];
+      const std::size_t len = i + 1;
+      em.line(1, fmt::format("fnh_len{} = fnh_draw();", i));
+      em.line(1, fmt::format("fnh_keep{} = fnh_alloc(fnh_len{} * sizeof({}));", i, i, e.c_type));
+      em.line(1, fmt::format("{{ unsigned long long fnh_j; for (fnh_j = 0; fnh_j < fnh_len{}; fnh_j++) {{", i));
+      em.gen(e, fmt::format("fnh_keep{}[fnh_j]", i), 2, 0);
+      em.line(1, "} }");
+      em.line(1, fmt::format("{} = fnh_keep{};", arg, i));
+      em.line(1, fmt::format("fnh_arg{} = ({})fnh_len{};", len, layout.params[len].node.c_type, i));
+    } else {
+      em.gen(s.node, arg, 1, 0);
+      if (s.node.kind == NodeKind::kPointer) em.line(1, fmt::format("fnh_keep{} = {};", i, arg));
+    }
+  }
+  em.line(1, "kshim_take_warning(&fnh_w);");
+  std::string args;
+  for (std::size_t i = 0; i < layout.params.size(); ++i)
+    args += fmt::format("{}fnh_arg{}", i ? ", " : "", i);
+  const std::string call = fmt::format("{}({})", function, args);
+  em.line(1, "fnh_puts(\"{\\\"k\\\":\"); fnh_putu(k);");
+  if (layout.result_pointer) {
+    em.line(1, fmt::format("fnh_puts((const void *){} ? \",\\\"ret\\\":\\\"nonnull\\\"\" : \",\\\"ret\\\":null\");", call));
+  } else if (!layout.result_void) {
+    em.line(1, fmt::format("{{ {} fnh_ret = {};", layout.result.c_type, call));
+    em.line(1, "fnh_puts(\",\\\"ret\\\":\");");
+    em.emit(layout.result, "fnh_ret", 1, 0);
+    em.line(1, "}");
+  } else {
+    em.line(1, call + ";");
+  }
+  em.line(1, "if (kshim_take_warning(&fnh_w)) fnh_nwarn = fnh_w.count;");
+  em.line(1, "fnh_puts(\",\\\"out\\\":[\");");
+  bool first = true;
+  for (std::size_t i = 0; i < layout.params.size(); ++i) {
+    const Slot& s = layout.params[i];
+    if (!observed_param(s)) continue;
+    if (!first) em.line(1, "fnh_puts(\",\");");
+    first = false;
+    if (s.node.kind == NodeKind::kArray && s.node.count < 0)
+      em.emit_elements(s.node, fmt::format("fnh_keep{}", i), fmt::format("fnh_len{}", i), 1, 0);
+    else
+      em.emit(s.node, fmt::format("fnh_keep{}", i), 1, 0);
+  }
+  em.line(1, "fnh_puts(\"],\\\"glob\\\":[\");");
+  first = true;
+  for (const auto* list : {&layout.globals, &layout.written})
+    for (const Slot& g : *list) {
+      if (!first) em.line(1, "fnh_puts(\",\");");
+      first = false;
+      em.emit(g.node, g.name, 1, 0);
+    }
+  em.line(1, "fnh_puts(\"],\\\"warn\\\":\"); fnh_putu(fnh_nwarn); fnh_puts(\"}\\n\");");
+  em.line(1, "fnh_flush();");
+  em.line(1, "fnh_free_all();");
+  em.line(0, "}");
+  return em.defs + em.out;
+}
+
+}  // namespace
+
+std::string harness_source(const Layout& layout, const std::string& function) {
+  return fmt::format("#define FNH_HANG_SECONDS {}\n", kHangSeconds) + kPrologue + "\n" + call_function(layout, function) + kMain;
+}
+
+}  // namespace diffsched::fn

@@ -1,0 +1,303 @@
+// diffsched fn: the layout of one call (model.h), from the function's C
+// types (extract.h) and the spec.
+//
+// Rules (docs/fn.md "What is generated"):
+//  - integers, bool, enums: scalars; struct cpumask: a mask;
+//  - a struct: its fields; a fixed array: its elements;
+//  - a pointer: one object it points to, allocated per call at its exact
+//    size (so ASan sees a read past it), except
+//  - a pointer parameter (not a cpumask pointer) directly followed by an
+//    integer parameter named like a length (n, len, nr, count, size, num,
+//    cnt, or nr_*, num_*, *_len, *_nr, *_count, *_size, *_cnt): an array of
+//    that many elements, the length parameter set from it;
+//  - a global read by the function (not the shim's, not constant data) must
+//    be covered by the spec, else it is a hidden global (exit 2).
+#include <fmt/format.h>
+
+#include "fn/model.h"
+
+namespace diffsched::fn {
+
+namespace {
+
+constexpr int kMaxDepth = 6;
+
+std::string strip_const(std::string s) {
+  if (s.rfind("const ", 0) == 0) s = s.substr(6);
+  return s;
+}
+
+bool is_length_name(const std::string& n) {
+  for (const char* exact : {"n", "len", "nr", "count", "size", "num", "cnt"})
+    if (n == exact) return true;
+  for (const char* prefix : {"nr_", "num_"})
+    if (n.rfind(prefix, 0) == 0) return true;
+  for (const std::string suffix : {"_len", "_nr", "_count", "_size", "_cnt"})
+    if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return true;
+  return false;
+}
+
+bool is_integer(const CType& t) {
+  return t.kind == TypeKind::kInteger || t.kind == TypeKind::kEnum;
+}
+
+// `path`: the spec's name of this value (`heap.data`: a pointer's pointee
+// keeps its path, a field adds `.name`).
+bool node_for(const CType& t, int depth, const std::string& where, Node* out, std::string* error,
+              const Spec* spec = nullptr, const std::string& path = "") {
+  *out = Node{};
+  out->c_type = c_spelling(t);
+  ParamSpec ps;
+  if (spec && !path.empty())
+    if (auto it = spec->params.find(path); it != spec->params.end()) ps = it->second;
+  out->spec = ps;
+  if (!ps.less.empty()) {
+    if (t.kind != TypeKind::kFunctionPointer || t.inner.size() < 3) {
+      *error = fmt::format("the spec says `param {} less`, but {} is not a callback of two "
+                           "pointers", path, where);
+      return false;
+    }
+    out->kind = NodeKind::kLess;
+    out->fn_type = std::make_shared<CType>(t);
+    return true;
+  }
+  if (t.kind == TypeKind::kPointer && t.target() && t.target()->kind == TypeKind::kVoid) {
+    out->kind = NodeKind::kNull;
+    return true;
+  }
+  if (ps.array >= 0 && t.kind == TypeKind::kPointer && t.target()) {
+    out->kind = NodeKind::kArray;
+    out->count = ps.array;
+    out->by_pointer = true;
+    out->spec.array = -1;
+    Node kid;
+    if (!node_for(*t.target(), depth + 1, where + "[]", &kid, error, spec, path + "[]"))
+      return false;
+    out->kids.push_back(std::move(kid));
+    return true;
+  }
+  auto fail = [&](const std::string& why) {
+    *error = fmt::format("cannot generate {} (type `{}`): {}", where, t.spelling, why);
+    return false;
+  };
+  if (depth > kMaxDepth) return fail("nested too deeply");
+  switch (t.kind) {
+    case TypeKind::kBool:
+      out->kind = NodeKind::kScalar;
+      out->bits = 1;
+      out->is_bool = true;
+      return true;
+    case TypeKind::kInteger:
+    case TypeKind::kEnum:
+      out->kind = NodeKind::kScalar;
+      out->bits = t.bits;
+      out->is_signed = t.is_signed;
+      if (t.bits == 0 || t.bits > 64) return fail("integers of 1 to 64 bits only");
+      return true;
+    case TypeKind::kStruct: {
+      if (t.tag == "cpumask" && !t.is_union) {
+        out->kind = NodeKind::kMask;
+        out->c_type = "struct cpumask";
+        return true;
+      }
+      if (t.is_union) return fail("unions are not generated yet");
+      if (t.tag.empty()) return fail("an anonymous struct has no name to allocate it by");
+      if (t.inner.empty()) return fail("its fields are not known here (nested too deeply or empty)");
+      out->kind = NodeKind::kStruct;
+      for (const CType& f : t.inner) {
+        Node kid;
+        if (!node_for(f, depth + 1, where + "." + f.name, &kid, error, spec, path + "." + f.name))
+          return false;
+        kid.field = f.name;
+        out->kids.push_back(std::move(kid));
+      }
+      return true;
+    }
+    case TypeKind::kArray: {
+      if (t.array_size < 0 || !t.target()) return fail("an array of unknown size");
+      out->kind = NodeKind::kArray;
+      out->count = t.array_size;
+      Node kid;
+      if (!node_for(*t.target(), depth + 1, where + "[]", &kid, error, spec, path + "[]"))
+        return false;
+      out->kids.push_back(std::move(kid));
+      return true;
+    }
+    case TypeKind::kPointer: {
+      const CType* p = t.target();
+      if (!p || p->kind == TypeKind::kVoid || p->kind == TypeKind::kFunction)
+        return fail("a pointer to void or to a function is not generated yet");
+      out->kind = NodeKind::kPointer;
+      Node kid;
+      if (!node_for(*p, depth + 1, "*" + where, &kid, error, spec, path)) return false;
+      out->kids.push_back(std::move(kid));
+      return true;
+    }
+    case TypeKind::kFunctionPointer:
+      return fail("function pointers are not generated yet");
+    default:
+      return fail(fmt::format("{} values are not generated", type_kind_name(t.kind)));
+  }
+}
+
+bool is_mask_array_element(const Node& n) {
+  return n.kind == NodeKind::kMask ||
+         (n.kind == NodeKind::kPointer && n.kids[0].kind == NodeKind::kMask);
+}
+
+// The parameters' slots; false with *error.
+bool param_slots(const Extraction& x, const Spec& spec, Layout* layout, std::string* error) {
+  const auto& ps = x.function.params;
+  for (std::size_t i = 0; i < ps.size(); ++i) {
+    const CType& t = ps[i];
+    if (t.name.empty()) {
+      *error = fmt::format("parameter {} of {}() has no name", i + 1, x.function.name);
+      return false;
+    }
+    Slot s;
+    s.name = t.name;
+    const std::string where = fmt::format("parameter `{}` of {}()", t.name, x.function.name);
+    const bool array = t.kind == TypeKind::kPointer && !t.is_cpumask_pointer() &&
+                       i + 1 < ps.size() && is_integer(ps[i + 1]) && is_length_name(ps[i + 1].name);
+    if (array) {
+      s.node.kind = NodeKind::kArray;
+      s.node.c_type = c_spelling(t);
+      s.node.length_param = ps[i + 1].name;
+      Node kid;
+      if (!node_for(*t.target(), 1, where, &kid, error, &spec, t.name + "[]")) return false;
+      s.node.kids.push_back(std::move(kid));
+    } else if (!node_for(t, 0, where, &s.node, error, &spec, t.name)) {
+      return false;
+    }
+    if (auto it = spec.params.find(t.name); it != spec.params.end()) {
+      s.node.spec = it->second;
+      if (it->second.nested && !(s.node.kind == NodeKind::kArray &&
+                                 is_mask_array_element(s.node.kids[0]))) {
+        *error = fmt::format("the spec says `param {} nested`, but it is not an array of masks",
+                             t.name);
+        return false;
+      }
+    }
+    if (!layout->params.empty() && layout->params.back().node.kind == NodeKind::kArray &&
+        layout->params.back().node.length_param == t.name) {
+      s.is_length = true;
+      s.array_of = static_cast<int>(layout->params.size()) - 1;
+      // The array's length takes the length parameter's domain.
+      layout->params.back().node.spec.lo = s.node.spec.lo;
+      layout->params.back().node.spec.hi = s.node.spec.hi;
+    }
+    layout->params.push_back(std::move(s));
+  }
+  return true;
+}
+
+bool global_slots(const Extraction& x, const Spec& spec, Layout* layout, std::string* error) {
+  for (const GlobalRead& g : x.globals) {
+    if (g.in_shim || g.constant) continue;
+    const auto it = spec.globals.find(g.name);
+    Slot s;
+    s.name = g.name;
+    s.is_global = true;
+    if (it == spec.globals.end()) {
+      if (!g.read) {
+        if (node_for(g.type, 0, "global `" + g.name + "`", &s.node, error))
+          layout->written.push_back(std::move(s));
+        error->clear();
+        continue;
+      }
+      std::string by;
+      for (const auto& f : g.read_by) by += (by.empty() ? "" : ", ") + f + "()";
+      *error = fmt::format(
+          "hidden global: {}() reads the global `{}`{}, which no input covers (never given "
+          "zeros): add `global {} input` or `global {} = VALUE` to a --spec file",
+          x.function.name, g.name, by.empty() ? "" : " (in " + by + ")", g.name, g.name);
+      return false;
+    }
+    if (!node_for(g.type, 0, "global `" + g.name + "`", &s.node, error)) return false;
+    if (it->second.constant) {
+      if (s.node.kind != NodeKind::kScalar) {
+        *error = fmt::format("global `{}`: `= VALUE` is for integers; use `global {} input`",
+                             g.name, g.name);
+        return false;
+      }
+      s.node.spec.lo = Bound{*it->second.constant, false};
+      s.node.spec.hi = s.node.spec.lo;
+    }
+    layout->globals.push_back(std::move(s));
+  }
+  return true;
+}
+
+bool same_node(const Node& a, const Node& b) {
+  if (a.kind != b.kind || a.c_type != b.c_type || a.count != b.count || a.bits != b.bits ||
+      a.is_signed != b.is_signed || a.kids.size() != b.kids.size())
+    return false;
+  for (std::size_t i = 0; i < a.kids.size(); ++i)
+    if (!same_node(a.kids[i], b.kids[i]) || a.kids[i].field != b.kids[i].field) return false;
+  return true;
+}
+
+std::string same_slots(const std::vector<Slot>& a, const std::vector<Slot>& b, const char* what) {
+  if (a.size() != b.size())
+    return fmt::format("the two sides take {} {} and {}", what, a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].name != b[i].name || !same_node(a[i].node, b[i].node))
+      return fmt::format("{} `{}` of the old side and `{}` of the new side differ in name or type",
+                         what, a[i].name, b[i].name);
+  return {};
+}
+
+}  // namespace
+
+std::string c_spelling(const CType& t, bool keep_const) {
+  const std::string c = keep_const && t.is_const ? "const " : "";
+  switch (t.kind) {
+    case TypeKind::kBool: return c + "_Bool";
+    case TypeKind::kInteger:
+    case TypeKind::kEnum: return c + strip_const(t.canonical);
+    case TypeKind::kStruct:
+      return t.tag.empty() ? "" : c + (t.is_union ? "union " : "struct ") + t.tag;
+    case TypeKind::kPointer: {
+      if (!t.target()) return "";
+      const std::string inner = c_spelling(*t.target(), true);
+      if (inner.empty()) return "";
+      return inner + " *" + (keep_const && t.is_const ? "const" : "");
+    }
+    default: return strip_const(t.canonical);
+  }
+}
+
+bool build_layout(const Extraction& x, const Spec& spec, Layout* layout, std::string* error) {
+  *layout = Layout{};
+  layout->function = x.function.name;
+  if (x.function.is_variadic) {
+    *error = fmt::format("{}() is variadic: not generated", x.function.name);
+    return false;
+  }
+  const CType& r = x.function.result;
+  layout->result_void = r.kind == TypeKind::kVoid;
+  layout->result_pointer = r.kind == TypeKind::kPointer;
+  if (!layout->result_void && !layout->result_pointer) {
+    std::string why;
+    if (!node_for(r, 0, "the result", &layout->result, &why) ||
+        layout->result.kind != NodeKind::kScalar) {
+      *error = fmt::format("{}() returns `{}`: only integers, bool, enums and pointers are "
+                           "observed yet", x.function.name, r.spelling);
+      return false;
+    }
+  }
+  return global_slots(x, spec, layout, error) && param_slots(x, spec, layout, error);
+}
+
+std::string same_inputs(const Layout& a, const Layout& b) {
+  if (std::string why = same_slots(a.params, b.params, "parameters"); !why.empty()) return why;
+  if (std::string why = same_slots(a.globals, b.globals, "covered globals"); !why.empty())
+    return why;
+  if (a.result_void != b.result_void || a.result_pointer != b.result_pointer ||
+      a.result.c_type != b.result.c_type)
+    return "the two sides' result types differ";
+  return {};
+}
+
+}  // namespace diffsched::fn

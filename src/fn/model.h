@@ -1,0 +1,158 @@
+// diffsched fn's input model: what one call of the checked function is made
+// of, built once from the C types (extract.h) refined by a spec, and used by
+// the generator (generate.cpp), the C harness generator (harness_gen.cpp),
+// the printers and the comparison (observe.cpp). The three walk the same
+// tree, so the value stream the parent writes is the one the harness reads.
+//
+//   Spec spec; if (!parse_spec(text, "x.fnspec", &spec, &error)) fail(error);
+//   Layout layout; if (!build_layout(x, spec, &layout, &error)) fail(error);  // exit 2
+//   Input in = generate_input(layout, rng, nr_cpus);   // one call's values
+//   std::string c = harness_source(layout);             // appended to the unit
+//
+// The value stream of one call (docs/fn.md "Batch file"): nr_cpu_ids, then
+// each covered global, then each parameter in order; a scalar is one value,
+// a mask BITS_TO_LONGS(nr_cpu_ids) words, a struct its fields, a fixed
+// array its elements, a pointer its pointee, and an array with a length
+// parameter its length first, then its elements (the length parameter is
+// set from it, never drawn on its own).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "fn/extract.h"
+
+namespace diffsched::fn {
+
+// ---- the spec (docs/fn.md "Spec files") ------------------------------------
+
+// A bound of a range: a number, or nr_cpu_ids plus an offset.
+struct Bound {
+  std::int64_t value = 0;
+  bool per_nr_cpu_ids = false;  // value is added to nr_cpu_ids
+  std::int64_t at(unsigned nr_cpu_ids) const {
+    return per_nr_cpu_ids ? static_cast<std::int64_t>(nr_cpu_ids) + value : value;
+  }
+};
+
+struct ParamSpec {
+  std::optional<Bound> lo, hi;  // the domain: lo <= value <= hi
+  bool nested = false;          // an array of masks: each holds the one before
+  std::int64_t array = -1;      // a pointer: to this many elements
+  std::string less;             // a callback: a counting `<` over this C type
+  bool heap = false;            // an array: a min-heap below its first element
+};
+
+struct GlobalSpec {
+  bool input = false;                   // generated from its type, per call
+  std::optional<std::int64_t> constant;  // a stated constant (integers)
+};
+
+struct Spec {
+  std::map<std::string, ParamSpec> params;
+  std::map<std::string, GlobalSpec> globals;
+  std::string level;  // "" or exact, multiset, sorted
+};
+
+// Parses a .fnspec text; false with *error one line "FILE:LINE: why".
+bool parse_spec(const std::string& text, const std::string& file, Spec* spec, std::string* error);
+
+// ---- the layout ------------------------------------------------------------
+
+enum class NodeKind {
+  kScalar,   // integer, bool or enum: one value
+  kMask,     // a struct cpumask object: BITS_TO_LONGS(nr_cpu_ids) words
+  kStruct,   // kids: the fields
+  kArray,    // kids[0]: the element; count fixed, or a length parameter
+  kPointer,  // kids[0]: the pointee (one object)
+  kNull,     // a `void *`: NULL (opaque callback data); no value
+  kLess,     // a comparison callback: the harness's `<` over spec.less; no value
+};
+
+struct Node {
+  NodeKind kind = NodeKind::kScalar;
+  std::string c_type;     // the type, top-level const dropped ("struct cpu_load")
+  std::string field;      // a struct field's name
+  std::shared_ptr<const CType> fn_type;  // kLess: the callback's type
+  unsigned bits = 0;      // scalars
+  bool is_signed = false;
+  bool is_bool = false;
+  std::int64_t count = -1;    // kArray: fixed size; -1: from length_param
+  std::string length_param;   // kArray: the parameter that holds its length
+  bool by_pointer = false;    // kArray of fixed count: a pointer to them (a spec's `array N`)
+  std::vector<Node> kids;
+  ParamSpec spec;             // the spec's refinement (top-level nodes)
+};
+
+// One top-level input: a parameter or a covered global.
+struct Slot {
+  std::string name;
+  bool is_global = false;
+  bool is_length = false;  // a length parameter: set from its array, not drawn
+  int array_of = -1;       // is_length: the slot of its array
+  Node node;
+};
+
+struct Layout {
+  std::string function;
+  std::vector<Slot> globals;  // covered globals, then
+  std::vector<Slot> params;   // the parameters, in order
+  std::vector<Slot> written;  // globals written and not covered: observed only
+  Node result;                // kind kScalar, or c_type "void" / a pointer
+  bool result_void = false;
+  bool result_pointer = false;
+};
+
+// Builds the layout of x's function (one side). false with *error one line
+// naming the parameter or global that cannot be generated or is not covered.
+bool build_layout(const Extraction& x, const Spec& spec, Layout* layout, std::string* error);
+
+// The two sides must take the same inputs: "" or one line naming the difference.
+std::string same_inputs(const Layout& old_side, const Layout& new_side);
+
+// ---- inputs ----------------------------------------------------------------
+
+// Array lengths are at most this (the harness allocates exactly the length).
+constexpr std::int64_t kMaxArrayLength = 64;
+
+struct Input {
+  unsigned nr_cpu_ids = 1;
+  std::vector<std::uint64_t> values;  // the stream after nr_cpu_ids
+};
+
+// The nr_cpu_ids a run draws from when --nr-cpus is not given.
+const std::vector<unsigned>& default_nr_cpus();
+
+// One call's values: nr_cpu_ids is nr_cpus if > 0, else drawn from
+// default_nr_cpus(). Deterministic in the rng's state. O(size of the input).
+Input generate_input(const Layout& layout, std::mt19937_64& rng, unsigned nr_cpus);
+
+// "nr_cpu_ids=65 env={dst_grpmask=0-3,64 cpus=...} target=5": one line.
+std::string show_input(const Layout& layout, const Input& input);
+
+// A mask's words as a CPU list, "0-3,64" ("" when empty).
+std::string cpu_list(const std::vector<std::uint64_t>& words, unsigned nr_bits);
+
+// The C spelling of t with its top-level const dropped ("const struct
+// cpumask *" for `const struct cpumask *const`), or "" if it has none here.
+std::string c_spelling(const CType& t, bool keep_const = false);
+
+// ---- the harness -----------------------------------------------------------
+
+// A call that has not returned after this long is a hang (SIGALRM).
+constexpr unsigned kHangSeconds = 2;
+
+// The C text appended to the extracted unit: main() reads a batch file,
+// calls the function once per input and writes one JSON line per call
+// (docs/fn.md "Observation records"). Kernel-style C, no #include.
+std::string harness_source(const Layout& layout, const std::string& function);
+
+// Writes the batch file of `inputs`; false on an I/O error.
+bool write_batch(const std::string& path, const std::vector<Input>& inputs);
+
+}  // namespace diffsched::fn

@@ -1,0 +1,145 @@
+// diffsched fn: comparing two sides' observations of one input at a level,
+// and printing them side by side.
+//
+// Levels (docs/fn.md "Levels"): exact, every field equal; multiset, the
+// elements of each array parameter (one with a length parameter) equal as
+// multisets; sorted, the same multiset and the same sequence of keys (an
+// element's key: itself if a scalar, else its first field), so only the
+// order of elements with equal keys may differ. For an array of integers
+// sorted is multiset and the same order, which for integers is exact.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "fn/check.h"
+
+namespace diffsched::fn {
+
+namespace {
+
+using nlohmann::json;
+
+bool is_dynamic_array(const Slot& s) {
+  return !s.is_length && s.node.kind == NodeKind::kArray && s.node.count < 0;
+}
+
+bool observed(const Slot& s) {
+  return !s.is_length && (s.node.kind == NodeKind::kPointer || s.node.kind == NodeKind::kArray);
+}
+
+json normalize(const Layout& layout, const json& record, FnLevel level) {
+  json r = record;
+  if (level == FnLevel::kExact || !r.contains("out")) return r;
+  std::size_t o = 0;
+  for (const Slot& s : layout.params) {
+    if (!observed(s)) continue;
+    const std::size_t at = o++;
+    if (!is_dynamic_array(s) || at >= r["out"].size() || !r["out"][at].is_array()) continue;
+    json elems = r["out"][at];
+    json keys = json::array();
+    for (const json& e : elems) keys.push_back(e.is_array() && !e.empty() ? e[0] : e);
+    std::vector<json> sorted(elems.begin(), elems.end());
+    std::sort(sorted.begin(), sorted.end());
+    json bag(sorted);
+    r["out"][at] = level == FnLevel::kMultiset ? bag : json::array({bag, keys});
+  }
+  return r;
+}
+
+std::string show_scalar(const Node& s, const json& v) {
+  if (s.is_bool && v.is_number()) return v.get<std::uint64_t>() ? "true" : "false";
+  return v.dump();
+}
+
+std::string show(const Node& node, const json& v) {
+  if (v.is_null()) return "NULL";
+  switch (node.kind) {
+    case NodeKind::kScalar: return show_scalar(node, v);
+    case NodeKind::kMask: {
+      if (!v.is_array()) return v.dump();
+      std::vector<std::uint64_t> w;
+      for (const json& x : v) w.push_back(x.is_number_unsigned() ? x.get<std::uint64_t>() : 0);
+      return "{" + cpu_list(w, static_cast<unsigned>(w.size() * 64)) + "}";
+    }
+    case NodeKind::kStruct: {
+      if (!v.is_array()) return v.dump();
+      std::string s = "{";
+      for (std::size_t i = 0; i < node.kids.size() && i < v.size(); ++i)
+        s += (i ? " " : "") + node.kids[i].field + "=" + show(node.kids[i], v[i]);
+      return s + "}";
+    }
+    case NodeKind::kPointer: return show(node.kids[0], v);
+    case NodeKind::kNull: return "NULL";
+    case NodeKind::kLess: return "<" + node.spec.less;
+    case NodeKind::kArray: {
+      if (!v.is_array()) return v.dump();
+      std::string s = "[";
+      for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + show(node.kids[0], v[i]);
+      return s + "]";
+    }
+  }
+  return v.dump();
+}
+
+struct Row {
+  std::string name, old_text, new_text;
+};
+
+std::vector<Row> rows_of(const Layout& layout, const Observation& a, const Observation& b) {
+  std::vector<Row> rows;
+  auto field = [](const Observation& o, const char* key, std::size_t i) -> json {
+    if (!o.record.contains(key)) return json();
+    const json& v = o.record[key];
+    return i < v.size() ? v[i] : json();
+  };
+  if (!layout.result_void) {
+    const json ra = a.record.value("ret", json()), rb = b.record.value("ret", json());
+    rows.push_back({"return", layout.result_pointer ? ra.dump() : show(layout.result, ra),
+                    layout.result_pointer ? rb.dump() : show(layout.result, rb)});
+  }
+  std::size_t o = 0;
+  for (const Slot& s : layout.params) {
+    if (!observed(s)) continue;
+    rows.push_back({"*" + s.name, show(s.node, field(a, "out", o)), show(s.node, field(b, "out", o))});
+    ++o;
+  }
+  std::size_t g = 0;
+  for (const auto* list : {&layout.globals, &layout.written})
+    for (const Slot& s : *list) {
+      rows.push_back({s.name, show(s.node, field(a, "glob", g)), show(s.node, field(b, "glob", g))});
+      ++g;
+    }
+  rows.push_back({"WARN_ON", a.record.value("warn", json()).dump(),
+                  b.record.value("warn", json()).dump()});
+  return rows;
+}
+
+}  // namespace
+
+bool equal_at(const Layout& layout, const Observation& a, const Observation& b, FnLevel level) {
+  if (a.fault || b.fault) return false;  // one side only: a divergence; both: a finding
+  return normalize(layout, a.record, level) == normalize(layout, b.record, level);
+}
+
+std::string show_observations(const Layout& layout, const Observation& a, const Observation& b,
+                              unsigned /*nr_cpu_ids*/) {
+  std::string s;
+  if (a.fault || b.fault) {
+    s += fmt::format("  old: {}\n", a.fault ? "FAULT: " + a.fault_what : "no fault");
+    s += fmt::format("  new: {}\n", b.fault ? "FAULT: " + b.fault_what : "no fault");
+    if (a.fault != b.fault) {
+      const Observation& ok = a.fault ? b : a;
+      for (const Row& r : rows_of(layout, ok, ok))
+        s += fmt::format("  {:<12} {}: {}\n", r.name, a.fault ? "new" : "old", r.old_text);
+    }
+    return s;
+  }
+  for (const Row& r : rows_of(layout, a, b)) {
+    const bool differs = r.old_text != r.new_text;
+    s += fmt::format("  {:<12} old: {}\n", r.name, r.old_text);
+    s += fmt::format("  {:<12} new: {}{}\n", "", r.new_text, differs ? "   <-- differs" : "");
+  }
+  return s;
+}
+
+}  // namespace diffsched::fn

@@ -1,0 +1,237 @@
+// diffsched fn: one side's steps (sides.h).
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "fn/sides.h"
+#include "tools/process.h"
+#include "util/text.h"
+
+namespace diffsched::fn {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+// The harness's exit statuses for sanitizer reports (ASAN_OPTIONS,
+// UBSAN_OPTIONS below), and its own "bad batch" status.
+constexpr int kAsanExit = 86, kUbsanExit = 87, kHarnessBadBatch = 2;
+
+std::string first_error_line(const fs::path& log) {
+  std::istringstream in(tools::read_text(log));
+  for (std::string line; std::getline(in, line);)
+    if (const auto at = line.find("error:"); at != std::string::npos) return line;
+  return {};
+}
+
+// What a crashed run's log says, for display only (the verdict comes from
+// the exit status and the records).
+std::string fault_of(int rc, const fs::path& log, double deadline) {
+  std::istringstream in(tools::read_text(log));
+  for (std::string line; std::getline(in, line);) {
+    if (auto at = line.find("ERROR: AddressSanitizer:"); at != std::string::npos) {
+      std::string what = line.substr(at + 7);
+      if (auto on = what.find(" on address"); on != std::string::npos) what.resize(on);
+      return what;
+    }
+    if (auto at = line.find("runtime error:"); at != std::string::npos)
+      return "UndefinedBehaviorSanitizer: " + line.substr(at + 15);
+  }
+  if (rc == tools::kExitTimedOut) return fmt::format("hang: no return within {} s", deadline);
+  if (rc == 128 + 14) return fmt::format("hang: no return within {} s (SIGALRM)", kHangSeconds);
+  if (rc > 128) return fmt::format("signal {}", rc - 128);
+  return fmt::format("exit status {}", rc);
+}
+
+// The shim's runtime (runtime.c, bitmap.c) compiled with the side's flags,
+// once per run for each set of -DKSHIM_OWN_ flags: the directory holding
+// runtime.o and bitmap.o, or empty when there is no cache (*rc: clang's
+// status, 0 when it worked).
+fs::path runtime_objects(const Side& side, const std::vector<std::string>& flags,
+                         const fs::path& log, int* rc) {
+  if (side.runtime_cache.empty()) return {};
+  std::string key;
+  for (const auto& own : side.x.shim_own) key += "," + own;
+  const fs::path dir =
+      side.runtime_cache / fmt::format("runtime-{:x}", std::hash<std::string>{}(key));
+  if (fs::exists(dir / "bitmap.o")) return dir;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  const fs::path shim = tools::source_dir() / "kshim";
+  std::vector<std::string> argv = flags;
+  argv.insert(argv.end(), {"-c", (shim / "runtime" / "runtime.c").string(),
+                           (shim / "runtime" / "bitmap.c").string()});
+  std::string why;
+  const auto box = tools::sandboxed(argv, {side.runtime_cache}, &why);
+  *rc = box.empty() ? -1
+                    : tools::run({.argv = box, .log = log, .cwd = dir, .deadline = 120,
+                                  .stdin_null = true});
+  return dir;
+}
+
+}  // namespace
+
+bool prepare_side(Side& side, const Spec& spec, std::string* error) {
+  ExtractOptions eo;
+  eo.file_name = side.file;
+  side.x = extract_function_from_file(side.file, side.function, eo);
+  const std::string where = fmt::format("{} side {}", side.role, side.file);
+  if (!side.x.ok()) {
+    // The extraction's message starts with the file's name already.
+    const bool named = side.x.error.rfind(side.file + ":", 0) == 0;
+    *error = fmt::format("{} side {}", side.role, named ? side.x.error : side.file + ": " + side.x.error);
+    return false;
+  }
+  if (!side.x.diagnostics.empty()) {  // "LINE: message"
+    *error = fmt::format("{} side {}:{} (the extracted unit of {}() does not compile)", side.role,
+                         side.file, side.x.diagnostics.front(), side.function);
+    return false;
+  }
+  for (const External& e : side.x.externals)
+    if (!e.in_shim || e.implicit) {
+      *error = fmt::format("{}: {}() uses {}{}, which the kernel shim lacks (stubs are not done "
+                           "yet: docs/fn.md)", where, side.function, e.name,
+                           e.is_function ? "()" : "");
+      return false;
+    }
+  if (!side.x.missing_includes.empty()) {
+    *error = fmt::format("{}: the shim cannot resolve #include {}", where,
+                         side.x.missing_includes.front());
+    return false;
+  }
+  if (!build_layout(side.x, spec, &side.layout, error)) {
+    *error = fmt::format("{}: {}", where, *error);
+    return false;
+  }
+  return true;
+}
+
+std::string spec_unused(const Spec& spec, const Side& a, const Side& b) {
+  for (const auto& [path, p] : spec.params) {
+    const std::string name = path.substr(0, path.find_first_of(".["));
+    bool found = false;
+    for (const Slot& s : a.layout.params) found |= s.name == name;
+    if (!found)
+      return fmt::format("the spec names parameter `{}`, which {}() does not have", name, a.function);
+  }
+  for (const auto& [name, g] : spec.globals)
+    if (!a.x.global(name) && !b.x.global(name))
+      return fmt::format("the spec names global `{}`, which neither side touches", name);
+  return {};
+}
+
+bool build_side(Side& side, std::string* error) {
+  std::error_code ec;
+  fs::create_directories(side.dir, ec);
+  const fs::path unit = side.dir / "unit.c", log = side.dir / "build.log";
+  side.exe = side.dir / "harness";
+  {
+    std::ofstream f(unit);
+    f << side.x.text << "\n" << harness_source(side.layout, side.function);
+    if (!f) {
+      *error = fmt::format("cannot write {}", unit.string());
+      return false;
+    }
+  }
+  fs::path clang = tools::find_program("clang-14");
+  if (clang.empty()) clang = tools::find_program("clang");
+  if (clang.empty()) {
+    *error = "clang-14 not found on PATH (run scripts/install-deps.sh)";
+    return false;
+  }
+  const fs::path shim = tools::source_dir() / "kshim";
+  std::vector<std::string> flags = {clang.string()};
+  for (const auto& a : side.x.compile_args(shim)) flags.push_back(a);
+  // The kernel builds with -fno-strict-overflow: signed overflow wraps.
+  flags.insert(flags.end(), {"-g", "-O1", "-fwrapv", "-fsanitize=address,undefined",
+                             "-fno-sanitize=signed-integer-overflow",
+                             "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"});
+  int rc = 0;
+  const fs::path objects = runtime_objects(side, flags, log, &rc);
+  std::vector<std::string> argv = flags;
+  argv.push_back(unit.string());
+  if (objects.empty()) {
+    argv.insert(argv.end(), {(shim / "runtime" / "runtime.c").string(),
+                             (shim / "runtime" / "bitmap.c").string()});
+  } else {
+    argv.insert(argv.end(), {(objects / "runtime.o").string(), (objects / "bitmap.o").string()});
+  }
+  argv.insert(argv.end(), {"-o", side.exe.string()});
+  // lld links the sanitizer runtimes several times faster than bfd ld.
+  if (!tools::find_program("ld.lld-14").empty() || !tools::find_program("ld.lld").empty())
+    argv.push_back("-fuse-ld=lld");
+  // kernel-check's sandbox (tools::sandboxed): the user's code is compiled
+  // and run with the file system read-only but for the work directory.
+  std::string why;
+  const fs::path writable = side.runtime_cache.empty() ? side.dir : side.runtime_cache;
+  const auto box = tools::sandboxed(argv, {writable}, &why);
+  if (box.empty()) {
+    *error = why;
+    return false;
+  }
+  if (rc == 0) rc = tools::run({.argv = box, .log = log, .deadline = 120, .stdin_null = true});
+  if (rc != 0) {
+    const std::string line = first_error_line(log);
+    *error = fmt::format("{} side {}: the extracted unit of {}() with its harness does not "
+                         "compile: {}", side.role, side.file, side.function,
+                         line.empty() ? fmt::format("the compiler exited with {}", rc) : line);
+    return false;
+  }
+  return true;
+}
+
+bool run_side(const Side& side, const fs::path& batch, std::size_t n,
+              std::vector<Observation>* out, std::string* error) {
+  out->assign(n, Observation{});
+  const fs::path records = side.dir / "records.jsonl", log = side.dir / "run.log";
+  const double deadline = 10.0 + 0.05 * static_cast<double>(n);
+  std::size_t start = 0;
+  int faults = 0;
+  while (start < n) {
+    std::error_code ec;
+    fs::remove(records, ec);
+    const auto box = tools::sandboxed(
+        {side.exe.string(), batch.string(), records.string(), std::to_string(start)}, {side.dir},
+        error);
+    if (box.empty()) return false;
+    const int rc = tools::run(
+        {.argv = box,
+         .log = log,
+         .env = {{"ASAN_OPTIONS", fmt::format("detect_leaks=0:exitcode={}:symbolize=0", kAsanExit)},
+                 {"UBSAN_OPTIONS", fmt::format("halt_on_error=1:exitcode={}:print_stacktrace=0", kUbsanExit)}},
+         .deadline = deadline,
+         .stdin_null = true});
+    std::size_t next = start;
+    std::istringstream in(tools::read_text(records));
+    for (std::string line; std::getline(in, line);) {
+      json r = json::parse(line, nullptr, false);
+      if (r.is_discarded() || !r.contains("k")) continue;  // a line cut by a crash
+      const auto k = r["k"].get<std::size_t>();
+      if (k >= n) continue;
+      (*out)[k].run = true;
+      (*out)[k].record = std::move(r);
+      next = std::max(next, k + 1);
+    }
+    if (rc == 0 && next == n) return true;
+    if (rc == kHarnessBadBatch && next == start && start == 0) {
+      *error = fmt::format("{} side: the harness could not read its batch (see {})", side.role,
+                           log.string());
+      return false;
+    }
+    if (rc == 0 || next >= n) {
+      *error = fmt::format("{} side: the harness stopped at input {} of {} (status {})", side.role,
+                           next, n, rc);
+      return false;
+    }
+    (*out)[next].run = true;
+    (*out)[next].fault = true;
+    (*out)[next].fault_what = fault_of(rc, log, deadline);
+    start = next + 1;
+    if (++faults >= kMaxFaults || rc == 128 + 14 || rc == tools::kExitTimedOut) break;
+  }
+  return true;
+}
+
+}  // namespace diffsched::fn

@@ -1,0 +1,54 @@
+// diffsched fn: one side of a check (its file, function, extraction,
+// layout and built harness) and the steps on it (check.cpp runs them).
+//
+//   Side s{"old", "a.c", "f", work / "old"};
+//   prepare_side(s, spec, &error);   // extract + lay out: exit 2 on error
+//   build_side(s, &error);           // clang-14 + ASan/UBSan against kshim/
+//   run_side(s, batch, n, &obs, &error);  // faults are observations, not errors
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "fn/check.h"
+#include "fn/extract.h"
+#include "fn/model.h"
+
+namespace diffsched::fn {
+
+struct Side {
+  std::string role;  // "old" or "new"
+  std::string file;
+  std::string function;
+  std::filesystem::path dir;  // its build and run files
+  Extraction x;
+  Layout layout;
+  std::filesystem::path exe;
+  // Where the shim's runtime objects are kept, shared by the sides whose
+  // compile flags are the same (empty: built beside the side).
+  std::filesystem::path runtime_cache;
+};
+
+// The faults a side may have before its remaining inputs are not run (a
+// hang ends the run at once: each costs kHangSeconds).
+constexpr int kMaxFaults = 4;
+
+// Extracts the function and lays out its inputs; false with *error one
+// line (the function is missing, the file does not parse, an external the
+// shim lacks, a type that cannot be generated, a hidden global).
+bool prepare_side(Side& side, const Spec& spec, std::string* error);
+
+// "" or one line naming a spec entry that names nothing of either side.
+std::string spec_unused(const Spec& spec, const Side& a, const Side& b);
+
+// Builds the side's harness: false with *error the first compiler error.
+bool build_side(Side& side, std::string* error);
+
+// Runs the harness over the batch of n inputs: (*out)[k] for every input
+// run; a crash on input k is its fault, and the batch resumes at k + 1
+// (at most kMaxFaults times). false only if the harness cannot run at all.
+bool run_side(const Side& side, const std::filesystem::path& batch, std::size_t n,
+              std::vector<Observation>* out, std::string* error);
+
+}  // namespace diffsched::fn

@@ -1,0 +1,120 @@
+// diffsched fn: the .fnspec format (docs/fn.md "Spec files"). One
+// directive a line, '#' starts a comment:
+//
+//   param NAME range LO HI    the parameter's domain, LO <= value <= HI;
+//                             a bound is an integer or nr_cpu_ids[+-K]
+//   param NAME nested         an array of masks: each holds the one before
+//   param NAME array N        a pointer: to N elements (allocated exactly)
+//   param NAME heap           an array: its elements after the first sorted
+//                             ascending (a min-heap), the first any value
+//   param NAME less TYPE      a comparison callback `bool (*)(const void *,
+//                             const void *, ...)`: the harness's `<` over TYPE
+//   NAME is a parameter, or a path to a field: `heap.data`, `ops.less`.
+//   global NAME input         generate the global from its type, per call
+//   global NAME = VALUE       the global is this integer constant
+//   level exact|multiset|sorted
+#include <charconv>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "fn/model.h"
+
+namespace diffsched::fn {
+
+namespace {
+
+bool parse_int(const std::string& s, std::int64_t* out) {
+  const char* end = s.data() + s.size();
+  auto [p, ec] = std::from_chars(s.data(), end, *out);
+  return ec == std::errc() && p == end && !s.empty();
+}
+
+bool parse_bound(const std::string& s, Bound* b) {
+  const std::string kName = "nr_cpu_ids";
+  if (s.rfind(kName, 0) == 0) {
+    b->per_nr_cpu_ids = true;
+    const std::string rest = s.substr(kName.size());
+    if (rest.empty()) return true;
+    if (rest[0] != '+' && rest[0] != '-') return false;
+    std::int64_t k = 0;
+    if (!parse_int(rest.substr(1), &k)) return false;
+    b->value = rest[0] == '-' ? -k : k;
+    return true;
+  }
+  return parse_int(s, &b->value);
+}
+
+// One directive (words of a line); "" or why it is wrong.
+std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
+  if (w[0] == "level") {
+    if (w.size() != 2 || (w[1] != "exact" && w[1] != "multiset" && w[1] != "sorted"))
+      return "the form is `level exact|multiset|sorted`";
+    spec->level = w[1];
+    return {};
+  }
+  if (w[0] == "param") {
+    if (w.size() == 3 && w[2] == "nested") {
+      spec->params[w[1]].nested = true;
+      return {};
+    }
+    if (w.size() == 3 && w[2] == "heap") {
+      spec->params[w[1]].heap = true;
+      return {};
+    }
+    if (w.size() == 4 && w[2] == "array") {
+      std::int64_t n = 0;
+      if (!parse_int(w[3], &n) || n < 0 || n > kMaxArrayLength)
+        return fmt::format("`param NAME array N`: N from 0 to {}", kMaxArrayLength);
+      spec->params[w[1]].array = n;
+      return {};
+    }
+    if (w.size() >= 4 && w[2] == "less") {
+      std::string type;
+      for (std::size_t i = 3; i < w.size(); ++i) type += (i > 3 ? " " : "") + w[i];
+      spec->params[w[1]].less = type;
+      return {};
+    }
+    Bound lo, hi;
+    if (w.size() != 5 || w[2] != "range" || !parse_bound(w[3], &lo) || !parse_bound(w[4], &hi))
+      return "the form is `param NAME range LO HI` (a bound: an integer or nr_cpu_ids[+-K]) "
+             "or `param NAME nested|heap|array N|less TYPE`";
+    spec->params[w[1]].lo = lo;
+    spec->params[w[1]].hi = hi;
+    return {};
+  }
+  if (w[0] == "global") {
+    if (w.size() == 3 && w[2] == "input") {
+      spec->globals[w[1]].input = true;
+      return {};
+    }
+    std::int64_t v = 0;
+    if (w.size() != 4 || w[2] != "=" || !parse_int(w[3], &v))
+      return "the form is `global NAME input` or `global NAME = INTEGER`";
+    spec->globals[w[1]].constant = v;
+    return {};
+  }
+  return fmt::format("unknown directive `{}` (param, global, level)", w[0]);
+}
+
+}  // namespace
+
+bool parse_spec(const std::string& text, const std::string& file, Spec* spec, std::string* error) {
+  std::istringstream in(text);
+  unsigned number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    std::istringstream words(line);
+    std::vector<std::string> w;
+    for (std::string word; words >> word;) w.push_back(word);
+    if (w.empty()) continue;
+    if (const std::string why = parse_directive(w, spec); !why.empty()) {
+      *error = fmt::format("{}:{}: {}", file, number, why);
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace diffsched::fn
