@@ -112,6 +112,7 @@ bool read_verdict(const fs::path& file, CheckRun* run) {
   run->programs = j.value("programs", std::uint64_t{0});
   run->ops = j.value("ops", std::uint64_t{0});
   run->executions = j.value("executions", std::uint64_t{0});
+  if (j.contains("forms") && j["forms"].is_string()) run->forms = j["forms"].get<std::string>();
   if (j.contains("forms") && j["forms"].is_array())
     for (const auto& f : j["forms"])
       if (f.is_string()) run->forms += (run->forms.empty() ? "" : "; ") + f.get<std::string>();

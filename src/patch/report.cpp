@@ -39,12 +39,16 @@ std::string nr_cpus_text(const std::vector<unsigned>& nr) {
   return s;
 }
 
+// A finding or an error stops the run: the record then has no fuzzing count.
+bool stopped_early(const CheckRun& c) { return c.status != kExitOk; }
+
 // "properties (2013 programs, 30512 ops), fuzzing 2 s (11843 inputs), ...".
 std::string what_ran(const CheckRun& c) {
   std::string s = c.programs > 0 ? fmt::format("properties ({} programs, {} ops)", c.programs, c.ops)
                                  : "no property run";
-  s += c.executions > 0 ? fmt::format(", fuzzing {:g} s ({} inputs)", c.time, c.executions)
-                        : ", no fuzzing";
+  s += c.executions > 0               ? fmt::format(", fuzzing {:g} s ({} inputs)", c.time, c.executions)
+       : c.time > 0 && stopped_early(c) ? ", fuzzing (stopped at the finding; no count recorded)"
+                                        : ", no fuzzing";
   if (c.in_kernel) s += ", in-kernel";
   s += fmt::format("; nr_cpu_ids: {}; {:.1f} s in all", nr_cpus_text(c.nr_cpus), c.seconds);
   return s;
@@ -78,7 +82,7 @@ void text_check(std::string& out, const CheckRun& c, const std::string& pad) {
   if (!c.functions.empty())
     out += fmt::format("{}  functions: {}\n", pad, util::shell_join(c.functions));
   out += fmt::format("{}  ran: {}\n", pad, what_ran(c));
-  if (!c.forms.empty()) out += fmt::format("{}  forms: {}\n", pad, c.forms);
+  for (const std::string& l : lines_of(c.forms)) out += fmt::format("{}  {}\n", pad, l);
   if (!c.detail.empty()) out += fmt::format("{}  detail: {}\n", pad, c.detail);
   if (!c.trace.empty()) {
     out += fmt::format("{}  minimised trace ({}):\n", pad, c.reproducer);
@@ -143,7 +147,10 @@ void ktap_check(Ktap& k, int depth, int n, const CheckRun& c) {
     k.result(depth + 1, 1, true, "properties", c.runs == 0 ? "--runs 0" : "no property run completed");
   }
   if (c.executions > 0) k.result(depth + 1, 2, true, "fuzzing");
-  else k.result(depth + 1, 2, true, "fuzzing", c.time <= 0 ? "--time 0" : "not reached");
+  else k.result(depth + 1, 2, true, "fuzzing",
+                c.time <= 0         ? "--time 0"
+                : stopped_early(c) ? "the run stopped at the verdict below; no fuzzing count recorded"
+                                   : "not run");
   int i = 3;
   if (c.in_kernel) k.result(depth + 1, i++, c.status == kExitOk || c.status == kExitOutOfDomain, "in_kernel");
   const bool ok = c.status == kExitOk || c.status == kExitOutOfDomain;
