@@ -95,7 +95,7 @@ missing-tree)
   one_error_line ""
   has "no-such-tree" err
   run 2 "$in/topology.patch"
-  one_error_line "" && has "--tree is required" err
+  one_error_line "--tree is required"
   ;;
 missing-patch)
   run 2 "$tmp/no-such.patch" --tree "$tree"
@@ -123,6 +123,20 @@ base-commit-git)
   has "base:    base-commit $head (from the patch)"
   run 3 "$in/topology.patch" --tree "$tmp/git" --base HEAD
   has "base:    --base HEAD ($head)"
+  ;;
+list)
+  # The patch alone: files and the functions each hunk changes.
+  run 0 "$in/cpudl-series.mbox" --list
+  has "patch: $in/cpudl-series.mbox (mbox, 2 patches)"
+  has "[patch-2] [PATCH 2/2] sched/deadline: clear only sifts down (test patch, a bug)"
+  has "kernel/sched/cpudeadline.c: 1 hunk; functions: cpudl_clear"
+  run 0 "$in/pick-and-topology.patch" --list
+  has "kernel/sched/fair.c: 1 hunk; functions: pick_new_dst_cpu"
+  has "kernel/sched/topology.c: 1 hunk; functions: sd_degenerate_span"
+  run 0 "$in/cpudl-equivalent.html" --list
+  has "(html, 1 patch)" && has "author: Check Patch Tester <tester@example.org>"
+  run 2 "$in/bad-counts.diff" --list
+  one_error_line ""
   ;;
 nothing-checkable)
   run 3 "$in/topology.patch" --tree "$tree"

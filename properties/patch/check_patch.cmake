@@ -20,7 +20,7 @@ set_tests_properties(patch.kunit-parser PROPERTIES FIXTURES_SETUP kunit_parser L
                      TIMEOUT 300)
 # Cases that need no harness (bad inputs, nothing checkable).
 foreach(case bad-hunk bad-counts no-files empty unknown-flag missing-tree missing-patch
-             base-missing base-commit-git nothing-checkable b4)
+             base-missing base-commit-git nothing-checkable b4 list)
   add_test(NAME patch.cli.${case}
            COMMAND ${check_patch_script} $<TARGET_FILE:diffsched> ${check_patch_kunit} ${case})
   set_tests_properties(patch.cli.${case} PROPERTIES LABELS "unit;patch" TIMEOUT 120)

@@ -178,3 +178,23 @@ TEST(PatchFunctions, EnclosingFunctionsInKernelStyle) {
 
 }  // namespace
 }  // namespace diffsched::patch
+
+namespace diffsched::patch {
+namespace {
+
+TEST(PatchFunctions, HunkAloneNamesItsFunctions) {
+  // The context names a function that closed before the hunk; a removed
+  // helper and a changed function follow; a blank removed line names none.
+  Hunk h;
+  h.context = "static int helper(int i)";
+  h.lines = {" \treturn i;", " }", " ", "-static void gone(int a)", "-{", "-\ta++;", "-}", "-",
+             " static void kept(int b)", " {", "-\tb--;", "+\tb -= 1;", " }"};
+  EXPECT_EQ(hunk_functions(h), (std::vector<std::string>{"gone", "kept"}));
+  Hunk in_context;
+  in_context.context = "int can_migrate_task(struct task_struct *p, struct lb_env *env)";
+  in_context.lines = {" \t\treturn 0;", "-\t\tfor_each_cpu(cpu, m) {", "+\t\tcpu = first(m);", " \t}"};
+  EXPECT_EQ(hunk_functions(in_context), (std::vector<std::string>{"can_migrate_task"}));
+}
+
+}  // namespace
+}  // namespace diffsched::patch

@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "patch/check.h"
+#include "patch/patch.h"
 #include "util/text.h"
 
 namespace diffsched::cli {
@@ -23,6 +24,7 @@ struct CheckPatchArgs {
   patch::CheckPatchOptions o;
   std::string format = "text";
   bool b4 = false;
+  bool list = false;
 };
 
 }  // namespace
@@ -37,9 +39,12 @@ Runner add_check_patch(CLI::App& app) {
       "every other changed function is listed as not checked (exit 0 all checked and "
       "equivalent, 1 finding, 2 bad input or could not run, 3 not everything checked)");
   sub->add_option("patch", args->o.patch, "the patch file (\"-\": standard input)");
-  sub->add_option("--tree", args->o.tree, "the source tree the patch applies to (never written)")
-      ->required()
+  sub->add_option("--tree", args->o.tree,
+                  "the source tree the patch applies to (never written; required but with --list)")
       ->check(CLI::ExistingDirectory);
+  sub->add_flag("--list", args->list,
+                "only read the patch: name its patches, files and the functions each hunk "
+                "changes (no tree, no check; exit 0 once read)");
   sub->add_option("--base", args->o.base,
                   "the base commit when the patch has no base-commit: line (a git tree)");
   sub->add_option("--format", args->format, "the report: text, ktap, mail or json")
@@ -66,6 +71,13 @@ Runner add_check_patch(CLI::App& app) {
     } else if (o.patch.empty()) {
       return bad_input("check-patch needs a PATCH file (or --b4 with the patch on standard input)");
     }
+    if (args->list) {
+      const patch::Parsed p = patch::read_patch_file(o.patch);
+      if (!p.ok()) return bad_input(p.error);
+      std::cout << patch::format_listing(p.series, o.patch == "-" ? "standard input" : o.patch);
+      return kExitOk;
+    }
+    if (o.tree.empty()) return bad_input("--tree is required (the tree the patch applies to), or --list");
     o.self = util::self_path();
     o.self_command = self_command();
     o.version = version_string();

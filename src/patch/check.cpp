@@ -50,8 +50,12 @@ std::vector<std::string> changed_functions(const FileDiff& f, const std::string&
     std::size_t o = h.old_start, n = h.new_start;
     for (const std::string& l : h.lines) {
       const char c = l.empty() ? ' ' : l[0];
-      if (c == '-') old_lines.push_back(o++);
-      else if (c == '+') new_lines.push_back(n++);
+      // A blank line changed changes no function: counted, not looked up.
+      const bool blank = l.find_first_not_of(" \t", 1) == std::string::npos;
+      if (c == '-' && !blank) old_lines.push_back(o);
+      if (c == '+' && !blank) new_lines.push_back(n);
+      if (c == '-') ++o;
+      else if (c == '+') ++n;
       else if (c == ' ') ++o, ++n;
     }
   }

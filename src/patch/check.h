@@ -109,6 +109,12 @@ Report check_patch(const CheckPatchOptions& o, const FnCheck& fn = nullptr);
 
 enum class Format { kText, kKtap, kMail, kJson };
 std::string format_report(const Report& r, Format f);
+// `--list`: what a patch touches, read from the patch alone (no tree, no
+// check): per patch its subject, author, base-commit, and per file the
+// functions its hunks change (patch::hunk_functions).
+struct Series;
+std::string format_listing(const Series& s, const std::string& name);
+
 // The b4 check-hook answer: one JSON array of {tool, status, summary, details}.
 std::string format_b4(const Report& r);
 

@@ -312,7 +312,12 @@ Parsed parse_patch(std::string_view text) {
     if (!p.files.empty()) out.series.patches.push_back(std::move(p));
   }
   if (out.series.patches.empty()) return {{}, "no file diff found (no 'diff --git' or '---'/'+++' lines)"};
-  out.series.form = html ? "html" : mail ? "mbox" : "diff";
+  // mbox: "From " separators (git format-patch, git-am); mail: headers
+  // without them (a page's text, a saved message); diff: no headers.
+  out.series.form = html ? "html" : starts_at.size() > 2 || is_mbox_from(lines.empty() ? "" : lines[0])
+                                        ? "mbox"
+                                    : mail ? "mail"
+                                           : "diff";
   return out;
 }
 

@@ -86,4 +86,11 @@ std::string unified_diff(const Patch& p, long only_file = -1, long only_hunk = -
 std::vector<std::string> enclosing_functions(std::string_view text,
                                              const std::vector<std::size_t>& lines);
 
+// The functions one hunk changes, from the hunk alone (no tree): its
+// header's context (when it is a definition) and the definitions inside
+// it, looked up with enclosing_functions() over its old side for removed
+// lines and its new side for added ones; "" for a line at file scope.
+// Distinct names in first-seen order.
+std::vector<std::string> hunk_functions(const Hunk& h);
+
 }  // namespace diffsched::patch

@@ -7,6 +7,7 @@
 
 #include "engine/exit_status.h"
 #include "patch/check.h"
+#include "patch/patch.h"
 #include "util/text.h"
 
 namespace diffsched::patch {
@@ -54,6 +55,12 @@ std::string what_ran(const CheckRun& c) {
   return s;
 }
 
+std::string joined(const std::vector<std::string>& words) {
+  std::string s;
+  for (const std::string& w : words) s += (s.empty() ? "" : ", ") + w;
+  return s;
+}
+
 std::string check_name(const CheckRun& c) {
   return c.function.empty() ? fmt::format("{} {}", c.subject, c.file)
                             : fmt::format("{} {} {}", c.subject, c.file, c.function);
@@ -80,7 +87,7 @@ void text_check(std::string& out, const CheckRun& c, const std::string& pad) {
   out += fmt::format("{}{}: {}{}\n", pad, check_name(c), verdict_word(c.status),
                      c.signature.empty() ? "" : " " + c.signature);
   if (!c.functions.empty())
-    out += fmt::format("{}  functions: {}\n", pad, util::shell_join(c.functions));
+    out += fmt::format("{}  functions: {}\n", pad, joined(c.functions));
   out += fmt::format("{}  ran: {}\n", pad, what_ran(c));
   for (const std::string& l : lines_of(c.forms)) out += fmt::format("{}  {}\n", pad, l);
   if (!c.detail.empty()) out += fmt::format("{}  detail: {}\n", pad, c.detail);
@@ -107,7 +114,7 @@ std::string format_text(const Report& r, bool mail) {
     out += fmt::format("\n[{}] {}: {}\n", u.name, u.subject.empty() ? "(a plain diff)" : u.subject,
                        verdict_word(u.status));
     if (!u.author.empty() && !mail) out += fmt::format("  author: {}\n", u.author);
-    out += fmt::format("  files: {}\n", util::shell_join(u.files));
+    out += fmt::format("  files: {}\n", joined(u.files));
     for (const CheckRun& c : u.checks) text_check(out, c, "  ");
     for (const Unchecked& n : u.unchecked)
       out += fmt::format("  not checked: {}{}: {}\n", n.file,
@@ -155,7 +162,7 @@ void ktap_check(Ktap& k, int depth, int n, const CheckRun& c) {
   if (c.in_kernel) k.result(depth + 1, i++, c.status == kExitOk || c.status == kExitOutOfDomain, "in_kernel");
   const bool ok = c.status == kExitOk || c.status == kExitOutOfDomain;
   k.diag(depth + 1, fmt::format("ran: {}", what_ran(c)));
-  if (!c.functions.empty()) k.diag(depth + 1, "functions: " + util::shell_join(c.functions));
+  if (!c.functions.empty()) k.diag(depth + 1, "functions: " + joined(c.functions));
   if (!c.detail.empty()) k.diag(depth + 1, fmt::format("{} {}: {}", verdict_word(c.status), c.signature, c.detail));
   if (!c.trace.empty()) {
     k.diag(depth + 1, "minimised trace:");
@@ -232,6 +239,31 @@ std::string format_report(const Report& r, Format f) {
     case Format::kText: break;
   }
   return format_text(r, false);
+}
+
+std::string format_listing(const Series& s, const std::string& name) {
+  std::string out = fmt::format("patch: {} ({}, {} patch{})\n", name, s.form, s.patches.size(),
+                                s.patches.size() == 1 ? "" : "es");
+  for (std::size_t k = 0; k < s.patches.size(); ++k) {
+    const Patch& p = s.patches[k];
+    out += fmt::format("\n[patch-{}] {}\n", k + 1, p.subject.empty() ? "(a plain diff)" : p.subject);
+    if (!p.author.empty()) out += fmt::format("  author: {}\n", p.author);
+    if (!p.base_commit.empty()) out += fmt::format("  base-commit: {}\n", p.base_commit);
+    for (const FileDiff& f : p.files) {
+      std::vector<std::string> names;
+      for (const Hunk& h : f.hunks)
+        for (std::string n : hunk_functions(h)) {
+          if (n.empty()) n = "(file scope)";
+          if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+        }
+      std::string joined;
+      for (const std::string& n : names) joined += (joined.empty() ? "" : ", ") + n;
+      out += fmt::format("  {}{}: {} hunk{}; functions: {}\n", f.path(),
+                         f.is_new ? " (new)" : f.is_deleted ? " (deleted)" : "", f.hunks.size(),
+                         f.hunks.size() == 1 ? "" : "s", joined.empty() ? "-" : joined);
+    }
+  }
+  return out;
 }
 
 std::string format_b4(const Report& r) {

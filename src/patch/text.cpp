@@ -128,9 +128,19 @@ std::vector<std::string> enclosing_functions(std::string_view text,
     std::string_view l = text.substr(at, end - at);
     ++n;
     if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-    if (open_name.empty()) {
-      const bool col0 = !l.empty() && (is_ident(l[0]));
-      if (col0 && l.find('(') != std::string_view::npos && !l.ends_with(";")) {
+    const bool col0 = !l.empty() && is_ident(l[0]);
+    const bool starts_def = col0 && l.find('(') != std::string_view::npos && !l.ends_with(";");
+    if (!open_name.empty() && l.starts_with("}")) {
+      defs.push_back({open_at, n, open_name});
+      open_name.clear();
+    } else if (!open_name.empty() && starts_def) {
+      // A body's lines are indented: a new definition line ends the open
+      // one (a hunk's context function that closed before the hunk).
+      defs.push_back({open_at, n - 1, open_name});
+      open_name.clear();
+    }
+    if (open_name.empty() && !l.starts_with("}")) {
+      if (starts_def) {
         pending = defined_name(l);
         pending_line = n;
       } else if (!l.empty() && l[0] != '{' && l[0] != ' ' && l[0] != '\t' && !col0) {
@@ -144,13 +154,11 @@ std::vector<std::string> enclosing_functions(std::string_view text,
         open_at = pending_line;
         pending.clear();
       }
-    } else if (l.starts_with("}")) {
-      defs.push_back({open_at, n, open_name});
-      open_name.clear();
     }
     if (end == text.size()) break;
     at = end + 1;
   }
+  if (!open_name.empty()) defs.push_back({open_at, n, open_name});  // cut off: to the end
   std::vector<std::string> out;
   out.reserve(lines.size());
   for (std::size_t line : lines) {
@@ -159,6 +167,28 @@ std::vector<std::string> enclosing_functions(std::string_view text,
     out.push_back(it == defs.end() ? std::string() : it->name);
   }
   return out;
+}
+
+std::vector<std::string> hunk_functions(const Hunk& h) {
+  std::vector<std::string> names;
+  for (const char side : {'-', '+'}) {
+    // The side's text: the context as an open definition, then its lines.
+    const bool open = !defined_name(h.context).empty() && !h.context.ends_with(";");
+    std::string text = open ? h.context + "\n{\n" : std::string();
+    std::size_t n = open ? 2 : 0;
+    std::vector<std::size_t> changed;
+    for (const std::string& l : h.lines) {
+      const char c = l.empty() ? ' ' : l[0];
+      if (c == '\\' || (c != ' ' && c != side)) continue;
+      text += l.substr(l.empty() ? 0 : 1) + "\n";
+      ++n;
+      // A blank line changed changes no function.
+      if (c == side && l.find_first_not_of(" \t", 1) != std::string::npos) changed.push_back(n);
+    }
+    for (const std::string& name : enclosing_functions(text, changed))
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  return names;
 }
 
 }  // namespace diffsched::patch
