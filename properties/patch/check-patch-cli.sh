@@ -18,7 +18,7 @@ trap 'rm -rf "$tmp"' EXIT
 harness=
 [ -n "${KCHECK_HARNESS:-}" ] && harness="--harness $KCHECK_HARNESS --no-build"
 fast="--time 1 --runs 300 $harness"
-thorough="--time 5 --runs 2000 $harness"
+thorough="--time 15 --runs 2000 $harness"
 
 fail() { echo "FAIL ($case): $*"; for f in "$tmp"/out "$tmp"/err; do [ -f "$f" ] && sed 's/^/  | /' "$f" | head -80; done; exit 1; }
 # run EXPECTED_STATUS ARGS...: check-patch's output in $tmp/out, $tmp/err.

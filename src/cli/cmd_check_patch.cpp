@@ -52,12 +52,13 @@ Runner add_check_patch(CLI::App& app) {
   sub->add_flag("--b4", args->b4,
                 "b4's check hook: the patch on standard input, one JSON array of "
                 "{tool, status, summary, details} out");
-  sub->add_flag("--in-kernel", args->o.in_kernel, "passed to kernel-check (a booted kernel too)");
+  auto* in_kernel =
+      sub->add_flag("--in-kernel", args->o.in_kernel, "passed to kernel-check (a booted kernel too)");
   sub->add_option("--time", args->o.time, "kernel-check --time: seconds of fuzzing per check")
       ->check(non_negative());
   sub->add_option("--runs", args->o.runs, "kernel-check --runs: random programs per check");
   sub->add_option("--nr-cpus", args->o.nr_cpus, "kernel-check --nr-cpus")->check(positive());
-  sub->add_option("--harness", args->o.harness, "kernel-check --harness");
+  sub->add_option("--harness", args->o.harness, "kernel-check --harness")->excludes(in_kernel);
   sub->add_flag("--no-build", args->o.no_build, "kernel-check --no-build");
   sub->add_option("--work-dir", args->o.work_dir,
                   "where the states and the checks' files go (new or empty; default: a temporary "

@@ -1,5 +1,6 @@
 // patch::check_patch: stage, route, run the checks, one report (check.h).
 #include <algorithm>
+#include <optional>
 #include <cstdlib>
 #include <set>
 #include <system_error>
@@ -123,6 +124,15 @@ bool read_verdict(const fs::path& file, CheckRun* run) {
   return true;
 }
 
+// The last non-empty line of a log, shown to a person (never judged).
+std::string last_line(const std::string& log) {
+  std::string t = util::read_text(log);
+  while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
+  const auto nl = t.rfind('\n');
+  t = nl == std::string::npos ? t : t.substr(nl + 1);
+  return t.size() > 200 ? t.substr(0, 200) + "..." : t;
+}
+
 struct Context {
   const CheckPatchOptions& o;
   const Staged& staged;
@@ -171,7 +181,9 @@ CheckRun run_kernel_check(const Context& c, const Route& r, const std::string& i
     run.verdict = "error";
     run.detail = rc == tools::kExitTimedOut
                      ? fmt::format("kernel-check ran out of its {:.0f} s deadline", deadline)
-                     : fmt::format("kernel-check wrote no verdict (exit {}); its output: {}", rc, run.log);
+                     : fmt::format("kernel-check wrote no verdict (exit {}; its last line: {}); its "
+                                   "output: {}",
+                                   rc, last_line(run.log), run.log);
     return run;
   }
   if (run.verdict == "error" && run.detail.empty()) run.detail = fmt::format("see {}", run.log);
@@ -183,6 +195,21 @@ CheckRun run_kernel_check(const Context& c, const Route& r, const std::string& i
 }
 
 // The checks of the change from state `from` to state `to`, for `files`.
+// The change as applied (`diff -u -N` of the two states): its hunks carry
+// the line numbers of this tree, where the patch's own may be offset.
+std::optional<FileDiff> applied_diff(const Context& c, const fs::path& base, const fs::path& patched,
+                                     const std::string& path) {
+  const fs::path out = c.checks / "applied.diff";
+  const int rc = tools::run({.argv = {"diff", "-u", "-N", "--label", "a/" + path, "--label", "b/" + path,
+                                      base.string(), patched.string()},
+                             .log = out, .deadline = 60, .stdin_null = true});
+  if (rc != 0 && rc != 1) return std::nullopt;
+  if (rc == 0) return FileDiff{};  // the same text: nothing changed
+  const Parsed p = parse_patch(util::read_text(out));
+  if (!p.ok() || p.series.patches.empty() || p.series.patches[0].files.empty()) return std::nullopt;
+  return p.series.patches[0].files[0];
+}
+
 // Each file diff with the state its patch leaves (k: patch k of the series).
 using Touched = std::vector<std::pair<const FileDiff*, std::size_t>>;
 
@@ -198,13 +225,19 @@ Unit check_unit(const Context& c, const FnCheck& fn, const std::string& name,
     const fs::path base = c.staged.state(from) / path, patched = c.staged.state(to) / path;
     const std::string base_text = util::read_text(base), patched_text = util::read_text(patched);
     std::vector<std::string> functions;
-    for (const auto& [f, k] : files)
-      if (f->path() == path)
-        // Line numbers of a hunk are those of its own patch's states.
-        for (const std::string& s :
-             changed_functions(*f, util::read_text(c.staged.state(k - 1) / f->old_path),
-                               util::read_text(c.staged.state(k) / f->path())))
-          if (std::find(functions.begin(), functions.end(), s) == functions.end()) functions.push_back(s);
+    auto add = [&](const std::vector<std::string>& names) {
+      for (const std::string& s : names)
+        if (std::find(functions.begin(), functions.end(), s) == functions.end()) functions.push_back(s);
+    };
+    if (const std::optional<FileDiff> d = applied_diff(c, base, patched, path)) {
+      add(changed_functions(*d, base_text, patched_text));
+    } else {
+      // diff could not run: the patch's own hunks, each on its patch's states.
+      for (const auto& [f, k] : files)
+        if (f->path() == path)
+          add(changed_functions(*f, util::read_text(c.staged.state(k - 1) / f->old_path),
+                                util::read_text(c.staged.state(k) / f->path())));
+    }
     std::error_code ec;
     const Route* r = route_of(path);
     if (!fs::exists(patched, ec)) {
@@ -235,8 +268,9 @@ Unit check_unit(const Context& c, const FnCheck& fn, const std::string& name,
         u.checks.push_back(std::move(run));
         continue;
       }
-      if (r) why = fmt::format("kernel-check {} takes a destination pick int {}(const struct cpumask *, "
-                               "const struct cpumask *, const struct cpumask *), which this is not; {}",
+      if (r) why = fmt::format("kernel-check {} takes only a destination pick, int F(const struct "
+                               "cpumask *, const struct cpumask *, const struct cpumask *), and {} "
+                               "has another signature; {}",
                                r->tool->name, function, why);
       u.unchecked.push_back({path, function, why});
     }
