@@ -172,7 +172,11 @@ html)
   has "(html)" && has "cpudl kernel/sched/cpudeadline.c: EQUIVALENT"
   ;;
 broken-diff)
+  sums() { (cd "$tree" && find . -type f | sort | xargs sha256sum && ls -laR); }
+  sums >"$tmp/before"
   run 1 "$in/cpudl-broken.diff" --tree "$tree" $thorough --work-dir "$tmp/work"
+  sums >"$tmp/after"
+  cmp -s "$tmp/before" "$tmp/after" || fail "the tree changed"
   has "verdict: FINDING" && has "functions: cpudl_clear" && has "minimised trace" && has "reproduce: "
   # The printed command reproduces it (exit 1).
   cmd=$(sed -n 's/^  *reproduce: //p' "$tmp/out" | head -1)
@@ -180,7 +184,8 @@ broken-diff)
   [ $? = 1 ] || { cat "$tmp/replay"; fail "the reproduce command did not exit 1: $cmd"; }
   run 1 "$in/cpudl-broken.diff" --tree "$tree" $thorough --format mail --work-dir "$tmp/work-mail"
   head -1 "$tmp/out" | grep -q "^diffsched check-patch: FINDING: " || fail "mail's first line"
-  has "minimised trace" && has "-- " && has "(check-patch)"
+  has "minimised trace" && has "-- " && has "(check-patch)" && has "level deadline; nr_cpu_ids: "
+  has "base:    the tree as it is" && has "tree:    $tree"
   ;;
 ktap-finding)
   run 1 "$in/cpudl-broken.diff" --tree "$tree" $thorough --format ktap --work-dir "$tmp/work-ktap"

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "engine/exit_status.h"
+#include "engine/verdict.h"
 #include "kcheck/options.h"
 #include "patch/apply.h"
 #include "patch/check.h"
@@ -151,6 +152,7 @@ CheckRun run_kernel_check(const Context& c, const Route& r, const std::string& i
   run.runs = c.o.runs;
   run.nr_cpus = c.o.nr_cpus;
   run.in_kernel = c.o.in_kernel;
+  run.level = std::string(level_name(r.tool->default_level));
   tools::KernelCheckOptions k;
   k.tool = r.tool;
   k.subject = run.subject;

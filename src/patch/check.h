@@ -71,6 +71,7 @@ struct CheckRun {
   double seconds = 0, time = 0;
   unsigned runs = 0;
   std::vector<unsigned> nr_cpus;
+  std::string level;      // the comparison level (kernel-check's default for the subject)
   bool in_kernel = false;
   std::uint64_t programs = 0, ops = 0, executions = 0;
 };

@@ -51,7 +51,8 @@ std::string what_ran(const CheckRun& c) {
        : c.time > 0 && stopped_early(c) ? ", fuzzing (stopped at the finding; no count recorded)"
                                         : ", no fuzzing";
   if (c.in_kernel) s += ", in-kernel";
-  s += fmt::format("; nr_cpu_ids: {}; {:.1f} s in all", nr_cpus_text(c.nr_cpus), c.seconds);
+  s += fmt::format("; level {}; nr_cpu_ids: {}; {:.1f} s in all", c.level, nr_cpus_text(c.nr_cpus),
+                   c.seconds);
   return s;
 }
 
@@ -206,7 +207,8 @@ nlohmann::json check_json(const CheckRun& c) {
           {"forms", c.forms},       {"reproducer", c.reproducer}, {"trace", c.trace},
           {"replay", c.replay},     {"command", c.command},   {"log", c.log},
           {"seconds", c.seconds},   {"time", c.time},         {"runs", c.runs},
-          {"nr_cpus", c.nr_cpus},   {"in_kernel", c.in_kernel}, {"programs", c.programs},
+          {"nr_cpus", c.nr_cpus},   {"level", c.level},       {"in_kernel", c.in_kernel},
+          {"programs", c.programs},
           {"ops", c.ops},           {"executions", c.executions}};
 }
 
