@@ -175,7 +175,9 @@ CheckRun run_kernel_check(const Context& c, const Route& r, const std::string& i
   run.command = c.o.self_command + " " + util::shell_join(argv);
   argv.insert(argv.begin(), c.o.self.string());
   run.log = (c.checks / (id + ".log")).string();
-  const double deadline = c.o.time + c.o.runs / 100.0 + 600 + (c.o.in_kernel ? 1800 : 0);
+  // The fuzzing, the property run, minimisation and the watchdogs' slack,
+  // and a first build of the harness (fuzz preset: minutes on a busy machine).
+  const double deadline = c.o.time + c.o.runs / 100.0 + 1800 + (c.o.in_kernel ? 1800 : 0);
   const int rc = tools::run({.argv = argv, .log = run.log, .new_process_group = true,
                              .deadline = deadline, .stdin_null = true});
   if (!read_verdict(k.verdict_json, &run)) {
@@ -357,7 +359,10 @@ Report check_patch(const CheckPatchOptions& o, const FnCheck& fn) {
   for (const Unit& u : r.units) r.status = worse_status(r.status, u.status);
   // The states and the checks' files stay for a finding or an error (its
   // replay command names them); a clean run's temporary directory goes.
-  if (o.work_dir.empty() && (r.status == kExitOk || r.status == kExitOutOfDomain)) {
+  bool replayable = false;
+  for (const Unit& u : r.units)
+    for (const CheckRun& run : u.checks) replayable = replayable || !run.replay.empty();
+  if (o.work_dir.empty() && !replayable && (r.status == kExitOk || r.status == kExitOutOfDomain)) {
     fs::remove_all(work, ec);
     r.work.clear();
   }

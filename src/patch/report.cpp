@@ -102,8 +102,14 @@ void text_check(std::string& out, const CheckRun& c, const std::string& pad) {
 
 std::string format_text(const Report& r, bool mail) {
   std::string out;
-  const std::string subject =
-      r.units.empty() || r.units.front().subject.empty() ? r.patch : r.units.front().subject;
+  // The subject of the first patch with the report's verdict (the one a
+  // reader must look at), else the first's, else the file's name.
+  std::string subject = r.patch;
+  for (const Unit& u : r.units)
+    if (!u.subject.empty() && u.name != "series" && (u.status == r.status || subject == r.patch)) {
+      subject = u.subject;
+      if (u.status == r.status) break;
+    }
   if (mail) out += fmt::format("diffsched check-patch: {}: {}\n\n", verdict_word(r.status), subject);
   out += fmt::format("verdict: {} ({}), exit {}\n", verdict_word(r.status),
                      r.error.empty() ? std::string(verdict_meaning(r.status)) : r.error, r.status);
