@@ -198,3 +198,53 @@ TEST(PatchFunctions, HunkAloneNamesItsFunctions) {
 
 }  // namespace
 }  // namespace diffsched::patch
+
+#include <fstream>
+#include <iterator>
+
+#include <rapidcheck/gtest.h>
+
+namespace diffsched::patch {
+namespace {
+
+std::string read_input(const std::string& name) {
+  std::ifstream f(std::string(DIFFSCHED_PATCH_INPUTS) + "/" + name, std::ios::binary);
+  return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+// Any bytes: a patch or one error line, never a crash; a patch read back
+// from its own unified diff reads the same.
+RC_GTEST_PROP(PatchParse, AnyBytesGiveAPatchOrOneErrorLine, (const std::string& bytes)) {
+  const Parsed p = parse_patch(bytes);
+  RC_ASSERT(p.ok() || p.error.find('\n') == std::string::npos);
+  RC_ASSERT(!p.ok() || !p.series.patches.empty());
+}
+
+// A real patch with bytes cut, flipped or inserted at one place: the same.
+RC_GTEST_PROP(PatchParse, DamagedPatchesGiveAPatchOrOneErrorLine, ()) {
+  const auto name = *rc::gen::element<std::string>("cpudl-series.mbox", "cpudl-equivalent.html",
+                                                   "pick-and-topology.patch", "cpudl-broken.diff");
+  std::string text = read_input(name);
+  RC_PRE(!text.empty());
+  const auto at = *rc::gen::inRange<std::size_t>(0, text.size());
+  const auto len = *rc::gen::inRange<std::size_t>(0, 40);
+  switch (*rc::gen::inRange(0, 3)) {
+    case 0: text.erase(at, len); break;
+    case 1: text.insert(at, *rc::gen::container<std::string>(len, rc::gen::arbitrary<char>())); break;
+    default: text[at] = *rc::gen::arbitrary<char>(); break;
+  }
+  const Parsed p = parse_patch(text);
+  RC_ASSERT(p.ok() || p.error.find('\n') == std::string::npos);
+  if (p.ok())
+    for (const Patch& one : p.series.patches) {
+      bool all_hunks = true;
+      for (const FileDiff& f : one.files) all_hunks = all_hunks && !f.hunks.empty();
+      if (!all_hunks) continue;  // a mode change or rename has no text to round-trip
+      const Parsed again = parse_patch(unified_diff(one));
+      RC_ASSERT(again.ok());
+      RC_ASSERT(again.series.patches.at(0).files.size() == one.files.size());
+    }
+}
+
+}  // namespace
+}  // namespace diffsched::patch

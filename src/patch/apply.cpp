@@ -168,7 +168,9 @@ std::string stage(const Series& series, const StageOptions& o, Staged* out) {
     const fs::path dir = out->state(k);
     if (std::string e = copy_state(out->state(k - 1), dir); !e.empty()) return e;
     const fs::path diff = o.root / fmt::format("patch-{}.diff", k);
-    if (!write_text(diff, unified_diff(p))) return fmt::format("cannot write {}", diff.string());
+    const std::string text = unified_diff(p);
+    if (text.empty()) continue;  // only mode changes or renames: no content changes
+    if (!write_text(diff, text)) return fmt::format("cannot write {}", diff.string());
     const std::vector<std::string> common = {"patch", "-p1", "--batch", "--forward", "--fuzz=0",
                                              "-s", "--no-backup-if-mismatch", "-d", dir.string(),
                                              "-i", diff.string()};

@@ -139,18 +139,25 @@ class DiffReader {
     FileDiff f;
     const std::string_view head = lines_[*at];
     ++*at;
+    bool explained = false;  // a header that says why there may be no hunk
     for (; *at < end_; ++*at) {
       const std::string_view l = lines_[*at];
-      if (starts(l, "new file mode")) f.is_new = true;
-      else if (starts(l, "deleted file mode")) f.is_deleted = true;
-      else if (starts(l, "Binary files") || starts(l, "GIT binary patch")) f.binary = true;
+      if (starts(l, "new file mode")) f.is_new = explained = true;
+      else if (starts(l, "deleted file mode")) f.is_deleted = explained = true;
+      else if (starts(l, "Binary files") || starts(l, "GIT binary patch")) f.binary = explained = true;
       else if (starts(l, "--- ")) break;
-      else if (!(starts(l, "index ") || starts(l, "old mode") || starts(l, "new mode") ||
-                 starts(l, "similarity") || starts(l, "dissimilarity") || starts(l, "rename ") ||
-                 starts(l, "copy ")))
+      else if (starts(l, "old mode") || starts(l, "new mode") || starts(l, "similarity") ||
+               starts(l, "dissimilarity") || starts(l, "rename ") || starts(l, "copy "))
+        explained = true;
+      else if (!starts(l, "index "))
         break;
     }
     if (*at < end_ && starts(lines_[*at], "--- ")) return file_plain(at, p, std::move(f));
+    // Neither ---/+++ nor a mode change, rename, copy, binary or empty file:
+    // its hunks are lost (a damaged mail), not absent.
+    if (!explained)
+      return fmt::format("'{}' has no '---'/'+++' lines and no mode change, rename or binary note",
+                         quote(head));
     // No ---/+++: a mode change, a pure rename or a binary file; the paths from the head.
     const std::string_view rest = head.substr(11);
     const auto b = rest.find(" b/");
@@ -343,6 +350,7 @@ std::string unified_diff(const Patch& p, long only_file, long only_hunk) {
   for (std::size_t i = 0; i < p.files.size(); ++i) {
     if (only_file >= 0 && static_cast<std::size_t>(only_file) != i) continue;
     const FileDiff& f = p.files[i];
+    if (f.hunks.empty()) continue;  // a mode change or rename: no content to apply
     out += fmt::format("--- {}\n+++ {}\n", f.old_path.empty() ? "/dev/null" : "a/" + f.old_path,
                        f.new_path.empty() ? "/dev/null" : "b/" + f.new_path);
     for (std::size_t h = 0; h < f.hunks.size(); ++h) {
