@@ -99,3 +99,72 @@ TEST(CheckPatch, StatedBaseOutsideGitIsANoteNotAGuess) {
 
 }  // namespace
 }  // namespace diffsched::patch
+
+namespace diffsched::patch {
+namespace {
+
+// A report as check_patch would make it for a two-patch series whose
+// second patch breaks the heap: the formats from the data alone.
+Report series_with_a_finding() {
+  Report r;
+  r.patch = "s.mbox";
+  r.form = "mbox";
+  r.tree = "/t";
+  r.base = "the tree as it is";
+  r.version = "diffsched test";
+  r.status = kExitFinding;
+  CheckRun ok;
+  ok.subject = "cpudl";
+  ok.file = "kernel/sched/cpudeadline.c";
+  ok.status = kExitOk;
+  ok.programs = 10;
+  ok.ops = 100;
+  ok.executions = 5;
+  ok.time = 1;
+  ok.level = "deadline";
+  CheckRun bad = ok;
+  bad.status = kExitFinding;
+  bad.executions = 0;
+  bad.signature = "cpudl:invariant:heap-order:slot.dl:clear";
+  bad.trace = "subject cpudl\ncpus 2\nset 0 1\nclear 0\n";
+  bad.replay = "diffsched kernel-check cpudl --candidate c.c --replay min.ops";
+  r.units.push_back({.name = "patch-1", .subject = "[PATCH 1/2] fine", .checks = {ok}, .status = kExitOk});
+  r.units.push_back({.name = "patch-2", .subject = "[PATCH 2/2] broken", .checks = {bad},
+                     .status = kExitFinding});
+  r.units.push_back({.name = "series", .subject = "the series", .checks = {bad}, .status = kExitFinding});
+  return r;
+}
+
+TEST(CheckPatchReport, MailNamesThePatchWithTheVerdict) {
+  const std::string m = format_report(series_with_a_finding(), Format::kMail);
+  EXPECT_EQ(m.rfind("diffsched check-patch: FINDING: [PATCH 2/2] broken\n", 0), 0u) << m;
+  EXPECT_NE(m.find("      clear 0\n"), std::string::npos) << m;
+  EXPECT_NE(m.find("reproduce: diffsched kernel-check cpudl"), std::string::npos) << m;
+  EXPECT_NE(m.find("level deadline"), std::string::npos) << m;
+  EXPECT_NE(m.find("\n-- \ndiffsched test (check-patch)\n"), std::string::npos) << m;
+}
+
+TEST(CheckPatchReport, KtapFindingHasDiagnosticsAndNotOk) {
+  const std::string k = format_report(series_with_a_finding(), Format::kKtap);
+  EXPECT_NE(k.find("\nok 1 patch-1\n"), std::string::npos) << k;
+  EXPECT_NE(k.find("\nnot ok 2 patch-2\n"), std::string::npos) << k;
+  EXPECT_NE(k.find("\nnot ok 3 series\n"), std::string::npos) << k;
+  EXPECT_NE(k.find("        # clear 0\n"), std::string::npos) << k;
+  EXPECT_NE(k.find("        # reproduce: diffsched kernel-check cpudl"), std::string::npos) << k;
+  EXPECT_NE(k.find("        not ok 3 verdict\n"), std::string::npos) << k;
+}
+
+TEST(CheckPatchReport, JsonAndB4CarryTheSameVerdicts) {
+  const Report r = series_with_a_finding();
+  const nlohmann::json j = nlohmann::json::parse(format_report(r, Format::kJson));
+  EXPECT_EQ(j.at("status"), 1);
+  EXPECT_EQ(j.at("units").at(1).at("checks").at(0).at("trace"), "subject cpudl\ncpus 2\nset 0 1\nclear 0\n");
+  const nlohmann::json b4 = nlohmann::json::parse(format_b4(r));
+  ASSERT_EQ(b4.size(), 3u);
+  EXPECT_EQ(b4[0].at("status"), "pass");
+  EXPECT_EQ(b4[1].at("status"), "fail");
+  EXPECT_EQ(b4[2].at("status"), "fail");
+}
+
+}  // namespace
+}  // namespace diffsched::patch
