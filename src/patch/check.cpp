@@ -190,6 +190,15 @@ CheckRun run_kernel_check(const Context& c, const Route& r, const std::string& i
                                    rc, last_line(run.log), run.log);
     return run;
   }
+  if (rc != run.status) {
+    // The record and the process disagree (it ended after writing it):
+    // neither is trusted.
+    run.detail = fmt::format("kernel-check exited {} but its verdict file says {} (exit {}); its "
+                             "output: {}", rc, run.verdict, run.status, run.log);
+    run.status = kExitBadInput;
+    run.verdict = "error";
+    return run;
+  }
   if (run.verdict == "error" && run.detail.empty()) run.detail = fmt::format("see {}", run.log);
   if (!run.reproducer.empty() && fs::exists(run.reproducer, ec)) {
     run.trace = util::read_text(run.reproducer);
@@ -307,6 +316,7 @@ std::string make_work(const CheckPatchOptions& o, fs::path* out) {
 }  // namespace
 
 Report check_patch(const CheckPatchOptions& o, const FnCheck& fn) {
+  tools::stop_children_on_signal();  // SIGINT/SIGTERM: a running kernel-check goes too
   Report r;
   r.patch = o.patch == "-" ? "standard input" : o.patch;
   r.tree = o.tree.string();
