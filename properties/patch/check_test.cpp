@@ -168,3 +168,34 @@ TEST(CheckPatchReport, JsonAndB4CarryTheSameVerdicts) {
 
 }  // namespace
 }  // namespace diffsched::patch
+
+namespace diffsched::patch {
+namespace {
+
+// The route and the passthrough, without running kernel-check: `self`
+// does not exist, so the check is an error (2, never a verdict), and the
+// command it would have run is in the report.
+TEST(CheckPatch, CpudlRouteRunsKernelCheckWithBothStatesAndInKernel) {
+  CheckPatchOptions o = options("cpudl-broken.diff");
+  o.in_kernel = true;
+  o.time = 3;
+  o.nr_cpus = {4};
+  const Report r = check_patch(o);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.status, kExitBadInput);
+  ASSERT_EQ(r.units.at(0).checks.size(), 1u);
+  const CheckRun& c = r.units[0].checks[0];
+  EXPECT_EQ(c.subject, "cpudl");
+  EXPECT_EQ(c.functions, (std::vector<std::string>{"cpudl_clear"}));
+  EXPECT_NE(c.detail.find("wrote no verdict"), std::string::npos) << c.detail;
+  for (const char* word : {"kernel-check cpudl --candidate ", "/states/state-1/kernel/sched/cpudeadline.c",
+                           "--baseline ", "/states/state-0/kernel/sched/cpudeadline.c", "--in-kernel",
+                           "--time 3", "--nr-cpus 4", "--verdict-json "})
+    EXPECT_NE(c.command.find(word), std::string::npos) << word << " not in " << c.command;
+  EXPECT_FALSE(r.work.empty()) << "an error keeps its work directory";
+  std::error_code ec;
+  std::filesystem::remove_all(r.work, ec);
+}
+
+}  // namespace
+}  // namespace diffsched::patch
