@@ -86,5 +86,6 @@ Runner add_export(CLI::App& app);        // cmd_export.cpp (export --kmod)
 Runner add_perf(CLI::App& app);  // cmd_perf.cpp
 Runner add_mutate(CLI::App& app);  // cmd_mutate.cpp
 Runner add_fn(CLI::App& app);      // cmd_fn.cpp (diffsched fn, src/fn/)
+Runner add_check_patch(CLI::App& app);  // cmd_check_patch.cpp (src/patch/)
 
 }  // namespace diffsched::cli

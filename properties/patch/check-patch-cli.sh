@@ -1,0 +1,217 @@
+#!/bin/sh
+# diffsched check-patch end to end (properties/patch/check_patch.cmake):
+#   check-patch-cli.sh DIFFSCHED KUNIT_DIR CASE
+# The tree and the patches are the project's (properties/patch/tree,
+# properties/patch/inputs). KUNIT_DIR receives tools/testing/kunit of the
+# installed linux-source-6.1 (case kunit-parser), never committed.
+# $KCHECK_HARNESS, if set, is given as --harness with --no-build (a harness
+# built elsewhere); otherwise kernel-check uses build-fuzz's (the fixture).
+set -u
+ds=$1 kunit=$2 case=$3
+here=$(cd "$(dirname "$0")" && pwd)
+in=$here/inputs tree=$here/tree
+kunitpy=$kunit/linux-source-6.1/tools/testing/kunit/kunit.py
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-patch-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+# kernel-check's harness, and short runs (a broken file needs the default
+# 2000 programs or a few seconds of fuzzing to be caught).
+harness=
+[ -n "${KCHECK_HARNESS:-}" ] && harness="--harness $KCHECK_HARNESS --no-build"
+fast="--time 1 --runs 300 $harness"
+thorough="--time 15 --runs 2000 $harness"
+
+fail() { echo "FAIL ($case): $*"; for f in "$tmp"/out "$tmp"/err; do [ -f "$f" ] && sed 's/^/  | /' "$f" | head -80; done; exit 1; }
+# run EXPECTED_STATUS ARGS...: check-patch's output in $tmp/out, $tmp/err.
+run() {
+  want=$1; shift
+  "$ds" check-patch "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  [ "$rc" = "$want" ] || fail "exit $rc, expected $want: check-patch $*"
+}
+has() { grep -qF -- "$1" "$tmp/${2:-out}" || fail "no '$1' in ${2:-out}"; }
+one_error_line() {
+  [ "$(wc -l <"$tmp/err")" = 1 ] || fail "stderr is not one line"
+  has "diffsched: error: $1" err
+}
+# ktap_check FILE 'python expression over flat': kunit.py parse reads the
+# KTAP; its JSON is checked (not only its exit status, which is 1 both for a
+# failing test and for input it cannot read), and its log must have no
+# [ERROR] or CRASHED. flat maps "group/subgroup/test" to PASS, FAIL or SKIP.
+ktap_check() {
+  [ -f "$kunitpy" ] || fail "no $kunitpy (the kunit-parser fixture)"
+  python3 "$kunitpy" parse --json="$tmp/kunit.json" "$1" >"$tmp/kunit.log" 2>&1
+  grep -q "ERROR\]\|CRASHED\|Could not find" "$tmp/kunit.log" &&
+    fail "kunit.py did not read the KTAP: $(grep "ERROR\]\|CRASHED\|Could not find" "$tmp/kunit.log" | head -3)"
+  python3 - "$tmp/kunit.json" "$2" <<'EOF' || { cat "$tmp/kunit.log"; fail "kunit.py's JSON"; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+flat = {}
+def walk(g, prefix):
+    for c in g.get("test_cases", []):
+        flat[prefix + c["name"]] = c["status"]
+    for s in g.get("sub_groups", []):
+        walk(s, prefix + s["name"] + "/")
+walk(d, "")
+ok = eval(sys.argv[2], {"flat": flat})
+if not ok:
+    print("not true:", sys.argv[2], "over", json.dumps(flat, indent=1))
+sys.exit(0 if ok else 1)
+EOF
+}
+
+case $case in
+kunit-parser)
+  rm -rf "$kunit" && mkdir -p "$kunit" || exit 1
+  src=/usr/src/linux-source-6.1.tar.xz
+  [ -f "$src" ] || { echo "FAIL: $src missing (apt-get install linux-source-6.1)"; exit 1; }
+  # Kept in its tree layout: kunit.py changes to the kernel root it is in.
+  tar -xJf "$src" -C "$kunit" --wildcards '*/tools/testing/kunit/*' || exit 1
+  python3 "$kunitpy" parse --help >/dev/null || fail "kunit.py parse does not run"
+  ;;
+bad-hunk)
+  run 2 "$in/bad-hunk-fails.diff" --tree "$tree"
+  one_error_line "patch 1 does not apply: kernel/sched/cpudeadline.c hunk 1 '@@ -160,7 +160,7 @@"
+  [ -s "$tmp/out" ] && fail "a report on stdout for a bad patch"
+  ;;
+bad-counts)
+  run 2 "$in/bad-counts.diff" --tree "$tree"
+  one_error_line "" && has "old and" err
+  ;;
+no-files)
+  run 2 "$in/no-files.mbox" --tree "$tree"
+  one_error_line "" && has "no file diff found" err
+  ;;
+empty)
+  : >"$tmp/empty.patch"
+  run 2 "$tmp/empty.patch" --tree "$tree"
+  one_error_line "" && has "the patch is empty" err
+  ;;
+unknown-flag)
+  run 2 "$in/topology.patch" --tree "$tree" --frobnicate
+  one_error_line "unknown option '--frobnicate'"
+  ;;
+missing-tree)
+  run 2 "$in/topology.patch" --tree "$tmp/no-such-tree"
+  one_error_line ""
+  has "no-such-tree" err
+  run 2 "$in/topology.patch"
+  one_error_line "--tree is required"
+  ;;
+missing-patch)
+  run 2 "$tmp/no-such.patch" --tree "$tree"
+  one_error_line "" && has "not a regular file" err
+  ;;
+base-missing)
+  # The tree is not a git repository: --base cannot be found there.
+  run 2 "$in/topology.patch" --tree "$tree" --base v1.0
+  one_error_line "--base v1.0:"
+  ;;
+base-commit-git)
+  # A git copy of the tree: the patch's base-commit is not in it (exit 2, one
+  # line), a --base that is not a commit neither; the commit it has works.
+  cp -r "$tree" "$tmp/git" && cd "$tmp/git" &&
+    git init -q && git add -A && git -c user.name=t -c user.email=t@example.org commit -qm base ||
+    fail "cannot make the git tree"
+  run 2 "$in/base-missing.mbox" --tree "$tmp/git"
+  one_error_line "the patch's base-commit 0123456789abcdef0123456789abcdef01234567 is not in the git tree"
+  run 2 "$in/topology.patch" --tree "$tmp/git" --base no-such-rev
+  one_error_line "--base no-such-rev is not a commit"
+  head=$(git -C "$tmp/git" rev-parse HEAD)
+  echo "change" >>"$tmp/git/kernel/sched/topology.c"   # the work tree moves on; the base does not
+  sed "s/^-- \$/base-commit: $head\n-- /" "$in/topology.patch" >"$tmp/based.patch"
+  run 3 "$tmp/based.patch" --tree "$tmp/git"
+  has "base:    base-commit $head (from the patch)"
+  run 3 "$in/topology.patch" --tree "$tmp/git" --base HEAD
+  has "base:    --base HEAD ($head)"
+  ;;
+list)
+  # The patch alone: files and the functions each hunk changes.
+  run 0 "$in/cpudl-series.mbox" --list
+  has "patch: $in/cpudl-series.mbox (mbox, 2 patches)"
+  has "[patch-2] [PATCH 2/2] sched/deadline: clear only sifts down (test patch, a bug)"
+  has "kernel/sched/cpudeadline.c: 1 hunk; functions: cpudl_clear"
+  run 0 "$in/pick-and-topology.patch" --list
+  has "kernel/sched/fair.c: 1 hunk; functions: pick_new_dst_cpu"
+  has "kernel/sched/topology.c: 1 hunk; functions: sd_degenerate_span"
+  run 0 "$in/cpudl-equivalent.html" --list
+  has "(html, 1 patch)" && has "author: Check Patch Tester <tester@example.org>"
+  run 2 "$in/bad-counts.diff" --list
+  one_error_line ""
+  ;;
+nothing-checkable)
+  run 3 "$in/topology.patch" --tree "$tree"
+  has "verdict: NO VERDICT" && has "not checked: kernel/sched/topology.c sd_degenerate_span"
+  run 3 "$in/topology.patch" --tree "$tree" --format ktap
+  ktap_check "$tmp/out" 'flat == {"patch-1/kernel/sched/topology.c sd_degenerate_span": "SKIP"}'
+  run 3 "$in/topology.patch" --tree "$tree" --format json
+  python3 -c "import json,sys; d=json.load(open('$tmp/out')); sys.exit(d['status'] != 3)" ||
+    fail "json"
+  ;;
+b4)
+  "$ds" check-patch --b4 --tree "$tree" <"$in/topology.patch" >"$tmp/out" 2>"$tmp/err" ||
+    fail "b4 mode exit $?"
+  python3 -c "
+import json,sys
+a=json.load(open('$tmp/out'))
+assert isinstance(a, list) and len(a) == 1, a
+assert set(a[0]) == {'tool','status','summary','details'}, a[0]
+assert a[0]['status'] == 'warn', a[0]" || fail "b4 array"
+  "$ds" check-patch --b4 --tree "$tree" <"$in/no-files.mbox" >"$tmp/out" 2>"$tmp/err"
+  python3 -c "import json; a=json.load(open('$tmp/out')); assert a[0]['status']=='warn' and 'could not check' in a[0]['summary']" ||
+    fail "b4 bad patch"
+  ;;
+equivalent-mbox)
+  run 0 "$in/cpudl-equivalent.mbox" --tree "$tree" $fast
+  has "verdict: EQUIVALENT" && has "cpudl kernel/sched/cpudeadline.c: EQUIVALENT"
+  grep "functions: .*cpudl_heapify_down" "$tmp/out" | grep -q cpudl_exchange || fail "functions"
+  run 0 "$in/cpudl-equivalent.mbox" --tree "$tree" $fast --format ktap
+  ktap_check "$tmp/out" 'flat["patch-1/cpudl kernel/sched/cpudeadline.c/verdict"] == "PASS" and flat["patch-1/cpudl kernel/sched/cpudeadline.c/properties"] == "PASS" and "FAIL" not in flat.values()'
+  ;;
+html)
+  run 0 "$in/cpudl-equivalent.html" --tree "$tree" $fast
+  has "(html)" && has "cpudl kernel/sched/cpudeadline.c: EQUIVALENT"
+  ;;
+broken-diff)
+  sums() { (cd "$tree" && find . -type f | sort | xargs sha256sum && ls -laR); }
+  sums >"$tmp/before"
+  run 1 "$in/cpudl-broken.diff" --tree "$tree" $thorough --work-dir "$tmp/work"
+  sums >"$tmp/after"
+  cmp -s "$tmp/before" "$tmp/after" || fail "the tree changed"
+  has "verdict: FINDING" && has "functions: cpudl_clear" && has "minimised trace" && has "reproduce: "
+  # The printed command reproduces it (exit 1).
+  cmd=$(sed -n 's/^  *reproduce: //p' "$tmp/out" | head -1)
+  sh -c "$cmd" >"$tmp/replay" 2>&1
+  [ $? = 1 ] || { cat "$tmp/replay"; fail "the reproduce command did not exit 1: $cmd"; }
+  run 1 "$in/cpudl-broken.diff" --tree "$tree" $thorough --format mail --work-dir "$tmp/work-mail"
+  head -1 "$tmp/out" | grep -q "^diffsched check-patch: FINDING: " || fail "mail's first line"
+  has "minimised trace" && has "-- " && has "(check-patch)" && has "level deadline; nr_cpu_ids: "
+  has "base:    the tree as it is" && has "tree:    $tree"
+  ;;
+ktap-finding)
+  run 1 "$in/cpudl-broken.diff" --tree "$tree" $thorough --format ktap --work-dir "$tmp/work-ktap"
+  has "# reproduce: "
+  ktap_check "$tmp/out" 'flat["patch-1/cpudl kernel/sched/cpudeadline.c/verdict"] == "FAIL"'
+  ;;
+series)
+  run 1 "$in/cpudl-series.mbox" --tree "$tree" $thorough --format json --work-dir "$tmp/work-series"
+  python3 - "$tmp/out" <<'EOF' || fail "series json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+u = {x["name"]: x["status"] for x in d["units"]}
+assert u == {"patch-1": 0, "patch-2": 1, "series": 1}, u
+EOF
+  ;;
+pick)
+  run 0 "$in/pick.patch" --tree "$tree" $fast
+  has "pick kernel/sched/fair.c pick_new_dst_cpu: EQUIVALENT"
+  ;;
+pick-and-topology)
+  run 3 "$in/pick-and-topology.patch" --tree "$tree" $fast --format ktap
+  ktap_check "$tmp/out" 'flat["patch-1/pick kernel/sched/fair.c pick_new_dst_cpu/verdict"] == "PASS" and flat["patch-1/kernel/sched/topology.c sd_degenerate_span"] == "SKIP" and "FAIL" not in flat.values()'
+  run 3 "$in/pick-and-topology.patch" --tree "$tree" $fast
+  has "pick kernel/sched/fair.c pick_new_dst_cpu: EQUIVALENT"
+  has "not checked: kernel/sched/topology.c sd_degenerate_span"
+  ;;
+*) echo "unknown case $case"; exit 2 ;;
+esac
+echo "ok ($case)"

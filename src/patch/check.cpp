@@ -1,0 +1,382 @@
+// patch::check_patch: stage, route, run the checks, one report (check.h).
+#include <algorithm>
+#include <optional>
+#include <cstdlib>
+#include <set>
+#include <system_error>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "engine/exit_status.h"
+#include "engine/verdict.h"
+#include "kcheck/options.h"
+#include "patch/apply.h"
+#include "patch/check.h"
+#include "patch/patch.h"
+#include "subject_tools.h"
+#include "tools/process.h"
+#include "util/text.h"
+
+namespace diffsched::patch {
+
+namespace {
+
+// Which check takes a file, by its path in the tree: one table.
+struct Route {
+  std::string_view file;
+  const SubjectTool* tool;
+  bool whole_file;  // true: one run checks the file; false: one run per pick function
+};
+constexpr Route kRoutes[] = {
+    {"kernel/sched/cpudeadline.c", &kCpudlTool, true},
+    {"kernel/sched/fair.c", &kPickTool, false},
+};
+
+const Route* route_of(const std::string& path) {
+  for (const Route& r : kRoutes)
+    if (path == r.file) return &r;
+  return nullptr;
+}
+
+constexpr std::string_view kFnMissing =
+    "diffsched fn is not available for this function yet";
+constexpr std::string_view kFileScope = "(file scope)";
+
+// The functions the hunks of `f` change: '-' lines looked up in the base
+// text, '+' lines in the patched text; in first-seen order.
+std::vector<std::string> changed_functions(const FileDiff& f, const std::string& base,
+                                           const std::string& patched) {
+  std::vector<std::size_t> old_lines, new_lines;
+  for (const Hunk& h : f.hunks) {
+    std::size_t o = h.old_start, n = h.new_start;
+    for (const std::string& l : h.lines) {
+      const char c = l.empty() ? ' ' : l[0];
+      // A blank line changed changes no function: counted, not looked up.
+      const bool blank = l.find_first_not_of(" \t", 1) == std::string::npos;
+      if (c == '-' && !blank) old_lines.push_back(o);
+      if (c == '+' && !blank) new_lines.push_back(n);
+      if (c == '-') ++o;
+      else if (c == '+') ++n;
+      else if (c == ' ') ++o, ++n;
+    }
+  }
+  std::vector<std::string> names;
+  auto add = [&](const std::vector<std::string>& found) {
+    for (const std::string& s : found) {
+      const std::string name = s.empty() ? std::string(kFileScope) : s;
+      if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    }
+  };
+  add(enclosing_functions(base, old_lines));
+  add(enclosing_functions(patched, new_lines));
+  return names;
+}
+
+// The declaration of `function` in `text` up to its body, spaces folded.
+std::string declaration_of(const std::string& text, const std::string& function) {
+  for (std::size_t at = text.find(function + "("); at != std::string::npos;
+       at = text.find(function + "(", at + 1)) {
+    const std::size_t line = text.rfind('\n', at) + 1;  // npos + 1 == 0
+    const std::size_t body = text.find('{', at);
+    const std::size_t semi = text.find(';', at);
+    if (body == std::string::npos || (semi != std::string::npos && semi < body)) continue;
+    if (line != at && text[line] == ' ') continue;
+    std::string d;
+    for (char c : text.substr(line, body - line)) {
+      if (c == '\n' || c == '\t') c = ' ';
+      if (c == ' ' && (d.empty() || d.back() == ' ')) continue;
+      d += c;
+    }
+    return d;
+  }
+  return {};
+}
+
+// A destination pick, as kernel-check pick takes it: int F(three cpumask pointers).
+bool is_pick_shaped(const std::string& text, const std::string& function) {
+  const std::string d = declaration_of(text, function);
+  std::size_t masks = 0;
+  for (std::size_t at = d.find("struct cpumask *"); at != std::string::npos;
+       at = d.find("struct cpumask *", at + 1))
+    ++masks;
+  const std::size_t commas = static_cast<std::size_t>(std::count(d.begin(), d.end(), ','));
+  return (d.starts_with("int ") || d.starts_with("static int ")) && masks == 3 && commas == 2;
+}
+
+// What a kernel-check verdict file says, into `run`; false if it is not one.
+bool read_verdict(const fs::path& file, CheckRun* run) {
+  const nlohmann::json j = nlohmann::json::parse(util::read_text(file), nullptr, false);
+  if (!j.is_object() || !j.contains("exit") || !j["exit"].is_number_integer()) return false;
+  run->status = j.value("exit", 2);
+  run->verdict = j.value("verdict", "error");
+  run->kind = j.value("kind", "");
+  run->signature = j.value("signature", "");
+  run->detail = j.value("detail", "");
+  run->reproducer = j.value("reproducer", "");
+  run->seconds = j.value("seconds", 0.0);
+  run->programs = j.value("programs", std::uint64_t{0});
+  run->ops = j.value("ops", std::uint64_t{0});
+  run->executions = j.value("executions", std::uint64_t{0});
+  if (j.contains("forms") && j["forms"].is_string()) run->forms = j["forms"].get<std::string>();
+  if (j.contains("forms") && j["forms"].is_array())
+    for (const auto& f : j["forms"])
+      if (f.is_string()) run->forms += (run->forms.empty() ? "" : "; ") + f.get<std::string>();
+  return true;
+}
+
+// The last non-empty line of a log, shown to a person (never judged).
+std::string last_line(const std::string& log) {
+  std::string t = util::read_text(log);
+  while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
+  const auto nl = t.rfind('\n');
+  t = nl == std::string::npos ? t : t.substr(nl + 1);
+  return t.size() > 200 ? t.substr(0, 200) + "..." : t;
+}
+
+struct Context {
+  const CheckPatchOptions& o;
+  const Staged& staged;
+  fs::path checks;  // work/checks
+};
+
+// One `diffsched kernel-check` child: base -> baseline, patched -> candidate.
+CheckRun run_kernel_check(const Context& c, const Route& r, const std::string& id,
+                          const std::string& file, std::size_t from, std::size_t to,
+                          const std::string& function) {
+  CheckRun run;
+  run.subject = std::string(r.tool->name);
+  run.file = file;
+  run.function = function;
+  run.time = c.o.time;
+  run.runs = c.o.runs;
+  run.nr_cpus = c.o.nr_cpus;
+  run.in_kernel = c.o.in_kernel;
+  run.level = std::string(level_name(r.tool->default_level));
+  tools::KernelCheckOptions k;
+  k.tool = r.tool;
+  k.subject = run.subject;
+  k.candidate = (c.staged.state(to) / file).string();
+  const fs::path base = c.staged.state(from) / file;
+  std::error_code ec;
+  if (fs::exists(base, ec)) k.baseline = base.string();  // a new file: the built-in reference
+  if (!function.empty()) k.function = function;
+  k.time = c.o.time;
+  k.runs = c.o.runs;
+  k.runs_given = true;
+  k.nr_cpus = c.o.nr_cpus;
+  k.in_kernel = c.o.in_kernel;
+  k.harness = c.o.harness;
+  k.no_build = c.o.no_build;
+  k.work_dir = (c.checks / id).string();
+  k.verdict_json = (c.checks / (id + ".verdict.json")).string();
+  k.output = (c.checks / (id + ".min.ops")).string();
+  std::vector<std::string> argv = tools::cli_args(k);
+  run.command = c.o.self_command + " " + util::shell_join(argv);
+  argv.insert(argv.begin(), c.o.self.string());
+  run.log = (c.checks / (id + ".log")).string();
+  // The fuzzing, the property run, minimisation and the watchdogs' slack,
+  // and a first build of the harness (fuzz preset: minutes on a busy machine).
+  const double deadline = c.o.time + c.o.runs / 100.0 + 1800 + (c.o.in_kernel ? 1800 : 0);
+  const int rc = tools::run({.argv = argv, .log = run.log, .new_process_group = true,
+                             .deadline = deadline, .stdin_null = true});
+  if (!read_verdict(k.verdict_json, &run)) {
+    run.status = kExitBadInput;
+    run.verdict = "error";
+    run.detail = rc == tools::kExitTimedOut
+                     ? fmt::format("kernel-check ran out of its {:.0f} s deadline", deadline)
+                     : fmt::format("kernel-check wrote no verdict (exit {}; its last line: {}); its "
+                                   "output: {}",
+                                   rc, last_line(run.log), run.log);
+    return run;
+  }
+  if (rc != run.status) {
+    // The record and the process disagree (it ended after writing it):
+    // neither is trusted.
+    run.detail = fmt::format("kernel-check exited {} but its verdict file says {} (exit {}); its "
+                             "output: {}", rc, run.verdict, run.status, run.log);
+    run.status = kExitBadInput;
+    run.verdict = "error";
+    return run;
+  }
+  if (run.verdict == "error" && run.detail.empty()) run.detail = fmt::format("see {}", run.log);
+  if (!run.reproducer.empty() && fs::exists(run.reproducer, ec)) {
+    run.trace = util::read_text(run.reproducer);
+    run.replay = c.o.self_command + " " + util::shell_join(tools::replay_args(k, run.reproducer, false));
+  }
+  return run;
+}
+
+// The checks of the change from state `from` to state `to`, for `files`.
+// The change as applied (`diff -u -N` of the two states): its hunks carry
+// the line numbers of this tree, where the patch's own may be offset.
+std::optional<FileDiff> applied_diff(const Context& c, const fs::path& base, const fs::path& patched,
+                                     const std::string& path) {
+  const fs::path out = c.checks / "applied.diff";
+  const int rc = tools::run({.argv = {"diff", "-u", "-N", "--label", "a/" + path, "--label", "b/" + path,
+                                      base.string(), patched.string()},
+                             .log = out, .deadline = 60, .stdin_null = true});
+  if (rc != 0 && rc != 1) return std::nullopt;
+  if (rc == 0) return FileDiff{};  // the same text: nothing changed
+  const Parsed p = parse_patch(util::read_text(out));
+  if (!p.ok() || p.series.patches.empty() || p.series.patches[0].files.empty()) return std::nullopt;
+  return p.series.patches[0].files[0];
+}
+
+// Each file diff with the state its patch leaves (k: patch k of the series).
+using Touched = std::vector<std::pair<const FileDiff*, std::size_t>>;
+
+Unit check_unit(const Context& c, const FnCheck& fn, const std::string& name,
+                const Touched& files, std::size_t from, std::size_t to) {
+  Unit u;
+  u.name = name;
+  for (const auto& [f, k] : files) {
+    const std::string path = f->path();
+    if (std::find(u.files.begin(), u.files.end(), path) == u.files.end()) u.files.push_back(path);
+  }
+  for (const std::string& path : u.files) {
+    const fs::path base = c.staged.state(from) / path, patched = c.staged.state(to) / path;
+    const std::string base_text = util::read_text(base), patched_text = util::read_text(patched);
+    std::vector<std::string> functions;
+    auto add = [&](const std::vector<std::string>& names) {
+      for (const std::string& s : names)
+        if (std::find(functions.begin(), functions.end(), s) == functions.end()) functions.push_back(s);
+    };
+    if (const std::optional<FileDiff> d = applied_diff(c, base, patched, path)) {
+      add(changed_functions(*d, base_text, patched_text));
+    } else {
+      // diff could not run: the patch's own hunks, each on its patch's states.
+      for (const auto& [f, k] : files)
+        if (f->path() == path)
+          add(changed_functions(*f, util::read_text(c.staged.state(k - 1) / f->old_path),
+                                util::read_text(c.staged.state(k) / f->path())));
+    }
+    std::error_code ec;
+    const Route* r = route_of(path);
+    if (!fs::exists(patched, ec)) {
+      u.unchecked.push_back({path, "", "the patch deletes the file"});
+      continue;
+    }
+    if (r && r->whole_file) {
+      CheckRun run = run_kernel_check(c, *r, fmt::format("{}-{}", name, r->tool->name), path, from, to, "");
+      run.functions = functions;
+      u.checks.push_back(std::move(run));
+      continue;
+    }
+    for (const std::string& function : functions) {
+      if (function == kFileScope) {
+        u.unchecked.push_back({path, function, "a change outside any function (declarations, macros)"});
+        continue;
+      }
+      if (r && is_pick_shaped(patched_text, function) && is_pick_shaped(base_text, function)) {
+        CheckRun run = run_kernel_check(c, *r, fmt::format("{}-{}-{}", name, r->tool->name, function),
+                                        path, from, to, function);
+        run.functions = {function};
+        u.checks.push_back(std::move(run));
+        continue;
+      }
+      CheckRun run;
+      std::string why = std::string(kFnMissing);
+      if (fn && fn(base, patched, function, &run, &why)) {
+        u.checks.push_back(std::move(run));
+        continue;
+      }
+      if (r) why = fmt::format("kernel-check {} takes only a destination pick, int F(const struct "
+                               "cpumask *, const struct cpumask *, const struct cpumask *), and {} "
+                               "has another signature; {}",
+                               r->tool->name, function, why);
+      u.unchecked.push_back({path, function, why});
+    }
+  }
+  // The worst status; anything not checked is at least "no verdict".
+  int status = kExitOk;
+  for (const CheckRun& run : u.checks) status = worse_status(status, run.status);
+  if (!u.unchecked.empty() || u.checks.empty()) status = worse_status(status, kExitOutOfDomain);
+  u.status = status;
+  return u;
+}
+
+// A new, empty work directory: the user's (refused unless new or empty), or a temporary one.
+std::string make_work(const CheckPatchOptions& o, fs::path* out) {
+  std::error_code ec;
+  if (!o.work_dir.empty()) {
+    if (fs::exists(o.work_dir, ec) && !(fs::is_directory(o.work_dir, ec) && fs::is_empty(o.work_dir, ec)))
+      return fmt::format("the work directory {} exists and is not empty", o.work_dir.string());
+    fs::create_directories(o.work_dir, ec);
+    if (ec) return fmt::format("cannot create {}: {}", o.work_dir.string(), ec.message());
+    *out = fs::absolute(o.work_dir);
+    return {};
+  }
+  std::string templ = (fs::temp_directory_path(ec) / "diffsched-check-patch-XXXXXX").string();
+  if (!mkdtemp(templ.data())) return fmt::format("cannot create a temporary directory {}", templ);
+  *out = templ;
+  return {};
+}
+
+}  // namespace
+
+Report check_patch(const CheckPatchOptions& o, const FnCheck& fn) {
+  tools::stop_children_on_signal();  // SIGINT/SIGTERM: a running kernel-check goes too
+  Report r;
+  r.patch = o.patch == "-" ? "standard input" : o.patch;
+  r.tree = o.tree.string();
+  r.version = o.version;
+  const Parsed parsed = read_patch_file(o.patch);
+  if (!parsed.ok()) {
+    r.error = parsed.error;
+    return r;
+  }
+  r.form = parsed.series.form;
+  std::error_code ec;
+  if (!fs::is_directory(o.tree, ec)) {
+    r.error = fmt::format("the tree {} is not a directory", o.tree.string());
+    return r;
+  }
+  fs::path work;
+  if (std::string e = make_work(o, &work); !e.empty()) {
+    r.error = e;
+    return r;
+  }
+  Staged staged;
+  const std::string staged_error =
+      stage(parsed.series, {.tree = fs::absolute(o.tree), .base = o.base, .root = work / "states"}, &staged);
+  r.base = staged.base_desc;
+  r.notes = staged.notes;
+  r.work = work.string();
+  if (!staged_error.empty()) {
+    r.error = staged_error;
+    if (o.work_dir.empty()) fs::remove_all(work, ec), r.work.clear();
+    return r;
+  }
+  const Context c{o, staged, work / "checks"};
+  fs::create_directories(c.checks, ec);
+  const auto& patches = parsed.series.patches;
+  Touched all;
+  for (std::size_t k = 0; k < patches.size(); ++k) {
+    Touched files;
+    for (const FileDiff& f : patches[k].files) files.emplace_back(&f, k + 1), all.emplace_back(&f, k + 1);
+    Unit u = check_unit(c, fn, fmt::format("patch-{}", k + 1), files, k, k + 1);
+    u.subject = patches[k].subject;
+    u.author = patches[k].author;
+    r.units.push_back(std::move(u));
+  }
+  if (patches.size() > 1) {
+    Unit u = check_unit(c, fn, "series", all, 0, patches.size());
+    u.subject = fmt::format("the series of {} patches as a whole", patches.size());
+    r.units.push_back(std::move(u));
+  }
+  r.status = kExitOk;
+  for (const Unit& u : r.units) r.status = worse_status(r.status, u.status);
+  // The states and the checks' files stay for a finding or an error (its
+  // replay command names them); a clean run's temporary directory goes.
+  bool replayable = false;
+  for (const Unit& u : r.units)
+    for (const CheckRun& run : u.checks) replayable = replayable || !run.replay.empty();
+  if (o.work_dir.empty() && !replayable && (r.status == kExitOk || r.status == kExitOutOfDomain)) {
+    fs::remove_all(work, ec);
+    r.work.clear();
+  }
+  return r;
+}
+
+}  // namespace diffsched::patch

@@ -1,0 +1,122 @@
+// `diffsched check-patch`: a patch (or a series) against a tree, each file
+// it touches routed to the check that fits it, one report (issue 25).
+//
+//   patch::CheckPatchOptions o{.patch = "fix.mbox", .tree = "~/linux"};
+//   patch::Report r = patch::check_patch(o);
+//   std::cout << patch::format_report(r, patch::Format::kKtap);
+//   return r.status;
+//
+// Routing (kRoutes in check.cpp, one table):
+//   kernel/sched/cpudeadline.c  -> `diffsched kernel-check cpudl`, the base
+//       file as --baseline, the patched file as --candidate: every function
+//       of the file is checked by that run;
+//   kernel/sched/fair.c         -> `diffsched kernel-check pick --function F`
+//       for a changed function F of the destination pick's signature
+//       int F(const struct cpumask *, const struct cpumask *, const struct cpumask *);
+//   any other changed function  -> "not checked", with the reason (the seam
+//       for `diffsched fn`, FnCheck below, is where it will plug in).
+// kernel-check runs as a child diffsched (tools::Command, a deadline), and
+// its verdict is read from its --verdict-json file, never from its output.
+//
+// A series is checked patch by patch (each on the state the ones before it
+// left) and as a whole (base against the last state).
+//
+// Status (engine/exit_status.h), the worst over every check of every unit:
+// 0 every touched function was checked and found equivalent; 1 a finding;
+// 2 the patch or the tree is bad, or a check could not build or run; 3 no
+// verdict for something the patch touches (a function no check takes, an
+// out-of-domain stop), and nothing worse. A patch nothing can check is 3,
+// never 0.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace diffsched::patch {
+
+namespace fs = std::filesystem;
+
+struct CheckPatchOptions {
+  std::string patch;            // a file, or "-" for standard input
+  fs::path tree;                // the user's tree, never written
+  std::string base;             // --base REV
+  bool in_kernel = false;       // passed to kernel-check
+  double time = 10;             // kernel-check --time (fuzzing seconds)
+  unsigned runs = 2000;         // kernel-check --runs
+  std::vector<unsigned> nr_cpus;  // kernel-check --nr-cpus (empty: its default)
+  std::string harness;          // kernel-check --harness ("" : its own)
+  bool no_build = false;        // kernel-check --no-build
+  fs::path work_dir;            // "": a new temporary directory
+  fs::path self;                // the diffsched binary that runs kernel-check
+  std::string self_command;     // how the user ran it, for printed commands
+  std::string version;          // the version line of the report
+};
+
+// One kernel-check run: what ran and its verdict, from its --verdict-json.
+struct CheckRun {
+  std::string subject;    // the kernel-check subject: cpudl, pick
+  std::string file;       // the path in the tree
+  std::vector<std::string> functions;  // the touched functions it covers
+  std::string function;   // pick: --function
+  int status = 2;         // kernel-check's exit status as its record says
+  std::string verdict;    // equivalent | finding | out-of-domain | error
+  std::string kind, signature, detail, reproducer, forms;
+  std::string trace;      // the minimised reproducer (.ops text), "" if none
+  std::string replay;     // the command that replays the finding
+  std::string command;    // the kernel-check command that ran
+  std::string log;        // its output
+  double seconds = 0, time = 0;
+  unsigned runs = 0;
+  std::vector<unsigned> nr_cpus;
+  std::string level;      // the comparison level (kernel-check's default for the subject)
+  bool in_kernel = false;
+  std::uint64_t programs = 0, ops = 0, executions = 0;
+};
+
+struct Unchecked {
+  std::string file, function, reason;  // function "" : the file as a whole
+};
+
+// One patch of the series, or the series as a whole.
+struct Unit {
+  std::string name;      // "patch-1", "series"
+  std::string subject;   // the patch's subject ("" for a plain diff)
+  std::string author;
+  std::vector<std::string> files;  // the paths it touches
+  std::vector<CheckRun> checks;
+  std::vector<Unchecked> unchecked;
+  int status = 3;
+};
+
+struct Report {
+  std::string patch, form, tree, base, version;
+  std::vector<std::string> notes;
+  std::vector<Unit> units;
+  std::string error;  // the one-line error when nothing could be checked (status 2)
+  int status = 2;
+  std::string work;   // where the states and the checks' files are ("" if removed)
+};
+
+// The seam for `diffsched fn` (issue 24): given the base and patched file
+// and a function, a check run, or nullopt-like "" reason when it cannot.
+// Not set today: every function it would take is listed as not checked.
+using FnCheck = std::function<bool(const fs::path& base, const fs::path& patched,
+                                   const std::string& function, CheckRun* out, std::string* why)>;
+
+Report check_patch(const CheckPatchOptions& o, const FnCheck& fn = nullptr);
+
+enum class Format { kText, kKtap, kMail, kJson };
+std::string format_report(const Report& r, Format f);
+// `--list`: what a patch touches, read from the patch alone (no tree, no
+// check): per patch its subject, author, base-commit, and per file the
+// functions its hunks change (patch::hunk_functions).
+struct Series;
+std::string format_listing(const Series& s, const std::string& name);
+
+// The b4 check-hook answer: one JSON array of {tool, status, summary, details}.
+std::string format_b4(const Report& r);
+
+}  // namespace diffsched::patch

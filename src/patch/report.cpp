@@ -1,0 +1,295 @@
+// patch::format_report and format_b4: text, KTAP, mail, JSON (check.h).
+#include <algorithm>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "engine/exit_status.h"
+#include "patch/check.h"
+#include "patch/patch.h"
+#include "util/text.h"
+
+namespace diffsched::patch {
+
+namespace {
+
+std::string_view verdict_word(int status) {
+  switch (status) {
+    case kExitOk: return "EQUIVALENT";
+    case kExitFinding: return "FINDING";
+    case kExitOutOfDomain: return "NO VERDICT";
+    default: return "ERROR";
+  }
+}
+
+// What a status means for a unit, in words.
+std::string_view verdict_meaning(int status) {
+  switch (status) {
+    case kExitOk: return "every touched function checked, all equivalent";
+    case kExitFinding: return "a check found a bug";
+    case kExitOutOfDomain: return "not everything the patch touches was checked";
+    default: return "could not check";
+  }
+}
+
+std::string nr_cpus_text(const std::vector<unsigned>& nr) {
+  if (nr.empty()) return "each input picks one of 1..8192";
+  std::string s;
+  for (unsigned n : nr) s += (s.empty() ? "" : " ") + std::to_string(n);
+  return s;
+}
+
+// A finding or an error stops the run: the record then has no fuzzing count.
+bool stopped_early(const CheckRun& c) { return c.status != kExitOk; }
+
+// "properties (2013 programs, 30512 ops), fuzzing 2 s (11843 inputs), ...".
+std::string what_ran(const CheckRun& c) {
+  std::string s = c.programs > 0 ? fmt::format("properties ({} programs, {} ops)", c.programs, c.ops)
+                                 : "no property run";
+  s += c.executions > 0               ? fmt::format(", fuzzing {:g} s ({} inputs)", c.time, c.executions)
+       : c.time > 0 && stopped_early(c) ? ", fuzzing (stopped at the finding; no count recorded)"
+                                        : ", no fuzzing";
+  if (c.in_kernel) s += ", in-kernel";
+  s += fmt::format("; level {}; nr_cpu_ids: {}; {:.1f} s in all", c.level, nr_cpus_text(c.nr_cpus),
+                   c.seconds);
+  return s;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+  std::string s;
+  for (const std::string& w : words) s += (s.empty() ? "" : ", ") + w;
+  return s;
+}
+
+std::string check_name(const CheckRun& c) {
+  return c.function.empty() ? fmt::format("{} {}", c.subject, c.file)
+                            : fmt::format("{} {} {}", c.subject, c.file, c.function);
+}
+
+std::vector<std::string> lines_of(const std::string& text, std::size_t max = 200) {
+  std::vector<std::string> out = util::split(text, '\n');
+  while (!out.empty() && out.back().empty()) out.pop_back();
+  if (out.size() > max) {
+    out.resize(max);
+    out.push_back(fmt::format("... (the rest in the file)"));
+  }
+  return out;
+}
+
+// A KTAP test name: no '#', no line end.
+std::string ktap_name(std::string s) {
+  for (char& c : s)
+    if (c == '#' || c == '\n' || c == '\r') c = '_';
+  return s;
+}
+
+void text_check(std::string& out, const CheckRun& c, const std::string& pad) {
+  out += fmt::format("{}{}: {}{}\n", pad, check_name(c), verdict_word(c.status),
+                     c.signature.empty() ? "" : " " + c.signature);
+  if (!c.functions.empty())
+    out += fmt::format("{}  functions: {}\n", pad, joined(c.functions));
+  out += fmt::format("{}  ran: {}\n", pad, what_ran(c));
+  for (const std::string& l : lines_of(c.forms)) out += fmt::format("{}  {}\n", pad, l);
+  if (!c.detail.empty()) out += fmt::format("{}  detail: {}\n", pad, c.detail);
+  if (!c.trace.empty()) {
+    out += fmt::format("{}  minimised trace ({}):\n", pad, c.reproducer);
+    for (const std::string& l : lines_of(c.trace)) out += fmt::format("{}    {}\n", pad, l);
+  }
+  if (!c.replay.empty()) out += fmt::format("{}  reproduce: {}\n", pad, c.replay);
+  if (c.status == kExitBadInput) out += fmt::format("{}  its output: {}\n", pad, c.log);
+}
+
+std::string format_text(const Report& r, bool mail) {
+  std::string out;
+  // The subject of the first patch with the report's verdict (the one a
+  // reader must look at), else the first's, else the file's name.
+  std::string subject = r.patch;
+  for (const Unit& u : r.units)
+    if (!u.subject.empty() && u.name != "series" && (u.status == r.status || subject == r.patch)) {
+      subject = u.subject;
+      if (u.status == r.status) break;
+    }
+  if (mail) out += fmt::format("diffsched check-patch: {}: {}\n\n", verdict_word(r.status), subject);
+  out += fmt::format("verdict: {} ({}), exit {}\n", verdict_word(r.status),
+                     r.error.empty() ? std::string(verdict_meaning(r.status)) : r.error, r.status);
+  out += fmt::format("patch:   {} ({})\n", r.patch, r.form.empty() ? "unread" : r.form);
+  out += fmt::format("tree:    {}\nbase:    {}\n", r.tree, r.base.empty() ? "-" : r.base);
+  for (const std::string& n : r.notes) out += fmt::format("note:    {}\n", n);
+  if (!r.work.empty()) out += fmt::format("work:    {} (kept: the states and the checks' files)\n", r.work);
+  for (const Unit& u : r.units) {
+    out += fmt::format("\n[{}] {}: {}\n", u.name, u.subject.empty() ? "(a plain diff)" : u.subject,
+                       verdict_word(u.status));
+    if (!u.author.empty() && !mail) out += fmt::format("  author: {}\n", u.author);
+    out += fmt::format("  files: {}\n", joined(u.files));
+    for (const CheckRun& c : u.checks) text_check(out, c, "  ");
+    for (const Unchecked& n : u.unchecked)
+      out += fmt::format("  not checked: {}{}: {}\n", n.file,
+                         n.function.empty() ? "" : " " + n.function, n.reason);
+  }
+  if (mail) out += fmt::format("\n-- \n{} (check-patch)\n", r.version);
+  return out;
+}
+
+// KTAP version 1 (Documentation/dev-tools/ktap.rst), nested 4 spaces as KUnit does.
+class Ktap {
+ public:
+  std::string out;
+  void line(int depth, const std::string& s) { out += std::string(4 * depth, ' ') + s + "\n"; }
+  void diag(int depth, const std::string& s) {
+    for (const std::string& l : lines_of(s)) line(depth, "# " + l);
+  }
+  void result(int depth, int n, bool ok, const std::string& name, const std::string& skip = {}) {
+    line(depth, fmt::format("{} {} {}{}", ok ? "ok" : "not ok", n, ktap_name(name),
+                            skip.empty() ? "" : " # SKIP " + ktap_name(skip)));
+  }
+  void header(int depth, const std::string& name, std::size_t tests) {
+    line(depth, "KTAP version 1");
+    if (!name.empty()) line(depth, "# Subtest: " + ktap_name(name));
+    line(depth, fmt::format("1..{}", tests));
+  }
+};
+
+// One check: subtests for what ran (properties, fuzzing, in-kernel) and its verdict.
+void ktap_check(Ktap& k, int depth, int n, const CheckRun& c) {
+  const std::string name = check_name(c);
+  k.header(depth + 1, name, c.in_kernel ? 4 : 3);
+  if (c.programs > 0) {
+    k.diag(depth + 1, fmt::format("{} programs, {} ops", c.programs, c.ops));
+    k.result(depth + 1, 1, true, "properties");
+  } else {
+    k.result(depth + 1, 1, true, "properties", c.runs == 0 ? "--runs 0" : "no property run completed");
+  }
+  if (c.executions > 0) k.result(depth + 1, 2, true, "fuzzing");
+  else k.result(depth + 1, 2, true, "fuzzing",
+                c.time <= 0         ? "--time 0"
+                : stopped_early(c) ? "the run stopped at the verdict below; no fuzzing count recorded"
+                                   : "not run");
+  int i = 3;
+  if (c.in_kernel) k.result(depth + 1, i++, c.status == kExitOk || c.status == kExitOutOfDomain, "in_kernel");
+  const bool ok = c.status == kExitOk || c.status == kExitOutOfDomain;
+  k.diag(depth + 1, fmt::format("ran: {}", what_ran(c)));
+  if (!c.functions.empty()) k.diag(depth + 1, "functions: " + joined(c.functions));
+  if (!c.detail.empty()) k.diag(depth + 1, fmt::format("{} {}: {}", verdict_word(c.status), c.signature, c.detail));
+  if (!c.trace.empty()) {
+    k.diag(depth + 1, "minimised trace:");
+    k.diag(depth + 1, c.trace);
+  }
+  if (!c.replay.empty()) k.diag(depth + 1, "reproduce: " + c.replay);
+  if (c.status == kExitBadInput) k.diag(depth + 1, "its output: " + c.log);
+  k.result(depth + 1, i, ok, "verdict", c.status == kExitOutOfDomain ? "out of domain (no verdict)" : "");
+  k.result(depth, n, ok, name, c.status == kExitOutOfDomain ? "out of domain (no verdict)" : "");
+}
+
+std::string format_ktap(const Report& r) {
+  Ktap k;
+  if (!r.error.empty()) {
+    k.header(0, "", 1);
+    k.diag(0, r.error);
+    k.result(0, 1, false, "check_patch");
+    return k.out;
+  }
+  k.header(0, "", r.units.size());
+  k.diag(0, fmt::format("diffsched check-patch of {} on {} (base: {})", r.patch, r.tree, r.base));
+  int n = 0;
+  for (const Unit& u : r.units) {
+    k.header(1, u.name, u.checks.size() + u.unchecked.size());
+    if (!u.subject.empty()) k.diag(1, "subject: " + u.subject);
+    int t = 0;
+    for (const CheckRun& c : u.checks) ktap_check(k, 1, ++t, c);
+    for (const Unchecked& x : u.unchecked)
+      k.result(1, ++t, true, x.function.empty() ? x.file : x.file + " " + x.function,
+               "not checked: " + x.reason);
+    const bool ok = u.status == kExitOk || u.status == kExitOutOfDomain;
+    k.result(0, ++n, ok, u.name, u.status == kExitOutOfDomain && u.checks.empty() ? "nothing checkable" : "");
+  }
+  return k.out;
+}
+
+nlohmann::json check_json(const CheckRun& c) {
+  return {{"subject", c.subject},   {"file", c.file},         {"function", c.function},
+          {"functions", c.functions}, {"status", c.status},   {"verdict", c.verdict},
+          {"kind", c.kind},         {"signature", c.signature}, {"detail", c.detail},
+          {"forms", c.forms},       {"reproducer", c.reproducer}, {"trace", c.trace},
+          {"replay", c.replay},     {"command", c.command},   {"log", c.log},
+          {"seconds", c.seconds},   {"time", c.time},         {"runs", c.runs},
+          {"nr_cpus", c.nr_cpus},   {"level", c.level},       {"in_kernel", c.in_kernel},
+          {"programs", c.programs},
+          {"ops", c.ops},           {"executions", c.executions}};
+}
+
+nlohmann::json report_json(const Report& r) {
+  nlohmann::json units = nlohmann::json::array();
+  for (const Unit& u : r.units) {
+    nlohmann::json checks = nlohmann::json::array(), unchecked = nlohmann::json::array();
+    for (const CheckRun& c : u.checks) checks.push_back(check_json(c));
+    for (const Unchecked& x : u.unchecked)
+      unchecked.push_back({{"file", x.file}, {"function", x.function}, {"reason", x.reason}});
+    units.push_back({{"name", u.name}, {"subject", u.subject}, {"author", u.author},
+                     {"files", u.files}, {"status", u.status},
+                     {"verdict", verdict_word(u.status)}, {"checks", checks},
+                     {"unchecked", unchecked}});
+  }
+  return {{"diffsched_check_patch", 1}, {"version", r.version}, {"patch", r.patch},
+          {"form", r.form}, {"tree", r.tree}, {"base", r.base}, {"notes", r.notes},
+          {"work", r.work}, {"status", r.status}, {"verdict", verdict_word(r.status)},
+          {"error", r.error}, {"units", units}};
+}
+
+}  // namespace
+
+std::string format_report(const Report& r, Format f) {
+  switch (f) {
+    case Format::kKtap: return format_ktap(r);
+    case Format::kMail: return format_text(r, true);
+    case Format::kJson:
+      return report_json(r).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    case Format::kText: break;
+  }
+  return format_text(r, false);
+}
+
+std::string format_listing(const Series& s, const std::string& name) {
+  std::string out = fmt::format("patch: {} ({}, {} patch{})\n", name, s.form, s.patches.size(),
+                                s.patches.size() == 1 ? "" : "es");
+  for (std::size_t k = 0; k < s.patches.size(); ++k) {
+    const Patch& p = s.patches[k];
+    out += fmt::format("\n[patch-{}] {}\n", k + 1, p.subject.empty() ? "(a plain diff)" : p.subject);
+    if (!p.author.empty()) out += fmt::format("  author: {}\n", p.author);
+    if (!p.base_commit.empty()) out += fmt::format("  base-commit: {}\n", p.base_commit);
+    for (const FileDiff& f : p.files) {
+      std::vector<std::string> names;
+      for (const Hunk& h : f.hunks)
+        for (std::string n : hunk_functions(h)) {
+          if (n.empty()) n = "(file scope)";
+          if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+        }
+      std::string joined;
+      for (const std::string& n : names) joined += (joined.empty() ? "" : ", ") + n;
+      out += fmt::format("  {}{}: {} hunk{}; functions: {}\n", f.path(),
+                         f.is_new ? " (new)" : f.is_deleted ? " (deleted)" : "", f.hunks.size(),
+                         f.hunks.size() == 1 ? "" : "s", joined.empty() ? "-" : joined);
+    }
+  }
+  return out;
+}
+
+std::string format_b4(const Report& r) {
+  auto status = [](int s) { return s == kExitOk ? "pass" : s == kExitFinding ? "fail" : "warn"; };
+  nlohmann::json out = nlohmann::json::array();
+  if (!r.error.empty())
+    out.push_back({{"tool", "diffsched"}, {"status", "warn"},
+                   {"summary", "could not check: " + r.error}, {"details", format_text(r, false)}});
+  for (const Unit& u : r.units) {
+    Report one = r;
+    one.units = {u};
+    one.status = u.status;
+    out.push_back({{"tool", "diffsched"}, {"status", status(u.status)},
+                   {"summary", fmt::format("{}: {} ({} checked, {} not checked)", u.name,
+                                           verdict_word(u.status), u.checks.size(), u.unchecked.size())},
+                   {"details", format_text(one, false)}});
+  }
+  return out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace diffsched::patch
