@@ -41,6 +41,7 @@ struct SubjectTool {
   CandidateShape shape;
   // kernel-check
   std::string_view kcheck_help;  // its subcommand's line in `kernel-check --help`
+  std::string_view tree_file;    // the kernel tree's file it checks (check-patch routes it here)
   std::span<const std::string_view> builtin_baselines;  // --baseline's built-in words
   bool capacities;      // --capacity applies (cpudl_find()'s capacity branch)
   bool alloc_failures;  // the file allocates (cpudl_init()): --fail-alloc has paths to fail
@@ -91,6 +92,7 @@ inline constexpr SubjectTool kCpudlTool{
     .default_level = cpudl::Subject::kDefaultLevel,
     .shape = CandidateShape::kHeapApi,
     .kcheck_help = "check a cpudeadline.c (API v3.14..v3.18, v3.19..v4.8, v4.9..v6.18 or v6.19+)",
+    .tree_file = "kernel/sched/cpudeadline.c",
     .builtin_baselines = subject_tool_data::kCpudlBaselines,
     .capacities = true,
     .alloc_failures = true,
@@ -117,6 +119,7 @@ inline constexpr SubjectTool kPickTool{
     .default_level = pick::Subject::kDefaultLevel,
     .shape = CandidateShape::kFunction,
     .kcheck_help = "check a kernel-style destination pick function",
+    .tree_file = "kernel/sched/fair.c",
     .builtin_baselines = subject_tool_data::kPickBaselines,
     .capacities = false,
     .alloc_failures = false,

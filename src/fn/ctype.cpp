@@ -37,10 +37,13 @@ std::string_view piece_kind_name(PieceKind kind) {
 // The kernel's `struct cpumask` (a C struct tag, not the cpumask subject).
 constexpr std::string_view kCpumaskStructTag = "cpumask";
 
+bool CType::is_cpumask_struct() const {
+  return kind == TypeKind::kStruct && !is_union && tag == kCpumaskStructTag;
+}
+
 bool CType::is_cpumask_pointer() const {
   const CType* t = target();
-  return kind == TypeKind::kPointer && t && t->kind == TypeKind::kStruct && !t->is_union &&
-         t->tag == kCpumaskStructTag;
+  return kind == TypeKind::kPointer && t && t->is_cpumask_struct();
 }
 
 

@@ -78,6 +78,8 @@ struct CType {
   const CType* target() const { return inner.empty() ? nullptr : &inner.front(); }
   // `struct cpumask *` or `const struct cpumask *` (cpumask_var_t included).
   bool is_cpumask_pointer() const;
+  // `struct cpumask` itself (a C struct tag, not the cpumask subject).
+  bool is_cpumask_struct() const;
 };
 
 // One piece of the file in the extracted unit: a source range of the input.

@@ -96,7 +96,7 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
       if (t.bits == 0 || t.bits > 64) return fail("integers of 1 to 64 bits only");
       return true;
     case TypeKind::kStruct: {
-      if (t.tag == "cpumask" && !t.is_union) {
+      if (t.is_cpumask_struct()) {
         out->kind = NodeKind::kMask;
         out->c_type = "struct cpumask";
         return true;

@@ -22,21 +22,17 @@ namespace diffsched::patch {
 
 namespace {
 
-// Which check takes a file, by its path in the tree: one table.
+// Which check takes a file, by its path in the tree: the descriptors'
+// (SubjectTool::tree_file).
 struct Route {
   std::string_view file;
   const SubjectTool* tool;
-  bool whole_file;  // true: one run checks the file; false: one run per pick function
+  bool whole_file;  // true: one run checks the file; false: one run per changed function
 };
-constexpr Route kRoutes[] = {
-    {"kernel/sched/cpudeadline.c", &kCpudlTool, true},
-    {"kernel/sched/fair.c", &kPickTool, false},
-};
-
-const Route* route_of(const std::string& path) {
-  for (const Route& r : kRoutes)
-    if (path == r.file) return &r;
-  return nullptr;
+std::optional<Route> route_of(const std::string& path) {
+  for (const SubjectTool* t : kSubjectTools)
+    if (path == t->tree_file) return Route{t->tree_file, t, t->shape == CandidateShape::kHeapApi};
+  return std::nullopt;
 }
 
 constexpr std::string_view kFnMissing =
@@ -155,7 +151,6 @@ CheckRun run_kernel_check(const Context& c, const Route& r, const std::string& i
   run.level = std::string(level_name(r.tool->default_level));
   tools::KernelCheckOptions k;
   k.tool = r.tool;
-  k.subject = run.subject;
   k.candidate = (c.staged.state(to) / file).string();
   const fs::path base = c.staged.state(from) / file;
   std::error_code ec;
@@ -252,7 +247,8 @@ Unit check_unit(const Context& c, const FnCheck& fn, const std::string& name,
                                 util::read_text(c.staged.state(k) / f->path())));
     }
     std::error_code ec;
-    const Route* r = route_of(path);
+    const std::optional<Route> route = route_of(path);
+    const Route* r = route ? &*route : nullptr;
     if (!fs::exists(patched, ec)) {
       u.unchecked.push_back({path, "", "the patch deletes the file"});
       continue;
