@@ -5,8 +5,10 @@
 # its content (libFuzzer's naming, so a half-written file would not match),
 # and every file replays as a cpudl input (exit 0 or 1, never 2).
 #   scripts/check-campaign-interrupt.sh DIFFSCHED FUZZ_DIR
-# Rounds: SIGINT after 6 s, SIGTERM after 9 s, SIGKILL after 7 s (the engine
-# is then orphaned and killed by us; the corpus must still be whole).
+# Rounds: SIGINT after 6 s and once the progress shows features (so that
+# there is something to merge, however loaded the machine), SIGTERM after 9 s,
+# SIGKILL after 7 s (the engine is then orphaned and killed by us; the corpus
+# must still be whole).
 # SIGINT and SIGTERM must stop the campaign promptly (libFuzzer -fork keeps
 # starting jobs unless its whole process group is signalled): the time from
 # the signal to the campaign's exit is printed (the aim is under 2 s; the
@@ -44,7 +46,18 @@ round() {  # $1 signal, $2 seconds before it
   "$diffsched" campaign --time 60 --targets cpudl --jobs 2 --corpus "$tmp/corpus" \
       --out "$tmp/out-$1" --fuzz-dir "$fuzz_dir" --progress-every 2 >"$tmp/$1.log" 2>&1 &
   local pid=$!
+  local start=$SECONDS
   sleep "$2"
+  if [[ $1 == INT ]]; then
+    # The round checks that an interrupted campaign merges what it found, so
+    # the signal waits (at most 40 s more) for a progress line with features:
+    # on a loaded machine the engine may not have run any input after 6 s.
+    for _ in $(seq 80); do
+      grep -Eq '\| cov [0-9]+ ft [1-9]' "$tmp/$1.log" && break
+      sleep 0.5
+    done
+    sleep 1
+  fi
   local engine t0 t1
   engine=$(pgrep -P $pid | head -1)  # the engine: its own process group
   t0=$(date +%s%N)
@@ -59,7 +72,7 @@ round() {  # $1 signal, $2 seconds before it
     echo "interrupt: SIG$1: the engine's process group $engine outlived the campaign"; fail=1
     kill -KILL -- -"$engine" 2>/dev/null
   fi
-  echo "interrupt: SIG$1 after $2 s: campaign exit $rc, $ms ms after the signal"
+  echo "interrupt: SIG$1 after $((SECONDS - start)) s: campaign exit $rc, $ms ms after the signal"
   case $1 in
     INT) [[ $rc == 130 ]] || { echo "interrupt: expected exit 130"; tail -5 "$tmp/$1.log"; fail=1; } ;;
     TERM) [[ $rc == 143 ]] || { echo "interrupt: expected exit 143"; tail -5 "$tmp/$1.log"; fail=1; } ;;

@@ -20,6 +20,7 @@ packages=(
   libxml2-utils
   afl++ zip unzip
   bubblewrap                                   # kernel-check's sandbox for the candidate
+  patch                                        # check-patch applies a patch to a copy of its base
   linux-source-6.1 xz-utils python3            # the kernel's own KTAP parser and cpumask/bitmap tests
   qemu-system-x86 busybox-static cpio          # kernel-check --in-kernel
 )

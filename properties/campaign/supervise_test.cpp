@@ -48,7 +48,7 @@ TEST(CampaignSlots, ShortSlotsKeepAFifthForTheMerge) {
 TEST(CampaignSlots, MergeLimit) {
   EXPECT_DOUBLE_EQ((Slots{.total = 60, .targets = 1}).merge_limit(false), 15);
   EXPECT_DOUBLE_EQ((Slots{.total = 10, .targets = 5}).merge_limit(false), 5);
-  EXPECT_DOUBLE_EQ((Slots{.total = 600, .targets = 1}).merge_limit(true), 0.8);
+  EXPECT_DOUBLE_EQ((Slots{.total = 600, .targets = 1}).merge_limit(true), Slots::kInterruptedMerge);
 }
 
 TEST(CampaignSupervise, AProcessThatSucceedsIsNotAFailure) {

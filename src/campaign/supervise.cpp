@@ -78,7 +78,7 @@ double Slots::engine_budget(std::size_t i, double elapsed) const {
 }
 
 double Slots::merge_limit(bool interrupted) const {
-  return interrupted ? 0.8 : std::max(5.0, share() * 0.25);
+  return interrupted ? kInterruptedMerge : std::max(5.0, share() * 0.25);
 }
 
 int interrupt_signal() { return g_signal; }
