@@ -179,6 +179,47 @@ TEST(FnLevels, ArraysCompareAsMultisetsOrByKey) {
   EXPECT_FALSE(equal_at(l, fault, fault, FnLevel::kMultiset));  // both faulting is a finding
 }
 
+// int f(struct s { int key; int scratch; } *s): the spec's scratch field is
+// never compared, its intended rows only when asked, the cost never.
+TEST(FnLevels, ScratchIsNeverComparedIntendedRowsOnlyWhenAskedCostNever) {
+  Layout l;
+  l.result = scalar(32, true);
+  Node st;
+  st.kind = NodeKind::kStruct;
+  st.c_type = "struct s";
+  st.kids = {scalar(32, true, "key"), scalar(32, true, "scratch")};
+  st.kids[1].spec.scratch = true;
+  Node p;
+  p.kind = NodeKind::kPointer;
+  p.kids.push_back(st);
+  l.params = {{"s", false, false, -1, p}};
+  l.intended = {"return"};
+  EXPECT_EQ(observation_rows(l), (std::vector<std::string>{"return", "*s", "WARN_ON"}));
+  auto obs = [](int ret, int key, int scratch, int cost) {
+    Observation o;
+    o.run = true;
+    o.record = {{"k", 0}, {"ret", ret}, {"out", json::array({json::array({key, scratch})})},
+                {"cost", cost}, {"glob", json::array()}, {"warn", 0}};
+    return o;
+  };
+  EXPECT_TRUE(equal_at(l, obs(1, 2, 3, 4), obs(1, 2, 99, 400), FnLevel::kExact));   // scratch, cost
+  EXPECT_FALSE(equal_at(l, obs(1, 2, 3, 4), obs(1, 5, 3, 4), FnLevel::kExact));     // the key
+  EXPECT_FALSE(equal_at(l, obs(1, 2, 3, 4), obs(7, 2, 3, 4), FnLevel::kExact));     // the result...
+  EXPECT_TRUE(equal_at(l, obs(1, 2, 3, 4), obs(7, 2, 3, 4), FnLevel::kExact, true)); // ...is intended
+  EXPECT_FALSE(equal_at(l, obs(1, 2, 3, 4), obs(7, 5, 3, 4), FnLevel::kExact, true));
+}
+
+TEST(FnSpec, IntendedAndScratchParse) {
+  Spec spec;
+  std::string error;
+  ASSERT_TRUE(parse_spec("param s.cpus scratch\nintended return\nintended *s\n", "x.fnspec", &spec, &error))
+      << error;
+  EXPECT_TRUE(spec.params["s.cpus"].scratch);
+  EXPECT_EQ(spec.intended, (std::set<std::string>{"return", "*s"}));
+  EXPECT_FALSE(parse_spec("intended\n", "x.fnspec", &spec, &error));
+  EXPECT_EQ(error, "x.fnspec:1: the form is `intended ROW` (return, *PARAM, GLOBAL or WARN_ON)");
+}
+
 TEST(FnHarness, SourceIsKernelCWithNoIncludeButTheShimsAbi) {
   const std::string c = harness_source(mask_layout(), "f");
   EXPECT_NE(c.find("fnh_arg0, fnh_arg1, fnh_arg2, fnh_arg3"), std::string::npos);

@@ -36,6 +36,18 @@ Runner add_fn(CLI::App& app) {
   sub->add_option("--spec", o->spec_file, "a .fnspec file (docs/fn.md: domains, globals, level)")
       ->check(CLI::ExistingFile);
   sub->add_flag("--json", o->json, "one JSON verdict object on stdout");
+  sub->add_option("--max-cost-ratio", o->max_cost_ratio,
+                  "a perf finding (exit 1) when, on some input, new makes more than R times old's "
+                  "callback calls (the spec's `less` callbacks; counted, never timed)")
+      ->check(CLI::PositiveNumber);
+  auto* input = sub->add_option("--input", o->input,
+                                "run one call, given in the text form a finding prints "
+                                "(docs/input-format.md), instead of generated inputs");
+  sub->add_option("--replay", o->replay_file, "run one call read from a file in that text form")
+      ->check(CLI::ExistingFile)
+      ->excludes(input);
+  sub->add_flag("!--no-minimize", o->minimize,
+                "report a finding's first input as found, without making it smaller");
   return [o, function] {
     if (o->old_function.empty()) o->old_function = *function;
     if (o->new_function.empty()) o->new_function = *function;

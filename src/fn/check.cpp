@@ -1,6 +1,8 @@
 // diffsched fn: the run (check.h): extract, lay out, build, run, compare.
 #include <cstdlib>
+#include <algorithm>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
 
@@ -8,6 +10,7 @@
 #include <unistd.h>
 
 #include "fn/check.h"
+#include "fn/minimize.h"
 #include "fn/sides.h"
 #include "tools/process.h"
 #include "util/text.h"
@@ -19,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-constexpr int kOk = 0, kFinding = 1, kBad = 2;
+constexpr int kOk = 0, kFinding = 1, kBad = 2, kOutOfDomain = 3;
 
 int bad(const std::string& message) {
   fmt::print(stderr, "diffsched: error: {}\n", message);
@@ -51,7 +54,50 @@ struct WorkDir {
   }
 };
 
-std::string replay_command(const FnOptions& o, std::uint64_t runs) {
+// A finding's input made smaller (minimize.h), with what each side did on it.
+struct Minimized {
+  Input input;
+  Observation old_obs, new_obs;
+  int rounds = 0;         // rounds that made it smaller
+  std::size_t tried = 0;  // candidates run
+};
+
+// Rounds of shrinking at most: each runs both sides once over its candidates.
+constexpr int kMaxShrinkRounds = 48;
+
+// Greedy: each round runs every smaller neighbour of the input on both sides
+// (one batch each) and keeps the first with the finding's signature.
+Minimized minimize(const Side& old_side, const Side& new_side, const fs::path& dir,
+                   const Input& start, const Observation& a, const Observation& b, FnLevel level,
+                   bool keep_nr_cpu_ids) {
+  const Layout& layout = old_side.layout;
+  const std::string signature = finding_signature(layout, a, b, level);
+  Minimized m{start, a, b};
+  const fs::path batch = dir / "shrink.bin";
+  for (int round = 0; round < kMaxShrinkRounds && !signature.empty(); ++round) {
+    const std::vector<Input> next = shrink_candidates(layout, m.input, keep_nr_cpu_ids);
+    std::vector<Observation> x, y;
+    std::string error;
+    if (next.empty() || !write_batch(batch.string(), next) ||
+        !run_side(old_side, batch, next.size(), &x, &error) ||
+        !run_side(new_side, batch, next.size(), &y, &error))
+      break;
+    m.tried += next.size();
+    std::size_t c = 0;
+    while (c < next.size() &&
+           !(x[c].run && y[c].run && finding_signature(layout, x[c], y[c], level) == signature))
+      ++c;
+    if (c == next.size()) break;
+    m.input = next[c];
+    m.old_obs = x[c];
+    m.new_obs = y[c];
+    ++m.rounds;
+  }
+  return m;
+}
+
+// `diffsched fn --old A --new B --function F --level L [--spec S]`, quoted.
+std::string base_command(const FnOptions& o) {
   std::string c = fmt::format("{} fn --old {} --new {}", o.replay_prefix, util::shell_quote(o.old_file),
                               util::shell_quote(o.new_file));
   if (o.old_function == o.new_function)
@@ -59,9 +105,20 @@ std::string replay_command(const FnOptions& o, std::uint64_t runs) {
   else
     c += fmt::format(" --old-function {} --new-function {}", util::shell_quote(o.old_function),
                      util::shell_quote(o.new_function));
-  c += fmt::format(" --level {} --seed {} --runs {}", o.level.empty() ? "exact" : o.level, o.seed, runs);
-  if (o.nr_cpus) c += fmt::format(" --nr-cpus {}", o.nr_cpus);
+  c += fmt::format(" --level {}", o.level.empty() ? "exact" : o.level);
   if (!o.spec_file.empty()) c += " --spec " + util::shell_quote(o.spec_file);
+  return c;
+}
+
+// Replays one call given as text (the minimised input, or --input's).
+std::string replay_input_command(const FnOptions& o, const Layout& layout, const Input& input) {
+  return base_command(o) + " --input " + util::shell_quote(show_input(layout, input));
+}
+
+// Regenerates the first `runs` inputs of the seed.
+std::string replay_command(const FnOptions& o, std::uint64_t runs) {
+  std::string c = base_command(o) + fmt::format(" --seed {} --runs {}", o.seed, runs);
+  if (o.nr_cpus) c += fmt::format(" --nr-cpus {}", o.nr_cpus);
   return c;
 }
 
@@ -71,6 +128,8 @@ struct Outcome {
   long first_exact = -1;             // the first that differs at exact
   FnLevel strongest = FnLevel::kExact;  // every input compared is equal at this level
   bool all_multiset = true;
+  std::size_t intended = 0;          // inputs that differ only in the spec's intended rows
+  long first_intended = -1;
 };
 
 Outcome compare_all(const Layout& layout, const std::vector<Observation>& a,
@@ -80,13 +139,19 @@ Outcome compare_all(const Layout& layout, const std::vector<Observation>& a,
   for (std::size_t k = 0; k < a.size(); ++k) {
     if (!a[k].run || !b[k].run) break;
     ++r.compared;
-    const bool exact = equal_at(layout, a[k], b[k], FnLevel::kExact);
+    const bool but = !layout.intended.empty();  // the intended rows are left out of all below
+    const bool exact = equal_at(layout, a[k], b[k], FnLevel::kExact, but);
     if (!exact && r.first_exact < 0) r.first_exact = static_cast<long>(k);
     if (!exact) {
-      all_sorted = all_sorted && equal_at(layout, a[k], b[k], FnLevel::kSorted);
-      r.all_multiset = r.all_multiset && equal_at(layout, a[k], b[k], FnLevel::kMultiset);
+      all_sorted = all_sorted && equal_at(layout, a[k], b[k], FnLevel::kSorted, but);
+      r.all_multiset = r.all_multiset && equal_at(layout, a[k], b[k], FnLevel::kMultiset, but);
     }
-    if (r.first < 0 && !equal_at(layout, a[k], b[k], level)) r.first = static_cast<long>(k);
+    const bool same = equal_at(layout, a[k], b[k], level, but);
+    if (r.first < 0 && !same) r.first = static_cast<long>(k);
+    if (but && same && !equal_at(layout, a[k], b[k], level)) {
+      if (r.first_intended < 0) r.first_intended = static_cast<long>(k);
+      ++r.intended;
+    }
     if (a[k].fault || b[k].fault) break;  // nothing after a fault is compared
   }
   r.strongest = r.first_exact < 0 ? FnLevel::kExact
@@ -95,9 +160,91 @@ Outcome compare_all(const Layout& layout, const std::vector<Observation>& a,
   return r;
 }
 
+// The counted cost (the harness's callback calls, "cost" in each record) of
+// both sides over the inputs compared, and the input where new's is the
+// largest multiple of old's.
+struct Cost {
+  bool counted = false;
+  std::uint64_t old_total = 0, new_total = 0;
+  long worst = -1;  // the input of the largest ratio
+  std::uint64_t worst_old = 0, worst_new = 0;
+  double ratio() const { return static_cast<double>(worst_new) / static_cast<double>(std::max<std::uint64_t>(worst_old, 1)); }
+};
+
+Cost cost_of(const std::vector<Observation>& a, const std::vector<Observation>& b, std::size_t compared) {
+  Cost c;
+  for (std::size_t k = 0; k < compared; ++k) {
+    if (a[k].fault || b[k].fault || !a[k].record.contains("cost") || !b[k].record.contains("cost")) continue;
+    const auto x = a[k].record["cost"].get<std::uint64_t>(), y = b[k].record["cost"].get<std::uint64_t>();
+    c.counted = true;
+    c.old_total += x;
+    c.new_total += y;
+    // y/x > worst_new/worst_old, without dividing (an old cost of 0 counts as 1)
+    if (c.worst < 0 || static_cast<unsigned __int128>(y) * std::max<std::uint64_t>(c.worst_old, 1) >
+                           static_cast<unsigned __int128>(c.worst_new) * std::max<std::uint64_t>(x, 1)) {
+      c.worst = static_cast<long>(k);
+      c.worst_old = x;
+      c.worst_new = y;
+    }
+  }
+  return c;
+}
+
+// The cost lines, and a perf finding (exit 1) when --max-cost-ratio is
+// exceeded on some input; "" when nothing was counted.
+std::string cost_text(const FnOptions& o, const Layout& layout, const std::vector<Input>& inputs,
+                      const Cost& c, json* j, int* status) {
+  if (!c.counted) return "";
+  const auto k = static_cast<std::size_t>(c.worst);
+  (*j)["cost"] = {{"old", c.old_total}, {"new", c.new_total}, {"worst_input", k},
+                  {"worst_old", c.worst_old}, {"worst_new", c.worst_new}, {"worst_ratio", c.ratio()}};
+  std::string text = fmt::format(
+      "cost (callback calls): old {}, new {} in all ({:.2f}x); the most for new: input {}, old {}, new {} ({:.2f}x)\n",
+      c.old_total, c.new_total, static_cast<double>(c.new_total) / static_cast<double>(std::max<std::uint64_t>(c.old_total, 1)),
+      k, c.worst_old, c.worst_new, c.ratio());
+  if (*status == kOk && o.max_cost_ratio > 0 && c.ratio() > o.max_cost_ratio) {
+    text += fmt::format("  input: {}\nreplay: {} --max-cost-ratio {}\n", show_input(layout, inputs[k]),
+                        replay_input_command(o, layout, inputs[k]), o.max_cost_ratio);
+    text += fmt::format("verdict: finding: perf: new makes {} callback calls where old makes {} ({:.2f}x > {}) on input {}\n",
+                        c.worst_new, c.worst_old, c.ratio(), o.max_cost_ratio, k);
+    (*j)["verdict"] = "finding";
+    (*j)["detail"] = "perf";
+    *status = kFinding;
+  }
+  return text;
+}
+
 // The verdict, printed; the exit status.
+// The first input where the sides differ as intended, side by side.
+std::string intended_text(const Layout& layout, const std::vector<Input>& inputs,
+                          const std::vector<Observation>& a, const std::vector<Observation>& b,
+                          std::size_t k) {
+  return fmt::format("first intended difference: input {}\n  input: {}\n{}", k, show_input(layout, inputs[k]),
+                     show_observations(layout, a[k], b[k], inputs[k].nr_cpu_ids));
+}
+
+// The finding's block: the first diverging input, and its minimised form with
+// both sides' observations (or the input's own when nothing smaller keeps
+// the signature); one replay command that needs no seed.
+std::string finding_text(const FnOptions& o, const Layout& layout, std::size_t k, const Input& input,
+                         const Minimized& m, json* j) {
+  std::string text = fmt::format("first divergence: input {}\n  input: {}\n", k, show_input(layout, input));
+  const std::string replay = replay_input_command(o, layout, m.input);
+  if (m.rounds > 0)
+    text += fmt::format("minimised ({} round{}, {} candidates run, the same finding `{}`):\n  input: {}\n",
+                        m.rounds, m.rounds == 1 ? "" : "s", m.tried, finding_signature(layout, m.old_obs, m.new_obs, FnLevel::kExact),
+                        show_input(layout, m.input));
+  text += show_observations(layout, m.old_obs, m.new_obs, m.input.nr_cpu_ids);
+  (*j)["minimized"] = {{"input", show_input(layout, m.input)}, {"rounds", m.rounds}, {"tried", m.tried},
+                       {"old", m.old_obs.record}, {"new", m.new_obs.record},
+                       {"old_fault", m.old_obs.fault_what}, {"new_fault", m.new_obs.fault_what}};
+  (*j)["first_divergence"]["replay"] = replay;
+  return text + fmt::format("replay: {}\n", replay);
+}
+
 int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& inputs,
-           const std::vector<Observation>& a, const std::vector<Observation>& b, FnLevel level) {
+           const std::vector<Observation>& a, const std::vector<Observation>& b, FnLevel level,
+           const std::function<Minimized(std::size_t)>& shrink) {
   const Outcome r = compare_all(layout, a, b, level);
   std::string weaker;  // "equivalent at `sorted`, divergent at `exact`"
   if (r.first_exact >= 0 && (r.strongest != FnLevel::kMultiset || r.all_multiset))
@@ -122,6 +269,14 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
     verdict = r.first_exact >= 0 ? weaker : "equivalent";
   }
   j["verdict"] = r.first >= 0 ? "finding" : r.first_exact >= 0 ? "equivalent-at-" + std::string(level_name(r.strongest)) : "equivalent";
+  std::string declared;  // "`return`, `*s`"
+  for (const std::string& row : layout.intended) declared += (declared.empty() ? "`" : ", `") + row + "`";
+  if (r.first < 0 && r.first_exact < 0 && r.intended > 0) {
+    verdict = fmt::format("intended: the sides differ only in what the spec declares intended ({}), on {} of {} inputs",
+                          declared, r.intended, r.compared);
+    j["verdict"] = "intended";
+    j["intended_inputs"] = r.intended;
+  }
   if (!detail.empty()) j["detail"] = detail;
   if (!weaker.empty()) j["weaker"] = weaker;
   std::string text = fmt::format("diffsched fn: old {} {}(), new {} {}(); {} inputs (seed {}), level {}\n",
@@ -134,16 +289,25 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
                              {"new", b[k].record}, {"old_fault", a[k].fault_what},
                              {"new_fault", b[k].fault_what},
                              {"replay", replay_command(o, k + 1)}};
-    text += fmt::format("first divergence{}: input {}\n  input: {}\n{}",
-                        r.first >= 0 ? "" : " at `exact`", k, in,
-                        show_observations(layout, a[k], b[k], inputs[k].nr_cpu_ids));
-    text += fmt::format("replay: {}\n", replay_command(o, k + 1));
+    if (r.first >= 0) {
+      text += finding_text(o, layout, k, inputs[k], shrink(k), &j);
+    } else {
+      text += fmt::format("first divergence at `exact`: input {}\n  input: {}\n{}", k, in,
+                          show_observations(layout, a[k], b[k], inputs[k].nr_cpu_ids));
+      text += fmt::format("replay: {}\n", replay_command(o, k + 1));
+    }
   }
   if (r.first >= 0 && !weaker.empty()) text += "note: " + weaker + "\n";
+  text += cost_text(o, layout, inputs, cost_of(a, b, r.compared), &j, &status);  // judged if no other finding
   if (r.first >= 0)
     text += fmt::format("verdict: finding: {}\n", detail);
+  else if (status == kFinding)
+    ;  // the perf finding's verdict line is cost_text's
   else if (r.first_exact >= 0)
     text += fmt::format("verdict: {} ({} inputs compared)\n", verdict, r.compared);
+  else if (r.intended > 0)
+    text += intended_text(layout, inputs, a, b, static_cast<std::size_t>(r.first_intended)) +
+            fmt::format("verdict: {}\n", verdict);
   else
     text += fmt::format("verdict: equivalent ({} inputs, level {})\n", r.compared, level_name(level));
   if (o.json)
@@ -179,9 +343,28 @@ int run_fn(const FnOptions& o) {
   if (const std::string why = same_inputs(old_side.layout, new_side.layout); !why.empty())
     return bad(fmt::format("the two versions take different inputs: {}", why));
   if (const std::string why = spec_unused(spec, old_side, new_side); !why.empty()) return bad(why);
-  std::mt19937_64 rng(o.seed);
   std::vector<Input> inputs;
-  for (std::uint64_t k = 0; k < o.runs; ++k)
+  if (!o.input.empty() || !o.replay_file.empty()) {  // one call, given as text
+    std::string text = o.input;
+    if (!o.replay_file.empty()) {
+      std::ifstream f(o.replay_file);
+      if (!f) return bad(fmt::format("cannot read the input {}", o.replay_file));
+      std::stringstream all;
+      all << f.rdbuf();
+      text = all.str();
+      while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    }
+    Input in;
+    bool outside = false;
+    if (std::string error; !parse_input(old_side.layout, text, &in, &error, &outside)) {
+      bad(fmt::format("{}: {}", o.replay_file.empty() ? "--input" : o.replay_file, error));
+      return outside ? kOutOfDomain : kBad;
+    }
+    inputs.push_back(std::move(in));
+  }
+  std::mt19937_64 rng(o.seed);
+  const bool given = !inputs.empty();
+  for (std::uint64_t k = 0; !given && k < o.runs; ++k)
     inputs.push_back(generate_input(old_side.layout, rng, o.nr_cpus));
   const fs::path batch = work.path / "inputs.bin";
   if (!write_batch(batch.string(), inputs)) return bad("cannot write the batch file");
@@ -190,7 +373,11 @@ int run_fn(const FnOptions& o) {
   std::vector<Observation> a, b;
   for (auto [s, out] : {std::pair{&old_side, &a}, std::pair{&new_side, &b}})
     if (std::string error; !run_side(*s, batch, inputs.size(), out, &error)) return bad(error);
-  return report(o, old_side.layout, inputs, a, b, level);
+  auto shrink = [&](std::size_t k) {
+    if (!o.minimize || given) return Minimized{inputs[k], a[k], b[k]};
+    return minimize(old_side, new_side, work.path, inputs[k], a[k], b[k], level, o.nr_cpus != 0);
+  };
+  return report(o, old_side.layout, inputs, a, b, level, shrink);
 }
 
 }  // namespace diffsched::fn

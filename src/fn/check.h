@@ -34,6 +34,10 @@ struct FnOptions {
   std::uint64_t seed = 1;
   unsigned nr_cpus = 0;  // 0: drawn per input from default_nr_cpus()
   bool json = false;     // one JSON verdict object on stdout instead of text
+  bool minimize = true;  // make a finding's input smaller, keeping its signature
+  double max_cost_ratio = 0;  // > 0: new's callback calls above this times old's is a finding
+  std::string input;     // one call in the text form (--input; "" : generate)
+  std::string replay_file;  // a file holding that text (--replay)
   std::string replay_prefix = "diffsched";  // how to spell the replay command
 };
 
@@ -47,7 +51,15 @@ struct Observation {
 
 // Records equal at the level (an array parameter's elements compared as a
 // multiset, or as a multiset whose keys are in the same order).
-bool equal_at(const Layout& layout, const Observation& a, const Observation& b, FnLevel level);
+// Scratch values (`param PATH scratch`) are never compared; with
+// but_intended, neither are the rows the spec declares intended.
+bool equal_at(const Layout& layout, const Observation& a, const Observation& b, FnLevel level,
+              bool but_intended = false);
+
+// The first observation row ("return", "*NAME", a global, "WARN_ON") whose
+// values differ at the level, or "" (faults are not rows).
+std::string first_differing_row(const Layout& layout, const Observation& a, const Observation& b,
+                                FnLevel level);
 
 // The two sides' observations, one block of lines, readable: masks as CPU
 // lists, arrays as lists, differing rows marked.

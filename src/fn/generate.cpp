@@ -40,10 +40,7 @@ I128 uniform(Gen& g, I128 lo, I128 hi) {
 // the boundaries (0, 1, -1, min, max, nr_cpu_ids - 1, nr_cpu_ids,
 // nr_cpu_ids + 1, the domain's ends), else small or anywhere.
 std::uint64_t scalar_value(Gen& g, const Node& s, const ParamSpec& spec) {
-  I128 lo = type_min(s), hi = type_max(s);
-  if (spec.lo) lo = std::max(lo, static_cast<I128>(spec.lo->at(g.n)));
-  if (spec.hi) hi = std::min(hi, static_cast<I128>(spec.hi->at(g.n)));
-  if (hi < lo) hi = lo;  // an empty domain: its lower end (docs/fn.md)
+  const auto [lo, hi] = scalar_domain(s, spec, g.n);
   const I128 n = g.n;
   const I128 marks[] = {0, 1, -1, type_min(s), type_max(s), n - 1, n, n + 1, lo, hi, lo + 1, hi - 1};
   std::vector<I128> inside;
@@ -205,6 +202,19 @@ std::string show(const Node& node, Reader& r, unsigned n) {
 }
 
 }  // namespace
+
+ScalarDomain scalar_domain(const Node& s, const ParamSpec& spec, unsigned nr_cpu_ids) {
+  I128 lo = type_min(s), hi = type_max(s);
+  if (spec.lo) lo = std::max(lo, static_cast<I128>(spec.lo->at(nr_cpu_ids)));
+  if (spec.hi) hi = std::min(hi, static_cast<I128>(spec.hi->at(nr_cpu_ids)));
+  if (hi < lo) hi = lo;  // an empty domain: its lower end (docs/fn.md)
+  return {lo, hi};
+}
+
+__int128 scalar_of(const Node& s, std::uint64_t v) {
+  if (s.is_signed) return static_cast<std::int64_t>(v);
+  return s.bits >= 64 ? static_cast<I128>(v) : static_cast<I128>(v & ((1ULL << s.bits) - 1));
+}
 
 const std::vector<unsigned>& default_nr_cpus() {
   static const std::vector<unsigned> kNrCpus = {1, 2, 4, 63, 64, 65, 128};

@@ -368,6 +368,7 @@ std::string call_function(const Layout& layout, const std::string& function) {
     }
   }
   em.line(1, "kshim_take_warning(&fnh_w);");
+  for (std::size_t i = 0; i < em.less_types.size(); ++i) em.line(1, fmt::format("fnh_less{}_calls = 0;", i));
   std::string args;
   for (std::size_t i = 0; i < layout.params.size(); ++i)
     args += fmt::format("{}fnh_arg{}", i ? ", " : "", i);
@@ -396,7 +397,14 @@ std::string call_function(const Layout& layout, const std::string& function) {
     else
       em.emit(s.node, fmt::format("fnh_keep{}", i), 1, 0);
   }
-  em.line(1, "fnh_puts(\"],\\\"glob\\\":[\");");
+  if (!em.less_types.empty()) {  // the cost: callback calls of this call, compared only by --max-cost-ratio
+    std::string sum;
+    for (std::size_t i = 0; i < em.less_types.size(); ++i)
+      sum += fmt::format("{}fnh_less{}_calls", i ? " + " : "", i);
+    em.line(1, fmt::format("fnh_puts(\"],\\\"cost\\\":\"); fnh_putu({}); fnh_puts(\",\\\"glob\\\":[\");", sum));
+  } else {
+    em.line(1, "fnh_puts(\"],\\\"glob\\\":[\");");
+  }
   first = true;
   for (const auto* list : {&layout.globals, &layout.written})
     for (const Slot& g : *list) {

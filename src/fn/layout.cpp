@@ -12,6 +12,8 @@
 //    that many elements, the length parameter set from it;
 //  - a global read by the function (not the shim's, not constant data) must
 //    be covered by the spec, else it is a hidden global (exit 2).
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "fn/model.h"
@@ -106,10 +108,20 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
       if (t.inner.empty()) return fail("its fields are not known here (nested too deeply or empty)");
       out->kind = NodeKind::kStruct;
       for (const CType& f : t.inner) {
+        // A union field is its first member (what `= {0}` would set): an
+        // anonymous union's members are the struct's own (`p->cpus_mask`),
+        // a named one's are reached through it (`x.u.a`).
+        const CType* member = &f;
+        std::string name = f.name;
+        if (f.kind == TypeKind::kStruct && f.is_union) {
+          if (f.inner.empty()) return fail(fmt::format("the members of union field `{}` are not known here", f.name));
+          member = &f.inner.front();
+          name = f.name.empty() ? member->name : f.name + "." + member->name;
+        }
         Node kid;
-        if (!node_for(f, depth + 1, where + "." + f.name, &kid, error, spec, path + "." + f.name))
+        if (!node_for(*member, depth + 1, where + "." + name, &kid, error, spec, path + "." + name))
           return false;
-        kid.field = f.name;
+        kid.field = name;
         out->kids.push_back(std::move(kid));
       }
       return true;
@@ -287,7 +299,31 @@ bool build_layout(const Extraction& x, const Spec& spec, Layout* layout, std::st
       return false;
     }
   }
-  return global_slots(x, spec, layout, error) && param_slots(x, spec, layout, error);
+  if (!global_slots(x, spec, layout, error) || !param_slots(x, spec, layout, error)) return false;
+  const std::vector<std::string> rows = observation_rows(*layout);
+  for (const std::string& row : spec.intended) {
+    if (std::find(rows.begin(), rows.end(), row) == rows.end()) {
+      std::string all;
+      for (const std::string& r : rows) all += (all.empty() ? "" : ", ") + r;
+      *error = fmt::format("the spec's `intended {}` names no observation of {}() (it has: {})", row,
+                           x.function.name, all);
+      return false;
+    }
+    layout->intended.insert(row);
+  }
+  return true;
+}
+
+std::vector<std::string> observation_rows(const Layout& layout) {
+  std::vector<std::string> rows;
+  if (!layout.result_void) rows.push_back("return");
+  for (const Slot& s : layout.params)
+    if (!s.is_length && (s.node.kind == NodeKind::kPointer || s.node.kind == NodeKind::kArray))
+      rows.push_back("*" + s.name);
+  for (const auto* list : {&layout.globals, &layout.written})
+    for (const Slot& s : *list) rows.push_back(s.name);
+  rows.push_back("WARN_ON");
+  return rows;
 }
 
 std::string same_inputs(const Layout& a, const Layout& b) {

@@ -22,6 +22,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,7 @@ struct ParamSpec {
   std::int64_t array = -1;      // a pointer: to this many elements
   std::string less;             // a callback: a counting `<` over this C type
   bool heap = false;            // an array: a min-heap below its first element
+  bool scratch = false;         // not an output: left out of the comparison
 };
 
 struct GlobalSpec {
@@ -57,6 +59,7 @@ struct Spec {
   std::map<std::string, ParamSpec> params;
   std::map<std::string, GlobalSpec> globals;
   std::string level;  // "" or exact, multiset, sorted
+  std::set<std::string> intended;  // observation rows whose differences are intended
 };
 
 // Parses a .fnspec text; false with *error one line "FILE:LINE: why".
@@ -106,7 +109,13 @@ struct Layout {
   Node result;                // kind kScalar, or c_type "void" / a pointer
   bool result_void = false;
   bool result_pointer = false;
+  std::set<std::string> intended;  // the spec's intended rows, each one of the rows below
 };
+
+// The observation rows of a call, in the order they print: "return" (if
+// not void), "*PARAM" for each pointer or array parameter, each covered or
+// written global, "WARN_ON".
+std::vector<std::string> observation_rows(const Layout& layout);
 
 // Builds the layout of x's function (one side). false with *error one line
 // naming the parameter or global that cannot be generated or is not covered.
@@ -124,6 +133,17 @@ struct Input {
   unsigned nr_cpu_ids = 1;
   std::vector<std::uint64_t> values;  // the stream after nr_cpu_ids
 };
+
+// A scalar's domain at nr_cpu_ids: its type's range within the spec's
+// (an empty range is its lower end).
+struct ScalarDomain {
+  __int128 lo, hi;
+};
+ScalarDomain scalar_domain(const Node& s, const ParamSpec& spec, unsigned nr_cpu_ids);
+
+// A scalar's value in the stream, as the number it is (signed values are
+// stored as 64-bit two's complement, unsigned ones below their width).
+__int128 scalar_of(const Node& s, std::uint64_t v);
 
 // The nr_cpu_ids a run draws from when --nr-cpus is not given.
 const std::vector<unsigned>& default_nr_cpus();

@@ -27,8 +27,55 @@ bool observed(const Slot& s) {
   return !s.is_length && (s.node.kind == NodeKind::kPointer || s.node.kind == NodeKind::kArray);
 }
 
-json normalize(const Layout& layout, const json& record, FnLevel level) {
+// A scratch value (the spec's `param PATH scratch`) is not an output.
+void drop_scratch(const Node& node, json& v) {
+  if (node.spec.scratch) {
+    v = nullptr;
+    return;
+  }
+  if (!v.is_array()) return;
+  switch (node.kind) {
+    case NodeKind::kStruct:
+      for (std::size_t i = 0; i < node.kids.size() && i < v.size(); ++i) drop_scratch(node.kids[i], v[i]);
+      return;
+    case NodeKind::kArray:
+      for (json& e : v) drop_scratch(node.kids[0], e);
+      return;
+    case NodeKind::kPointer: drop_scratch(node.kids[0], v); return;
+    default: return;
+  }
+}
+
+// The record without the rows the spec declares intended.
+void drop_intended(const Layout& layout, json& r) {
+  if (layout.intended.empty() || !r.is_object()) return;
+  const std::vector<std::string> rows = observation_rows(layout);
+  std::size_t o = 0, g = 0;
+  for (const std::string& row : rows) {
+    const bool drop = layout.intended.count(row) != 0;
+    if (row == "return") {
+      if (drop) r.erase("ret");
+    } else if (row == "WARN_ON") {
+      if (drop) r.erase("warn");
+    } else if (row[0] == '*') {
+      if (drop && r.contains("out") && o < r["out"].size()) r["out"][o] = nullptr;
+      ++o;
+    } else {
+      if (drop && r.contains("glob") && g < r["glob"].size()) r["glob"][g] = nullptr;
+      ++g;
+    }
+  }
+}
+
+json normalize(const Layout& layout, const json& record, FnLevel level, bool intended_too = false) {
   json r = record;
+  if (r.is_object()) r.erase("cost");  // what a call cost is not what it did
+  if (r.is_object() && r.contains("out")) {
+    std::size_t o = 0;
+    for (const Slot& s : layout.params)
+      if (observed(s) && o < r["out"].size()) drop_scratch(s.node, r["out"][o++]);
+  }
+  if (intended_too) drop_intended(layout, r);
   if (level == FnLevel::kExact || !r.contains("out")) return r;
   std::size_t o = 0;
   for (const Slot& s : layout.params) {
@@ -116,9 +163,20 @@ std::vector<Row> rows_of(const Layout& layout, const Observation& a, const Obser
 
 }  // namespace
 
-bool equal_at(const Layout& layout, const Observation& a, const Observation& b, FnLevel level) {
+bool equal_at(const Layout& layout, const Observation& a, const Observation& b, FnLevel level,
+              bool but_intended) {
   if (a.fault || b.fault) return false;  // one side only: a divergence; both: a finding
-  return normalize(layout, a.record, level) == normalize(layout, b.record, level);
+  return normalize(layout, a.record, level, but_intended) == normalize(layout, b.record, level, but_intended);
+}
+
+std::string first_differing_row(const Layout& layout, const Observation& a, const Observation& b,
+                                FnLevel level) {
+  Observation x = a, y = b;
+  x.record = normalize(layout, a.record, level);
+  y.record = normalize(layout, b.record, level);
+  for (const Row& r : rows_of(layout, x, y))
+    if (r.old_text != r.new_text) return r.name;
+  return "";
 }
 
 std::string show_observations(const Layout& layout, const Observation& a, const Observation& b,

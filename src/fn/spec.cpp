@@ -13,6 +13,9 @@
 //   global NAME input         generate the global from its type, per call
 //   global NAME = VALUE       the global is this integer constant
 //   level exact|multiset|sorted
+//   param NAME scratch        not an output: what the call leaves there is not compared
+//   intended ROW              a difference in this observation row (return,
+//                             *PARAM, GLOBAL, WARN_ON) is intended, not a finding
 #include <charconv>
 #include <sstream>
 
@@ -62,6 +65,10 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
       spec->params[w[1]].heap = true;
       return {};
     }
+    if (w.size() == 3 && w[2] == "scratch") {
+      spec->params[w[1]].scratch = true;
+      return {};
+    }
     if (w.size() == 4 && w[2] == "array") {
       std::int64_t n = 0;
       if (!parse_int(w[3], &n) || n < 0 || n > kMaxArrayLength)
@@ -78,7 +85,7 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
     Bound lo, hi;
     if (w.size() != 5 || w[2] != "range" || !parse_bound(w[3], &lo) || !parse_bound(w[4], &hi))
       return "the form is `param NAME range LO HI` (a bound: an integer or nr_cpu_ids[+-K]) "
-             "or `param NAME nested|heap|array N|less TYPE`";
+             "or `param NAME nested|heap|scratch|array N|less TYPE`";
     spec->params[w[1]].lo = lo;
     spec->params[w[1]].hi = hi;
     return {};
@@ -94,7 +101,12 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
     spec->globals[w[1]].constant = v;
     return {};
   }
-  return fmt::format("unknown directive `{}` (param, global, level)", w[0]);
+  if (w[0] == "intended") {
+    if (w.size() != 2) return "the form is `intended ROW` (return, *PARAM, GLOBAL or WARN_ON)";
+    spec->intended.insert(w[1]);
+    return {};
+  }
+  return fmt::format("unknown directive `{}` (param, global, level, intended)", w[0]);
 }
 
 }  // namespace

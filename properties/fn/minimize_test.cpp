@@ -1,0 +1,210 @@
+// diffsched fn's minimiser and one-call text form, without a compiler
+// (src/fn/minimize.h): the text form reads back what it printed, every
+// shrink candidate is smaller and in the domain, the domain check catches
+// each way an input leaves it, and a finding's signature names its kind.
+#include <random>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "fn/minimize.h"
+
+namespace diffsched::fn {
+namespace {
+
+using nlohmann::json;
+
+Node scalar(unsigned bits, bool is_signed, const std::string& field = "") {
+  Node n;
+  n.kind = NodeKind::kScalar;
+  n.bits = bits;
+  n.is_signed = is_signed;
+  n.c_type = is_signed ? "int" : "unsigned int";
+  n.field = field;
+  return n;
+}
+
+Node pointer_to(Node pointee) {
+  Node p;
+  p.kind = NodeKind::kPointer;
+  p.c_type = pointee.c_type + " *";
+  p.kids.push_back(std::move(pointee));
+  return p;
+}
+
+Node mask() {
+  Node m;
+  m.kind = NodeKind::kMask;
+  m.c_type = "struct cpumask";
+  return m;
+}
+
+// f(struct env { struct cpumask *m; int cpu; bool on; } *env, int target,
+//   const struct cpumask *const *hops, int nr_hops, struct rec { int key; int id; } *a, int n)
+// with target in 0..nr_cpu_ids-1, hops nested (1..4), a a heap.
+Layout layout() {
+  Layout l;
+  l.function = "f";
+  l.result = scalar(32, true);
+  Node env;
+  env.kind = NodeKind::kStruct;
+  env.c_type = "struct env";
+  env.kids.push_back(pointer_to(mask()));
+  env.kids.back().field = "m";
+  env.kids.push_back(scalar(32, true, "cpu"));
+  Node on = scalar(8, false, "on");
+  on.is_bool = true;
+  on.c_type = "bool";
+  env.kids.push_back(on);
+  l.params.push_back({"env", false, false, -1, pointer_to(env)});
+  Slot target{"target", false, false, -1, scalar(32, true)};
+  target.node.spec.lo = Bound{0, false};
+  target.node.spec.hi = Bound{-1, true};
+  l.params.push_back(target);
+  Slot hops{"hops", false, false, -1, {}};
+  hops.node.kind = NodeKind::kArray;
+  hops.node.length_param = "nr_hops";
+  hops.node.kids.push_back(pointer_to(mask()));
+  hops.node.spec.nested = true;
+  hops.node.spec.lo = Bound{1, false};
+  hops.node.spec.hi = Bound{4, false};
+  l.params.push_back(hops);
+  l.params.push_back({"nr_hops", false, true, 2, scalar(32, true)});
+  Node rec;
+  rec.kind = NodeKind::kStruct;
+  rec.c_type = "struct rec";
+  rec.kids = {scalar(32, true, "key"), scalar(32, true, "id")};
+  Slot a{"a", false, false, -1, {}};
+  a.node.kind = NodeKind::kArray;
+  a.node.length_param = "n";
+  a.node.kids.push_back(rec);
+  a.node.spec.heap = true;
+  l.params.push_back(a);
+  l.params.push_back({"n", false, true, 4, scalar(32, true)});
+  return l;
+}
+
+TEST(FnInputText, ReadsBackWhatItPrints) {
+  const Layout l = layout();
+  std::mt19937_64 rng(11);
+  for (int i = 0; i < 400; ++i) {
+    const Input in = generate_input(l, rng, i % 5 == 0 ? 8192 : 0);
+    ASSERT_TRUE(in_domain(l, in)) << show_input(l, in);
+    Input back;
+    std::string error;
+    ASSERT_TRUE(parse_input(l, show_input(l, in), &back, &error)) << error << "\n" << show_input(l, in);
+    EXPECT_EQ(back.nr_cpu_ids, in.nr_cpu_ids);
+    EXPECT_EQ(back.values, in.values) << show_input(l, in);
+  }
+}
+
+TEST(FnInputText, NamesTheInputThatIsWrong) {
+  const Layout l = layout();
+  const std::string good =
+      "nr_cpu_ids=4 env=&{m=&{0,2-3} cpu=-7 on=true} target=3 hops=[&{1}, &{1-2}] (nr_hops = its length) "
+      "a=[{key=5 id=0}, {key=1 id=1}, {key=2 id=9}] (n = its length)";
+  Input in;
+  std::string error;
+  ASSERT_TRUE(parse_input(l, good, &in, &error)) << error;
+  EXPECT_EQ(show_input(l, in), good);
+  struct Bad {
+    std::string text, says;
+    bool outside;  // parses, but outside the domain: exit 3 (else 2)
+  };
+  const Bad bad[] = {
+      {"env=&{m=&{} cpu=0 on=true}", "nr_cpu_ids=N", false},
+      {"nr_cpu_ids=0 env=&{m=&{} cpu=0 on=true}", "nr_cpu_ids=N", false},
+      {"nr_cpu_ids=4 env=&{m=&{4} cpu=0 on=true} target=0 hops=[&{}] a=[]",
+       "input `env`: column 25: expected CPUs below nr_cpu_ids=4", true},
+      {"nr_cpu_ids=4 env=&{m=&{3-1} cpu=0 on=true} target=0 hops=[&{}] a=[]", "`env`", false},
+      {"nr_cpu_ids=4 env=&{m=&{} cpu=0 on=maybe} target=0 hops=[&{}] a=[]", "`env`", false},
+      {"nr_cpu_ids=4 env=&{m=&{} cpu=0 on=true} target=4 hops=[&{}] a=[]", "`target` is outside", true},
+      {"nr_cpu_ids=4 env=&{m=&{} cpu=0 on=true} target=0 hops=[] a=[]", "`hops` is outside", true},
+      {"nr_cpu_ids=4 env=&{m=&{} cpu=0 on=true} target=0 hops=[&{1}, &{2}] a=[]", "`hops` is outside", true},
+      {"nr_cpu_ids=4 env=&{m=&{} cpu=0 on=true} target=0 hops=[&{}] a=[{key=0 id=0}, {key=3 id=0}, "
+       "{key=2 id=0}]", "`a` is outside", true},  // not a heap below the first
+      {"nr_cpu_ids=4 env=&{m=&{} cpu=0 on=true} target=0 hops=[&{}] a=[] extra", "unexpected text", false},
+      {"nr_cpu_ids=4 env=&{m=&{} cpu=99999999999999999999 on=true} target=0 hops=[&{}] a=[]", "`env`", false},
+  };
+  for (const Bad& b : bad) {
+    error.clear();
+    bool outside = !b.outside;
+    EXPECT_FALSE(parse_input(l, b.text, &in, &error, &outside)) << b.text;
+    EXPECT_EQ(outside, b.outside) << b.text;
+    EXPECT_NE(error.find(b.says), std::string::npos) << b.text << "\n  said: " << error;
+    EXPECT_EQ(error.find('\n'), std::string::npos);
+  }
+}
+
+std::size_t size_of(const Input& in) {
+  std::size_t bits = in.nr_cpu_ids;
+  for (std::uint64_t v : in.values) bits += static_cast<std::size_t>(std::popcount(v)) + (v != 0);
+  return bits + in.values.size();
+}
+
+TEST(FnShrink, EveryCandidateIsInTheDomainAndDiffersFromTheInput) {
+  const Layout l = layout();
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 200; ++i) {
+    const Input in = generate_input(l, rng, 0);
+    const auto candidates = shrink_candidates(l, in);
+    EXPECT_LE(candidates.size(), kMaxShrinkCandidates);
+    for (const Input& c : candidates) {
+      EXPECT_TRUE(in_domain(l, c)) << show_input(l, c);
+      EXPECT_FALSE(c.nr_cpu_ids == in.nr_cpu_ids && c.values == in.values);
+      EXPECT_LE(c.nr_cpu_ids, in.nr_cpu_ids);
+    }
+  }
+}
+
+// Following the first candidate that keeps a property ends at the smallest
+// input with it, here "some hop mask holds CPU 1": one hop, {1}, at 2 CPUs.
+TEST(FnShrink, GreedyShrinkingReachesASmallInput) {
+  const Layout l = layout();
+  Input in;
+  std::string error;
+  ASSERT_TRUE(parse_input(l,
+                          "nr_cpu_ids=128 env=&{m=&{0-100} cpu=-123456 on=true} target=77 "
+                          "hops=[&{1,5}, &{1,5,9-20}, &{0-127}] a=[{key=9 id=4}, {key=1 id=-3}, {key=8 id=7}]",
+                          &in, &error))
+      << error;
+  auto holds = [&](const Input& x) {
+    const std::string s = show_input(l, x);
+    return s.find("hops=[&{1}") != std::string::npos || s.find("hops=[&{1,") != std::string::npos ||
+           s.find("hops=[&{1-") != std::string::npos;
+  };
+  ASSERT_TRUE(holds(in));
+  for (int round = 0; round < 200; ++round) {
+    bool smaller = false;
+    for (const Input& c : shrink_candidates(l, in))
+      if (holds(c)) {
+        EXPECT_LT(size_of(c), size_of(in)) << show_input(l, c);
+        in = c;
+        smaller = true;
+        break;
+      }
+    if (!smaller) break;
+  }
+  EXPECT_EQ(show_input(l, in),
+            "nr_cpu_ids=2 env=&{m=&{} cpu=0 on=false} target=0 hops=[&{1}] (nr_hops = its length) a=[] (n = its length)");
+}
+
+TEST(FnShrink, TheSignatureNamesTheKindOfFinding) {
+  Layout l;
+  l.result = scalar(32, true);
+  Observation a{true, false, "", json{{"ret", 1}, {"warn", 0}}};
+  Observation b{true, false, "", json{{"ret", 2}, {"warn", 0}}};
+  EXPECT_EQ(finding_signature(l, a, a, FnLevel::kExact), "");
+  EXPECT_EQ(finding_signature(l, a, b, FnLevel::kExact), "differs:return");
+  Observation w = a;
+  w.record["warn"] = 1;
+  EXPECT_EQ(finding_signature(l, a, w, FnLevel::kExact), "differs:WARN_ON");
+  Observation f{true, true, "AddressSanitizer: heap-buffer-overflow", json()};
+  EXPECT_EQ(finding_signature(l, a, f, FnLevel::kExact), "fault:new:AddressSanitizer: heap-buffer-overflow");
+  EXPECT_EQ(finding_signature(l, f, a, FnLevel::kExact), "fault:old:AddressSanitizer: heap-buffer-overflow");
+  EXPECT_EQ(finding_signature(l, f, f, FnLevel::kExact), "fault:both");
+}
+
+}  // namespace
+}  // namespace diffsched::fn

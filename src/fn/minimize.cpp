@@ -1,0 +1,449 @@
+// diffsched fn: an input as a tree of values, its smaller neighbours, its
+// domain, and its one-line text form read back (minimize.h).
+#include "fn/minimize.h"
+
+#include <algorithm>
+#include <bit>
+#include <charconv>
+#include <functional>
+#include <set>
+#include <string_view>
+
+#include <fmt/format.h>
+
+namespace diffsched::fn {
+
+namespace {
+
+using I128 = __int128;
+
+// One value of the layout's tree: a scalar, a mask's words, or the kids of
+// a struct (its fields), a pointer (its pointee) or an array (its elements).
+struct Value {
+  std::uint64_t scalar = 0;
+  std::vector<std::uint64_t> words;
+  std::vector<Value> kids;
+};
+
+unsigned words_of(unsigned n) { return (n + 63) / 64; }
+
+bool dynamic(const Node& node) { return node.kind == NodeKind::kArray && node.count < 0; }
+
+// ---- the stream <-> the tree ---------------------------------------------
+
+struct Reader {
+  const std::vector<std::uint64_t>& v;
+  std::size_t at = 0;
+  bool ok = true;
+  std::uint64_t next() {
+    if (at < v.size()) return v[at++];
+    ok = false;
+    return 0;
+  }
+};
+
+Value decode(const Node& node, Reader& r, unsigned n) {
+  Value v;
+  switch (node.kind) {
+    case NodeKind::kScalar: v.scalar = r.next(); break;
+    case NodeKind::kMask:
+      for (unsigned i = 0; i < words_of(n); ++i) v.words.push_back(r.next());
+      break;
+    case NodeKind::kStruct:
+      for (const Node& k : node.kids) v.kids.push_back(decode(k, r, n));
+      break;
+    case NodeKind::kPointer: v.kids.push_back(decode(node.kids[0], r, n)); break;
+    case NodeKind::kNull:
+    case NodeKind::kLess: break;
+    case NodeKind::kArray: {
+      const std::uint64_t count = node.count < 0 ? r.next() : static_cast<std::uint64_t>(node.count);
+      if (count > static_cast<std::uint64_t>(kMaxArrayLength) * 1024) {  // a damaged stream
+        r.ok = false;
+        break;
+      }
+      for (std::uint64_t i = 0; i < count && r.ok; ++i) v.kids.push_back(decode(node.kids[0], r, n));
+      break;
+    }
+  }
+  return v;
+}
+
+void encode(const Node& node, const Value& v, unsigned n, std::vector<std::uint64_t>* out) {
+  switch (node.kind) {
+    case NodeKind::kScalar: out->push_back(v.scalar); return;
+    case NodeKind::kMask:
+      for (unsigned i = 0; i < words_of(n); ++i) {
+        std::uint64_t w = i < v.words.size() ? v.words[i] : 0;
+        if (i == n / 64 && n % 64) w &= (1ULL << (n % 64)) - 1;  // no bit at or past n
+        out->push_back(w);
+      }
+      return;
+    case NodeKind::kStruct:
+      for (std::size_t i = 0; i < node.kids.size(); ++i) encode(node.kids[i], v.kids[i], n, out);
+      return;
+    case NodeKind::kPointer: encode(node.kids[0], v.kids[0], n, out); return;
+    case NodeKind::kNull:
+    case NodeKind::kLess: return;
+    case NodeKind::kArray:
+      if (node.count < 0) out->push_back(v.kids.size());
+      for (const Value& e : v.kids) encode(node.kids[0], e, n, out);
+      return;
+  }
+}
+
+// The input's top-level values, globals then the parameters that are not
+// lengths, with the node of each.
+struct Tree {
+  unsigned n = 1;
+  std::vector<const Node*> nodes;
+  std::vector<Value> values;
+};
+
+std::vector<const Node*> top_nodes(const Layout& layout) {
+  std::vector<const Node*> nodes;
+  for (const Slot& s : layout.globals) nodes.push_back(&s.node);
+  for (const Slot& s : layout.params)
+    if (!s.is_length) nodes.push_back(&s.node);
+  return nodes;
+}
+
+bool decode_input(const Layout& layout, const Input& in, Tree* t) {
+  t->n = in.nr_cpu_ids;
+  t->nodes = top_nodes(layout);
+  Reader r{in.values};
+  for (const Node* node : t->nodes) t->values.push_back(decode(*node, r, in.nr_cpu_ids));
+  return r.ok && r.at == in.values.size();
+}
+
+Input encode_input(const Tree& t) {
+  Input in;
+  in.nr_cpu_ids = t.n;
+  for (std::size_t i = 0; i < t.nodes.size(); ++i) encode(*t.nodes[i], t.values[i], t.n, &in.values);
+  return in;
+}
+
+// ---- the domain ------------------------------------------------------------
+
+std::uint64_t key_of(const Node& e, const Value& v) {
+  return e.kind == NodeKind::kScalar ? v.scalar : v.kids.empty() ? 0 : v.kids[0].scalar;
+}
+
+bool value_in_domain(const Node& node, const Value& v, unsigned n) {
+  switch (node.kind) {
+    case NodeKind::kScalar: {
+      const auto [lo, hi] = scalar_domain(node, node.spec, n);
+      const I128 x = scalar_of(node, v.scalar);
+      return x >= lo && x <= hi && (node.is_signed || node.bits >= 64 || v.scalar >> node.bits == 0);
+    }
+    case NodeKind::kMask:
+      for (unsigned b = n; b < words_of(n) * 64; ++b)
+        if ((v.words[b / 64] >> (b % 64)) & 1) return false;
+      return true;
+    case NodeKind::kStruct:
+    case NodeKind::kPointer:
+      for (std::size_t i = 0; i < v.kids.size(); ++i)
+        if (!value_in_domain(node.kids[i], v.kids[i], n)) return false;
+      return true;
+    case NodeKind::kNull:
+    case NodeKind::kLess: return true;
+    case NodeKind::kArray: {
+      const Node& e = node.kids[0];
+      if (dynamic(node)) {
+        const auto len = static_cast<std::int64_t>(v.kids.size());
+        const std::int64_t lo = std::max<std::int64_t>(node.spec.lo ? node.spec.lo->at(n) : 0, 0);
+        const std::int64_t hi = std::min<std::int64_t>(node.spec.hi ? node.spec.hi->at(n) : kMaxArrayLength,
+                                                       kMaxArrayLength);
+        if (len < lo || len > std::max(lo, hi)) return false;
+      }
+      std::vector<std::uint64_t> before;  // nested: the element before, as the generator ORs it
+      for (std::size_t i = 0; i < v.kids.size(); ++i) {
+        if (!value_in_domain(e, v.kids[i], n)) return false;
+        if (node.spec.nested) {
+          std::vector<std::uint64_t> flat;
+          encode(e, v.kids[i], n, &flat);
+          for (std::size_t w = 0; w < before.size() && w < flat.size(); ++w)
+            if ((before[w] & ~flat[w]) != 0) return false;
+          before = std::move(flat);
+        }
+        if (i == 0) continue;
+        if (node.spec.heap && i >= 2 &&
+            scalar_of(e.kind == NodeKind::kScalar ? e : e.kids[0], key_of(e, v.kids[i])) <
+                scalar_of(e.kind == NodeKind::kScalar ? e : e.kids[0], key_of(e, v.kids[i - 1])))
+          return false;
+      }
+      return true;
+    }
+  }
+  return true;
+}
+
+// ---- the smaller neighbours -----------------------------------------------
+
+// Each editable place of a tree, in walk order: the edits one makes.
+using Edit = std::function<void(Value&)>;
+struct Place {
+  std::vector<std::size_t> path;  // top-level index, then kid indexes
+  std::vector<Edit> edits;
+};
+
+I128 toward_zero_target(const Node& node, unsigned n) {
+  const auto [lo, hi] = scalar_domain(node, node.spec, n);
+  return lo > 0 ? lo : hi < 0 ? hi : 0;
+}
+
+void scalar_edits(const Node& node, const Value& v, unsigned n, Place* p) {
+  const I128 x = scalar_of(node, v.scalar), goal = toward_zero_target(node, n);
+  if (x == goal) return;
+  const I128 targets[] = {goal, goal + (x - goal) / 2, x > goal ? x - 1 : x + 1};  // the nearest to goal first
+  for (std::size_t i = 0; i < std::size(targets); ++i) {
+    const I128 t = targets[i];
+    if (t != x && (i == 0 || t != targets[i - 1]))
+      p->edits.push_back([t](Value& w) { w.scalar = static_cast<std::uint64_t>(t); });
+  }
+}
+
+void mask_edits(const Value& v, Place* p) {
+  std::vector<unsigned> bits;
+  for (unsigned i = 0; i < v.words.size(); ++i)
+    for (std::uint64_t w = v.words[i]; w; w &= w - 1) bits.push_back(i * 64 + std::countr_zero(w));
+  if (bits.empty()) return;
+  auto clear = [](std::vector<unsigned> drop) {
+    return [drop](Value& w) {
+      for (unsigned b : drop) w.words[b / 64] &= ~(1ULL << (b % 64));
+    };
+  };
+  p->edits.push_back(clear(bits));
+  if (bits.size() >= 2) {
+    const auto mid = bits.begin() + static_cast<std::ptrdiff_t>(bits.size() / 2);
+    p->edits.push_back(clear({mid, bits.end()}));
+    p->edits.push_back(clear({bits.begin(), mid}));
+  }
+  for (std::size_t i = 0; i < bits.size() && i < 16; ++i) p->edits.push_back(clear({bits[bits.size() - 1 - i]}));
+}
+
+void array_edits(const Value& v, Place* p) {
+  const std::size_t c = v.kids.size();
+  if (c == 0) return;
+  p->edits.push_back([](Value& w) { w.kids.pop_back(); });
+  if (c >= 2) {
+    p->edits.push_back([](Value& w) { w.kids.erase(w.kids.begin()); });
+    p->edits.push_back([c](Value& w) { w.kids.resize(c / 2); });
+  }
+}
+
+void collect(const Node& node, const Value& v, unsigned n, std::vector<std::size_t> path,
+             std::vector<Place>* structural, std::vector<Place>* leaves) {
+  Place p{path, {}};
+  switch (node.kind) {
+    case NodeKind::kScalar: scalar_edits(node, v, n, &p); break;
+    case NodeKind::kMask: mask_edits(v, &p); break;
+    case NodeKind::kArray:
+      if (dynamic(node)) array_edits(v, &p);
+      break;
+    default: break;
+  }
+  if (!p.edits.empty()) (node.kind == NodeKind::kArray ? structural : leaves)->push_back(std::move(p));
+  for (std::size_t i = 0; i < v.kids.size(); ++i) {
+    const Node& kid = node.kind == NodeKind::kStruct ? node.kids[i] : node.kids[0];
+    path.push_back(i);
+    collect(kid, v.kids[i], n, path, structural, leaves);
+    path.pop_back();
+  }
+}
+
+Value& at(Tree& t, const std::vector<std::size_t>& path) {
+  Value* v = &t.values[path[0]];
+  for (std::size_t i = 1; i < path.size(); ++i) v = &v->kids[path[i]];
+  return *v;
+}
+
+
+// ---- the one-line text form read back -------------------------------------
+
+struct Parser {
+  const std::string& s;
+  std::size_t at = 0;
+  unsigned n = 1;
+  std::string error;
+  bool outside = false;  // it parsed, but a CPU is at or past nr_cpu_ids
+
+  void blanks() {
+    while (at < s.size() && (s[at] == ' ' || s[at] == '\t')) ++at;
+  }
+  bool eat(std::string_view word) {
+    blanks();
+    if (s.compare(at, word.size(), word) != 0) return false;
+    at += word.size();
+    return true;
+  }
+  bool fail(const std::string& what) {
+    if (error.empty()) error = fmt::format("column {}: expected {}", at + 1, what);
+    return false;
+  }
+  bool number(I128* out) {
+    blanks();
+    const bool minus = at < s.size() && s[at] == '-';
+    std::uint64_t u = 0;
+    const char* b = s.data() + at + (minus ? 1 : 0);
+    auto [p, ec] = std::from_chars(b, s.data() + s.size(), u);
+    if (ec != std::errc() || p == b) return false;
+    at = static_cast<std::size_t>(p - s.data());
+    *out = minus ? -static_cast<I128>(u) : static_cast<I128>(u);
+    return true;
+  }
+  bool mask(Value* v) {
+    v->words.assign(words_of(n), 0);
+    if (!eat("{")) return fail("`{` and a CPU list");
+    if (eat("}")) return true;
+    do {
+      I128 a = 0, b = 0;
+      if (!number(&a)) return fail("a CPU number");
+      b = a;
+      if (eat("-") && !number(&b)) return fail("a CPU number after `-`");
+      if (a < 0 || b < a) return fail("a CPU list (`3`, `0-3,64`)");
+      if (b >= n) {
+        outside = true;
+        return fail(fmt::format("CPUs below nr_cpu_ids={}", n));
+      }
+      for (I128 c = a; c <= b; ++c) v->words[static_cast<std::size_t>(c / 64)] |= 1ULL << (c % 64);
+    } while (eat(","));
+    return eat("}") || fail("`}`");
+  }
+  bool value(const Node& node, Value* v) {
+    switch (node.kind) {
+      case NodeKind::kScalar: {
+        I128 x = 0;
+        if (node.is_bool && eat("true")) return v->scalar = 1, true;
+        if (node.is_bool && eat("false")) return v->scalar = 0, true;
+        if (!number(&x)) return fail(fmt::format("a number ({})", node.c_type));
+        v->scalar = static_cast<std::uint64_t>(x);
+        return true;
+      }
+      case NodeKind::kMask: return mask(v);
+      case NodeKind::kPointer:
+        v->kids.resize(1);
+        return (eat("&") || fail("`&`")) && value(node.kids[0], &v->kids[0]);
+      case NodeKind::kNull: return eat("NULL") || fail("NULL");
+      case NodeKind::kLess: return eat("<" + node.spec.less) || fail("<" + node.spec.less);
+      case NodeKind::kStruct:
+        if (!eat("{")) return fail(fmt::format("`{{` ({})", node.c_type));
+        v->kids.resize(node.kids.size());
+        for (std::size_t i = 0; i < node.kids.size(); ++i)
+          if (!eat(node.kids[i].field + "=") || !value(node.kids[i], &v->kids[i]))
+            return fail(fmt::format("`{}=`", node.kids[i].field));
+        return eat("}") || fail("`}`");
+      case NodeKind::kArray: {
+        if (!eat("[")) return fail("`[`");
+        if (!eat("]")) {
+          do {
+            if (v->kids.size() >= static_cast<std::size_t>(kMaxArrayLength))
+              return fail(fmt::format("at most {} elements", kMaxArrayLength));
+            v->kids.emplace_back();
+            if (!value(node.kids[0], &v->kids.back())) return false;
+          } while (eat(","));
+          if (!eat("]")) return fail("`,` or `]`");
+        }
+        if (node.count >= 0 && v->kids.size() != static_cast<std::size_t>(node.count))
+          return fail(fmt::format("{} elements", node.count));
+        return true;
+      }
+    }
+    return false;
+  }
+};
+
+}  // namespace
+
+bool in_domain(const Layout& layout, const Input& input) {
+  Tree t;
+  if (input.nr_cpu_ids < 1 || input.nr_cpu_ids > 8192 || !decode_input(layout, input, &t)) return false;
+  for (std::size_t i = 0; i < t.nodes.size(); ++i)
+    if (!value_in_domain(*t.nodes[i], t.values[i], t.n)) return false;
+  return true;
+}
+
+std::vector<Input> shrink_candidates(const Layout& layout, const Input& input, bool keep_nr_cpu_ids) {
+  Tree tree;
+  if (!decode_input(layout, input, &tree)) return {};
+  std::vector<Input> out;
+  std::set<std::vector<std::uint64_t>> seen;
+  auto offer = [&](const Tree& t) {
+    Input c = encode_input(t);
+    std::vector<std::uint64_t> key = c.values;
+    key.push_back(c.nr_cpu_ids);
+    if (out.size() < kMaxShrinkCandidates && in_domain(layout, c) && seen.insert(key).second)
+      out.push_back(std::move(c));
+  };
+  for (unsigned n : default_nr_cpus())  // nr_cpu_ids lowered first: it shrinks every mask
+    if (n < tree.n && !keep_nr_cpu_ids) {
+      Tree t = tree;
+      t.n = n;
+      offer(t);
+    }
+  std::vector<Place> structural, leaves;
+  for (std::size_t i = 0; i < tree.nodes.size(); ++i)
+    collect(*tree.nodes[i], tree.values[i], tree.n, {i}, &structural, &leaves);
+  for (const auto* places : {&structural, &leaves})
+    for (const Place& p : *places)
+      for (const Edit& e : p.edits) {
+        Tree t = tree;
+        e(at(t, p.path));
+        offer(t);
+      }
+  return out;
+}
+
+std::string finding_signature(const Layout& layout, const Observation& a, const Observation& b,
+                              FnLevel level) {
+  if (a.fault && b.fault) return "fault:both";
+  if (a.fault || b.fault) return fmt::format("fault:{}:{}", a.fault ? "old" : "new", a.fault ? a.fault_what : b.fault_what);
+  const std::string row = first_differing_row(layout, a, b, level);
+  return row.empty() ? "" : "differs:" + row;
+}
+
+}  // namespace diffsched::fn
+
+namespace diffsched::fn {
+
+bool parse_input(const Layout& layout, const std::string& text, Input* input, std::string* error,
+                 bool* outside) {
+  Parser p{text};
+  if (outside) *outside = false;
+  I128 n = 0;
+  if (!p.eat("nr_cpu_ids=") || !p.number(&n) || n < 1 || n > 8192) {
+    *error = "the input must start with nr_cpu_ids=N (1..8192)";
+    return false;
+  }
+  p.n = static_cast<unsigned>(n);
+  Tree t;
+  t.n = p.n;
+  auto slot = [&](const Slot& s) {
+    t.nodes.push_back(&s.node);
+    t.values.emplace_back();
+    if (!p.eat(s.name + "=") || !p.value(s.node, &t.values.back())) {
+      *error = fmt::format("input `{}`: {}", s.name, p.error.empty() ? fmt::format("expected `{}=`", s.name) : p.error);
+      if (outside) *outside = p.outside;
+      return false;
+    }
+    if (dynamic(s.node)) p.eat(fmt::format("({} = its length)", s.node.length_param));
+    if (!value_in_domain(s.node, t.values.back(), t.n)) {
+      *error = fmt::format("input `{}` is outside its domain (its type or the spec)", s.name);
+      if (outside) *outside = true;
+      return false;
+    }
+    return true;
+  };
+  for (const Slot& s : layout.globals)
+    if (!slot(s)) return false;
+  for (const Slot& s : layout.params)
+    if (!s.is_length && !slot(s)) return false;
+  p.blanks();
+  if (p.at != text.size()) {
+    *error = fmt::format("column {}: unexpected text after the last input", p.at + 1);
+    return false;
+  }
+  *input = encode_input(t);
+  return true;
+}
+
+}  // namespace diffsched::fn
