@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # docs/extending.md's "Add a subject", checked against the code by planting
 # a third tool subject (ctest contract.add-a-subject):
-#   plant-subject.sh CXX SOURCE_DIR LIBCLANG_INCLUDE_DIR [--build]
+#   plant-subject.sh CXX SOURCE_DIR LIBCLANG_INCLUDE_DIR [--build [--build-harness]]
 # A copy of the tree gets `picktwo`, a copy of the pick package under a new
 # name with a new candidate API form, made the way the doc says a subject
 # with kernel-check, perf, verify, mutate and --in-kernel is made: its own
@@ -15,8 +15,9 @@
 #     --in-kernel, export, mutate, the harness, the registry), compile, as do
 #     the driver's subject part and the glue;
 #   - with --build (not in ctest: a whole build of the copy), `diffsched` is
-#     built in the copy and verify, perf, mutate's listing and kernel-check
-#     --exhaustive run on the new subject.
+#     built in the copy and verify and perf run on the new subject (mutate
+#     and kernel-check list it); with --build --build-harness also
+#     kernel-check --exhaustive (the copy's fuzz preset is built for it).
 set -u
 cxx=$1
 src=$2
@@ -135,10 +136,12 @@ compile() {  # unit -> its errors
          -I"$copy/kshim/harness" -isystem "$clang_include" "$copy/$1" 2>&1 ;;
   esac
 }
-units=(src/subjects/picktwo/*.cpp kshim/kmod/kc_subject_picktwo.c
-       src/cli/cmd_verify.cpp src/cli/cmd_perf.cpp src/cli/cmd_mutate.cpp src/cli/cmd_export.cpp
-       src/kcheck/build.cpp src/kcheck/in_kernel.cpp src/kcheck/in_kernel_module.cpp
-       src/kcheck/kernel_check.cpp src/subject_tools.cpp src/targets.cpp kshim/harness/harness.cpp)
+# (A sample, to keep the test near a minute: the package's units that define
+# its hooks and the generic units that instantiate them for every subject.)
+units=(src/subjects/picktwo/{lockstep,cli_verify,perf_search,kcheck_check,kcheck_harness}.cpp
+       kshim/kmod/kc_subject_picktwo.c kshim/runtime/glue_picktwo.c
+       src/cli/cmd_verify.cpp src/kcheck/in_kernel.cpp src/kcheck/kernel_check.cpp
+       src/subject_tools.cpp kshim/harness/harness.cpp)
 (cd "$copy" && printf '%s\n' ${units[@]}) >"$tmp/units"
 # Two at a time (the CI machine's cores), each unit's errors in its own log.
 i=0
@@ -164,8 +167,13 @@ if [ "$build" = --build ]; then
   "$ds" verify picktwo --bits 3 || fail "verify picktwo"
   "$ds" perf picktwo --cpus 64 --runs 50 >"$tmp/perf.txt" || fail "perf picktwo"; tail -3 "$tmp/perf.txt"
   "$ds" mutate picktwo --help >/dev/null || fail "mutate picktwo --help"
-  "$ds" kernel-check picktwo --candidate "$copy/kshim/examples/pick/optimized.c" --exhaustive 3 ||
-    fail "kernel-check picktwo --exhaustive 3"
+  "$ds" kernel-check picktwo --help >/dev/null || fail "kernel-check picktwo --help"
+  # kernel-check's run itself builds the fuzz preset's harness in the copy
+  # (a second whole build): asked for with --build-harness.
+  if [ "${5:-}" = --build-harness ]; then
+    "$ds" kernel-check picktwo --candidate "$copy/kshim/examples/pick/optimized.c" --exhaustive 3 ||
+      fail "kernel-check picktwo --exhaustive 3"
+  fi
 fi
 [ $status = 0 ] && echo "ok: a third subject (picktwo) edits ${#edited[@]} existing files, all named by the doc, and compiles"
 exit $status
