@@ -2,12 +2,13 @@
 /*
  * kernel-check --in-kernel: the cpudl ops of the driver's input (kc_driver.h),
  * written for diffsched. The one op table of the protocol, shared by the
- * driver (kshim/kmod/kc_driver.c, in the module and in the twin) and the host
+ * driver's cpudl part (kshim/kmod/kc_subject_cpudl.c, in the module and in
+ * the twin) and the host
  * (src/subjects/cpudl/kcheck_check.cpp, its driver lines), both reaching it through the include
  * directory kshim/abi (the module's Kbuild stages it beside kcheck_abi.h):
  *
  *   #define KC_HANDLER(letter, name) { letter, kc_op_##name },
- *   KC_CPUDL_OPS(KC_HANDLER)        (kc_driver.c: a missing handler does not compile)
+ *   KC_CPUDL_OPS(KC_HANDLER)        (kc_subject_cpudl.c: a missing handler does not compile)
  *
  * X(letter, name): the op's input letter and its name, the kName of the op
  * in src/subjects/cpudl/ops.h. The rows are cpudl::Op's alternatives in order (a

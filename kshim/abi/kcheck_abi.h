@@ -20,12 +20,24 @@ extern "C" {
 
 #define KCHECK_ABI_VERSION 3
 
-/* The API forms (macros: the glue selects code with #if). */
+/* The API forms, written once here: each is a KCHECK_API_<ID> macro (the
+ * glue selects code with #if, and the host passes -DKCHECK_API=<its value>)
+ * and a row X(ID, "name") of KCHECK_APIS beside it, which every other place
+ * reads: the host's KernelApi and its names (src/kcheck/kernel_check.h), the
+ * harness's (kshim/harness/kernel_c_side.cpp). A new form is its two lines
+ * here; a static_assert in kernel_check.cpp keeps the values distinct. */
 #define KCHECK_API_V3_14 314  /* cpudl_set(cp, cpu, dl, is_valid), cpu_to_idx[], no freecpu helpers */
 #define KCHECK_API_V4_8 48    /* cpudl_set(cp, cpu, dl, is_valid), find returns a CPU or -1 */
 #define KCHECK_API_V4_9 49    /* cpudl_set/cpudl_clear, set/clear_freecpu, find returns 0/1 */
 #define KCHECK_API_V6_19 619  /* cpudl_clear(cp, cpu, online), no freecpu helpers */
 #define KCHECK_API_PICK 1000  /* int select_dst_cpu(dst_grpmask, cpus, allowed) */
+
+#define KCHECK_APIS(X)      \
+	X(V3_14, "v3.14")   \
+	X(V4_8, "v4.8")     \
+	X(V4_9, "v4.9")     \
+	X(V6_19, "v6.19")   \
+	X(PICK, "pick")
 
 /* struct cpudl_item as the harness reads it. */
 struct kcheck_item {

@@ -63,12 +63,11 @@ std::string describe_task(const TaskShape& t) {
 }
 
 std::string_view api_name(int api) {
-  switch (api) {
-    case KCHECK_API_V3_14: return "v3.14";
-    case KCHECK_API_V4_8: return "v4.8";
-    case KCHECK_API_V4_9: return "v4.9";
-    case KCHECK_API_V6_19: return "v6.19";
-    case KCHECK_API_PICK: return "pick";
+  switch (api) {  // the forms of kcheck_abi.h's one list
+#define KCHECK_API_CASE(id, name) \
+  case KCHECK_API_##id: return name;
+    KCHECK_APIS(KCHECK_API_CASE)
+#undef KCHECK_API_CASE
     default: return "unknown";
   }
 }

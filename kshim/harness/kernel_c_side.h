@@ -54,6 +54,6 @@ std::string describe_task(const TaskShape& t);
 // The candidate's pending WARN_ON() record, "file:line: what" ("" if none).
 std::string format_warning(const kcheck_candidate& t);
 
-std::string_view api_name(int api);  // "v4.8", "v4.9", "v6.19", "pick"
+std::string_view api_name(int api);  // kcheck_abi.h's name of the form: "v4.9", "pick"
 
 }  // namespace diffsched::kcheck

@@ -6,7 +6,7 @@
 # calls (planted_op CPU DL: cpudl_clear() then cpudl_set(), the next free
 # code, appended to cpudl::Op) with every edit the doc's table says it takes:
 # src/subjects/cpudl/ops.h, src/subjects/cpudl/apply.h, src/subjects/cpudl/model.cpp, the driver's op
-# table kshim/abi/kc_ops.h and its handler in kshim/kmod/kc_driver.c. Then
+# table kshim/abi/kc_ops.h and its handler in kshim/kmod/kc_subject_cpudl.c. Then
 #   - with all of them every unit below compiles, and so does a sample of
 #     the files the doc says follow from the op list with no edit (text and
 #     binary forms, traces, JSON, the verifier, the minimiser, the
@@ -38,7 +38,7 @@ forced=(
   "src/subjects/cpudl/apply.h:src/subjects/cpudl/kcheck_harness.cpp"
   "src/subjects/cpudl/model.cpp:src/subjects/cpudl/model.cpp"
   "kshim/abi/kc_ops.h:src/subjects/cpudl/kcheck_check.cpp:src/subjects/cpudl/kcheck_check.cpp"
-  "kshim/kmod/kc_driver.c:kshim/kmod/kc_driver.c"
+  "kshim/kmod/kc_subject_cpudl.c:kshim/kmod/kc_subject_cpudl.c"
 )
 follows=(src/io/trace.cpp src/io/json.cpp src/subjects/cpudl/print.cpp src/io/program.cpp src/io/binary.cpp src/io/fields.cpp
          src/subjects/cpudl/verify_bfs.cpp src/engine/minimize.cpp src/targets.cpp
@@ -108,7 +108,7 @@ edit("src/subjects/cpudl/model.cpp", lambda s: s.replace(
     "        } else if constexpr (FindOp<T>) {", 1))
 edit("kshim/abi/kc_ops.h", lambda s: re.sub(
     r"(\tX\('u', cpu_up\))\n", "\\1 \\\\\n\tX('r', planted_op)\n", s, 1))
-edit("kshim/kmod/kc_driver.c", lambda s: s.replace(
+edit("kshim/kmod/kc_subject_cpudl.c", lambda s: s.replace(
     "/* One handler per row of KC_CPUDL_OPS",
     "static int kc_op_planted_op(struct kc_driver *d, char **s, struct kc_result *r)\n"
     "{\n\t(void)d;\n\t(void)s;\n\t(void)r;\n\treturn -1;\n}\n\n"

@@ -16,6 +16,7 @@
 #include "io/program.h"
 #include "kcheck/in_kernel.h"
 #include "kcheck/kernel_check.h"
+#include "kcheck/subject_hooks.h"
 
 namespace diffsched::cli {
 
@@ -31,16 +32,6 @@ struct ExportOptions {
   std::string output;
   bool force = false;
 };
-
-// The value of a "# key: value" comment line of a reproducer, or "".
-std::string comment_value(const std::string& text, const std::string& key) {
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    const std::string prefix = "# " + key + ": ";
-    if (line.rfind(prefix, 0) == 0) return line.substr(prefix.size());
-  }
-  return {};
-}
 
 int run_export(const ExportOptions& o) {
   std::error_code ec;
@@ -59,7 +50,7 @@ int run_export(const ExportOptions& o) {
                                  subject_name(*program), subject_tool_names()));
   tools::CandidateSpec spec;
   spec.tool = tool;
-  spec.file = o.candidate.empty() ? comment_value(text, "candidate") : o.candidate;
+  spec.file = o.candidate.empty() ? kcheck::reproducer_comment(text, "candidate") : o.candidate;
   if (spec.file.empty())
     return bad_input(fmt::format("{} names no candidate (no '# candidate:' line): give --candidate FILE", o.kmod));
   if (!fs::is_regular_file(spec.file, ec)) return bad_input(fmt::format("{}: no such file", spec.file.string()));
@@ -67,25 +58,13 @@ int run_export(const ExportOptions& o) {
   std::stringstream cbuf;
   cbuf << cin.rdbuf();
   const std::string source = cbuf.str();
-  if (tool->shape == CandidateShape::kFunction) {
-    spec.api = tools::KernelApi::kPick;
-    spec.function = !o.function.empty() ? o.function : comment_value(text, "function");
-    if (spec.function.empty()) spec.function = "select_dst_cpu";
-    if (!tools::defines_function(source, spec.function))
-      return bad_input(fmt::format("{} defines no function {}() (name another with --function)",
-                                   spec.file.string(), spec.function));
-  } else {
-    std::optional<tools::KernelApi> api = o.api == "auto" ? tools::detect_cpudl_api(source, &why)
-                                                          : tools::parse_kernel_api(o.api);
-    if (!api) return bad_input(fmt::format("{}: {}", spec.file.string(), o.api == "auto" ? why : "unknown --api"));
-    if (*api == tools::KernelApi::kV3_14)
-      return bad_input(fmt::format("{}: the v3.14 API form has no kernel module driver", spec.file.string()));
-    spec.api = *api;
-    auto ret = tools::detect_find_return(source, &why);
-    spec.find_return = ret.value_or(tools::FindReturn::kBool);
-    if (const fs::path near = spec.file.parent_path() / "cpudeadline.h"; fs::is_regular_file(near, ec))
-      spec.header = near;
-  }
+  // The file's form: its package's (kcheck/subject_hooks.h).
+  const kcheck::ExportRequest request{.reproducer = text, .function = o.function, .api = o.api};
+  bool ok = false;
+  with_tool_subject(*tool, [&]<class S>(std::type_identity<S>) {
+    ok = kcheck::export_spec<S>(request, source, &spec, &why);
+  });
+  if (!ok) return bad_input(why);
   // -o is a util::OwnedDir: never removed whole, never an input deleted.
   if (!tools::export_kmod(spec, text, {.dir = o.output, .force = o.force, .inputs = {o.kmod}}, &why))
     return bad_input(why);

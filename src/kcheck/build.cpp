@@ -6,6 +6,7 @@
 
 #include "kcheck/kernel_check.h"
 #include "kcheck/subject_hooks.h"
+#include "kcheck/work.h"
 #include "kcheck/options.h"
 #include "engine/exit_status.h"
 #include "tools/process.h"
@@ -51,9 +52,9 @@ std::string summarize_era_errors(const std::string& out, const std::string& vers
 BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir) {
   BuildResult r;
   const auto start = std::chrono::steady_clock::now();
-  const fs::path src = source_dir();
-  const fs::path shim = src / "kshim";
-  const fs::path stage = work_dir / spec.role;
+  const ShimTree tree = ShimTree::of(source_dir());
+  const CandidateStage st = KcheckWork{work_dir}.stage(spec.role);
+  const fs::path stage = st.dir;
   std::error_code ec;
   std::string why;
   // Afresh, but never the candidate or its header when they lie in it (issue 22).
@@ -67,7 +68,7 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
     return r;
   }
   const fs::path file = fs::absolute(spec.file);
-  const fs::path staged = stage / file.filename();
+  const fs::path staged = st.file(file);
   auto copy_into = [&](const fs::path& from, const fs::path& to) {  // not onto itself
     std::error_code same;
     if (!ec && !(fs::equivalent(from, to, same) && !same))
@@ -76,9 +77,9 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
   copy_into(file, staged);
   fs::path header;
   with_tool_subject(*spec.tool, [&]<class S>(std::type_identity<S>) {
-    header = spec.header.empty() ? kcheck::staged_header<S>(spec, shim) : fs::absolute(spec.header);
+    header = spec.header.empty() ? kcheck::staged_header<S>(spec, tree) : fs::absolute(spec.header);
   });
-  copy_into(header, stage / "cpudeadline.h");
+  copy_into(header, st.header());
   if (ec) {
     r.summary = fmt::format("cannot stage {}: {}", file.string(), ec.message());
     return r;
@@ -89,7 +90,7 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
     r.summary = "clang-14 not found on PATH (run scripts/install-deps.sh)";
     return r;
   }
-  r.shared_object = stage / (spec.role + ".so");
+  r.shared_object = st.shared_object();
   std::vector<std::string> argv = {
       clang.string(), "-std=gnu11", "-g", "-O1", "-fPIC", "-shared", "-nostdinc",
       "-fsanitize=address,undefined,fuzzer-no-link", "-fno-sanitize-recover=all",
@@ -99,26 +100,26 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
       "-Werror=return-type", "-fdiagnostics-color=never",
       // Messages and WARN_ON() records name the user's file, not the stage.
       fmt::format("-ffile-prefix-map={}/={}/", stage.string(), file.parent_path().string()),
-      "-iquote", stage.string(), "-iquote", (shim / "sched").string(),
-      "-I", (shim / "include").string(), "-I", (shim / "abi").string(),
+      "-iquote", stage.string(), "-iquote", tree.sched().string(),
+      "-I", tree.include().string(), "-I", tree.abi().string(),
       // Any file name (a '"', a newline): a C literal, passed without a shell.
       "-DKCHECK_SOURCE=" + util::c_string_literal(file.string())};
   with_tool_subject(*spec.tool, [&]<class S>(std::type_identity<S>) {
-    const auto glue = kcheck::glue_args<S>(spec, shim, staged);
+    const auto glue = kcheck::glue_args<S>(spec, tree, staged);
     argv.insert(argv.end(), glue.begin(), glue.end());
   });
   argv.insert(argv.begin() + 1, spec.extra_flags.begin(), spec.extra_flags.end());
   if (const std::string era = kernel_version_flag(spec.kernel_version); !era.empty())
     argv.insert(argv.begin() + 1, era);
-  argv.insert(argv.end(), {(shim / "runtime" / "runtime.c").string(),
-                           (shim / "runtime" / "bitmap.c").string(), "-Wl,-Bsymbolic", "-o",
+  argv.insert(argv.end(), {tree.runtime("runtime.c").string(),
+                           tree.runtime("bitmap.c").string(), "-Wl,-Bsymbolic", "-o",
                            r.shared_object.string()});
   // The file's own definitions win over the shim's (the shim defines only
   // what "sched.h" or <linux/...> would, and only where the file does not).
   for (const auto& name : shim_helpers_defined_by(util::read_text(file) + "\n" + util::read_text(header)))
     argv.insert(argv.begin() + 1, "-DKSHIM_OWN_" + name);
   r.command = util::shell_join(argv);
-  const fs::path log = stage / "compile.log";
+  const fs::path log = st.compile_log();
   const auto boxed = sandboxed(argv, {stage}, &r.summary);
   if (boxed.empty()) return r;
   const int rc =
@@ -137,7 +138,7 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
       r.compiler_output.replace(at, from.size(), to);
   };
   replace_all(staged.string(), file.string());
-  replace_all((stage / "cpudeadline.h").string(), header.string());
+  replace_all(st.header().string(), header.string());
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (rc != kExitOk) {
     r.summary = summarize_form_errors(r.compiler_output, file.string());

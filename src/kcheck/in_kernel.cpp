@@ -7,6 +7,7 @@
 #include <set>
 
 #include "kcheck/in_kernel_internal.h"
+#include "kcheck/subject_hooks.h"
 #include "kcheck/work.h"
 #include "tools/process.h"
 #include "util/text.h"
@@ -29,8 +30,8 @@ int collect_programs(const InKernelOptions& o, std::vector<HostProgram>* out,
     if (!load_ops_file(o.replay, *o.subject, &p, &why)) return fail(why);
     programs.push_back(std::move(p));
   } else {
-    const fs::path corpus = source_dir() / "corpus";
-    for (const auto& dir : {corpus / "seeds" / o.subject->name, corpus / "regressions" / o.subject->name})
+    const SourceTree tree{source_dir()};
+    for (const auto& dir : {tree.seeds(o.subject->name), tree.regressions(o.subject->name)})
       for (const auto& f : ops_files(dir)) {
         HostProgram p;
         if (!load_ops_file(f, *o.subject, &p, &why)) return fail(why);
@@ -91,10 +92,12 @@ void print_trace(const Env& env, const HostProgram& p) {
 
 int run_in_kernel(const InKernelOptions& o) {
   const auto start = Clock::now();
-  if (o.spec.api == KernelApi::kV3_14)
-    return fail(fmt::format("--in-kernel does not support the v3.14 API form of {} (its own "
-                            "dl_time_before() clashes with the kernel's); supported: v4.8, v4.9, v6.19, pick",
-                            o.spec.file.string()));
+  std::string refusal, form;
+  with_tool_subject(*o.subject, [&]<class S>(std::type_identity<S>) {
+    refusal = kcheck::in_kernel_refusal<S>(o.spec);  // its package's (kcheck/subject_hooks.h)
+    form = kcheck::in_kernel_form<S>(o.spec);
+  });
+  if (!refusal.empty()) return fail(refusal);
   std::vector<HostProgram> programs;
   std::size_t checked_in = 0, skipped_nr = 0;
   // The programs first: a bad --replay file is said before anything is built.
@@ -114,9 +117,7 @@ int run_in_kernel(const InKernelOptions& o) {
   fmt::print("kernel-check {} --in-kernel: candidate {} ({}), kernel {} ({}), QEMU TCG\n"
              "  work directory {}\n  built: the shim twin in {:.1f} s, the module in {:.1f} s\n",
              o.subject->name, o.spec.file.string(),
-             o.subject->shape == CandidateShape::kFunction
-                 ? "function " + o.spec.function
-                 : describe_cpudl_form(o.spec.api, o.spec.find_return),
+             form,
              env.pieces.version, env.pieces.vmlinuz.string(), env.work.string(), env.shim_seconds,
              env.module_seconds);
   if (o.replay.empty())
@@ -150,7 +151,7 @@ int run_in_kernel(const InKernelOptions& o) {
     if (o.replay.empty()) {
       std::fflush(stdout);
       Minimized m = minimize(env, p, f, o.minimize_boots);
-      const fs::path repro = o.output.empty() ? env.work / "minimized.ops" : o.output;
+      const fs::path repro = o.output.empty() ? KcheckWork{env.work}.minimized() : o.output;
       const std::string text = reproducer_text(*o.subject, m.program, m.finding ? *m.finding : f, m.minimal, o.spec);
       // A reproducer that cannot be written is said, and the finding (1) still wins.
       const bool written = write_text(repro, text);

@@ -76,19 +76,20 @@ RunResult run_guest(Env& env, unsigned nr, const std::string& text, std::size_t 
                     const std::string& tag) {
   RunResult r;
   const KcheckWork w{env.work};
-  const fs::path root = w.initramfs(tag);
+  const GuestRoot g{w.initramfs(tag)};
+  const fs::path root = g.dir;
   std::error_code ec;
   fs::remove_all(root, ec);
-  fs::create_directories(root / "bin", ec);
-  fs::create_directories(root / "proc", ec);
-  fs::create_directories(root / "dev", ec);
-  fs::copy_file(env.pieces.busybox, root / "bin" / "busybox", ec);
-  fs::copy_file(source_dir() / "kshim" / "kmod" / "init.sh", root / "init", ec);
-  fs::permissions(root / "init", fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec,
+  fs::create_directories(g.bin(), ec);
+  fs::create_directories(g.proc(), ec);
+  fs::create_directories(g.dev(), ec);
+  fs::copy_file(env.pieces.busybox, g.busybox(), ec);
+  fs::copy_file(ShimTree::of(source_dir()).guest_init(), g.init(), ec);
+  fs::permissions(g.init(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec,
                   ec);
-  fs::copy_file(env.module, root / "kcheck.ko", ec);
+  fs::copy_file(env.module, g.module(), ec);
   const std::string token = new_record_token();
-  write_text(root / "programs.txt", with_record_request(text, token));
+  write_text(g.programs(), with_record_request(text, token));
   if (ec) {
     r.failure = fmt::format("cannot stage the initramfs in {}: {}", root.string(), ec.message());
     return r;

@@ -3,7 +3,10 @@
 // in one boot; a kernel-vs-shim one is reduced in rounds of one guest boot
 // each (every variant of a round in the same guest), bounded by
 // --minimize-boots.
+#include <sstream>
+
 #include "kcheck/in_kernel_internal.h"
+#include "kcheck/subject_hooks.h"
 
 namespace diffsched::tools::in_kernel_detail {
 
@@ -143,12 +146,26 @@ std::string reproducer_text(const SubjectTool& subject, const HostProgram& p, co
   std::string text = fmt::format("# kernel-check --in-kernel: {}{}\n", f.signature,
                                  minimal ? "" : " (not minimal: the boot budget ran out)");
   text += fmt::format("# candidate: {}\n", fs::absolute(spec.file).string());
-  if (spec.api == KernelApi::kPick) text += fmt::format("# function: {}\n", spec.function);
+  with_tool_subject(subject, [&]<class S>(std::type_identity<S>) {
+    text += kcheck::reproducer_comments<S>(spec);  // its package's (kcheck/subject_hooks.h)
+  });
   text += fmt::format("subject {}\ncpus {}\n", subject.name, p.nr);
   if (!p.capacity.empty()) text += fmt::format("capacity {}\n", p.capacity);
   for (const auto& op : p.ops) text += op + "\n";
   return text;
 }
 
-
 }  // namespace diffsched::tools::in_kernel_detail
+
+namespace diffsched::kcheck {
+
+std::string reproducer_comment(const std::string& text, const std::string& key) {
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const std::string prefix = "# " + key + ": ";
+    if (line.rfind(prefix, 0) == 0) return line.substr(prefix.size());
+  }
+  return {};
+}
+
+}  // namespace diffsched::kcheck

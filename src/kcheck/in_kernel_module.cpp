@@ -22,14 +22,15 @@ struct StagedFile {
 };
 constexpr StagedFile kStaged[] = {
     {"kc_driver.c", "kshim/kmod/kc_driver.c"},   {"kc_driver.h", "kshim/kmod/kc_driver.h"},
+    {"kc_driver_internal.h", "kshim/kmod/kc_driver_internal.h"},
     {"kc_ops.h", "kshim/abi/kc_ops.h"},          {"kc_port.h", "kshim/kmod/kc_port.h"},
     {"kc_module.c", "kshim/kmod/kc_module.c"},   {"sched.h", "kshim/kmod/sched.h"},
     {"kc_pick.h", "kshim/kmod/kc_pick.h"},       {"kc_rename.h", "kshim/kmod/kc_rename.h"},
-    {"init.sh", "kshim/kmod/init.sh"},           {"kshim/kshim.h", "kshim/kmod/kshim/kshim.h"},
+    {ModuleStage::kGuestInit, "kshim/kmod/init.sh"}, {"kshim/kshim.h", "kshim/kmod/kshim/kshim.h"},
     {"kc_inc/linux/sched/deadline.h", "kshim/kmod/kc_inc/linux/sched/deadline.h"},
-    {"kcheck_abi.h", "kshim/abi/kcheck_abi.h"},  {"glue.c", nullptr},
-    {"candidate.c", nullptr},                    {"cpudeadline.h", nullptr},
-    {"Kbuild", nullptr}};
+    {"kcheck_abi.h", "kshim/abi/kcheck_abi.h"},  {ModuleStage::kGlue, nullptr},
+    {ModuleStage::kCandidate, nullptr},          {ModuleStage::kHeader, nullptr},
+    {ModuleStage::kDriverSubject, nullptr},      {ModuleStage::kKbuild, nullptr}};
 // What export --kmod adds (program.ops, program.txt, README).
 constexpr const char* kExported[] = {"program.ops", "program.txt", "README"};
 
@@ -62,6 +63,7 @@ std::vector<util::OwnedEntry> module_files(bool exported) {
 
 bool stage_module(const CandidateSpec& spec, util::OwnedDir& dir, std::string* error) {
   const fs::path src = source_dir();
+  const ShimTree tree = ShimTree::of(src);
   std::error_code ec;
   for (const auto& f : kStaged)
     if (f.from) copy_into(src / f.from, dir.file(f.rel), ec);
@@ -71,11 +73,12 @@ bool stage_module(const CandidateSpec& spec, util::OwnedDir& dir, std::string* e
       util::c_string_literal(spec.file.filename().string()))));
   with_tool_subject(*spec.tool, [&]<class S>(std::type_identity<S>) {
     glue = kcheck::module_glue<S>(spec, source);  // its package's (kcheck/subject_hooks.h)
-    if (header.empty()) header = kcheck::staged_header<S>(spec, src / "kshim");
+    if (header.empty()) header = kcheck::staged_header<S>(spec, tree);
   });
-  copy_into(src / "kshim" / "runtime" / glue.glue, dir.file("glue.c"), ec);
-  copy_into(spec.file, dir.file("candidate.c"), ec);
-  copy_into(header, dir.file("cpudeadline.h"), ec);
+  copy_into(tree.runtime(glue.glue), dir.file(ModuleStage::kGlue), ec);
+  copy_into(tree.driver_subject(spec.tool->name), dir.file(ModuleStage::kDriverSubject), ec);
+  copy_into(spec.file, dir.file(ModuleStage::kCandidate), ec);
+  copy_into(header, dir.file(ModuleStage::kHeader), ec);
   std::string why;
   if (ec || !dir.ok(&why)) {
     *error = fmt::format("cannot stage the module in {}: {}", dir.dir().string(),
@@ -92,13 +95,13 @@ bool stage_module(const CandidateSpec& spec, util::OwnedDir& dir, std::string* e
       "KC_FAA := $(shell grep -qs cpumask_first_and_and $(srctree)/include/linux/cpumask.h || "
       "echo -DKC_NEED_FIRST_AND_AND)\n"
       "obj-m := kcheck.o\n"
-      "kcheck-y := kc_module.o kc_driver.o glue.o candidate.o\n"
+      "kcheck-y := kc_module.o kc_driver.o kc_subject.o glue.o candidate.o\n"
       "ccflags-y := -I$(src) -include $(src)/kc_rename.h{}{} -Wno-missing-prototypes "
       "-Wno-missing-declarations\n"
       "CFLAGS_glue.o := {}\n"
       "CFLAGS_candidate.o := {}\n",
       rename, own, glue.glue_flags, glue.cand_flags);
-  if (!io::write_file(dir.file("Kbuild").string(), kbuild, error)) return false;
+  if (!io::write_file(dir.file(ModuleStage::kKbuild).string(), kbuild, error)) return false;
   return true;
 }
 
@@ -128,11 +131,11 @@ int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_fl
   if (clang.empty()) return fail("clang-14 not found on PATH (run scripts/install-deps.sh)");
   const KcheckWork w{env->work};
   env->twin = w.twin();
-  const fs::path kmod_src = source_dir() / "kshim" / "kmod";
+  const ShimTree tree = ShimTree::of(source_dir());
   if (run({.argv = {clang.string(), "-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
-           "-I", (source_dir() / "kshim" / "abi").string(), "-I", kmod_src.string(),
-           (kmod_src / "twin.c").string(), (kmod_src / "kc_driver.c").string(), "-ldl", "-o",
-           env->twin.string()},
+           "-I", tree.abi().string(), "-I", tree.kmod().string(),
+           tree.kmod_file("twin.c").string(), tree.kmod_file("kc_driver.c").string(),
+           tree.driver_subject(spec.tool->name).string(), "-ldl", "-o", env->twin.string()},
            .log = w.twin_build_log(), .deadline = kBuildSeconds,
            .stdin_null = true}) != 0)
     return fail(fmt::format("could not build the shim twin: {}",
@@ -141,7 +144,8 @@ int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_fl
 
   // The module, against the kernel's headers.
   t = Clock::now();
-  const fs::path mod = w.kmod();
+  const ModuleStage stage{w.kmod()};
+  const fs::path mod = stage.dir;
   std::string why;
   util::OwnedDir kmod;  // kernel-check's own, afresh: never the candidate or its header
   if (!util::remove_except(mod, {spec.file, spec.header}, &why) ||
@@ -160,9 +164,9 @@ int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_fl
       &why);
   if (kbuild.empty()) return fail(why);
   if (run({.argv = kbuild, .log = mlog, .deadline = kBuildSeconds, .stdin_null = true}) != 0 ||
-      !fs::exists(mod / "kcheck.ko")) {
+      !fs::exists(stage.module())) {
     std::string log = read_text(mlog);
-    const std::string staged = (mod / "candidate.c").string();
+    const std::string staged = stage.candidate().string();
     for (std::size_t at = 0; (at = log.find(staged, at)) != std::string::npos;)
       log.replace(at, staged.size(), spec.file.string());
     fmt::print(stderr, "{}", log);
@@ -170,7 +174,7 @@ int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_fl
                             "compiler's messages above; log {})",
                             spec.file.string(), env->pieces.version, mlog.string()));
   }
-  env->module = mod / "kcheck.ko";
+  env->module = stage.module();
   env->module_seconds = since(t);
   return kExitOk;
 }
@@ -196,7 +200,8 @@ bool export_kmod(const CandidateSpec& spec, const std::string& program_text, con
       !dir.clean(error) || !in_kernel_detail::stage_module(spec, dir, error))
     return false;
   std::error_code ec;
-  if (!dir.protects(dir.dir() / "init.sh")) fs::remove(dir.dir() / "init.sh", ec);
+  if (const fs::path init = ModuleStage{dir.dir()}.guest_init(); !dir.protects(init))
+    fs::remove(init, ec);
   in_kernel_detail::HostProgram p;
   const SubjectTool& subject = *spec.tool;
   if (!in_kernel_detail::to_host(*program, subject, "the program", &p, error)) return false;

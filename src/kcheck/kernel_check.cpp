@@ -123,21 +123,27 @@ std::string summarize_form_errors(const std::string& out, const std::string& /*f
 }
 
 std::string_view kernel_api_name(KernelApi api) {
-  switch (api) {
-    case KernelApi::kV3_14: return "v3.14";
-    case KernelApi::kV4_8: return "v4.8";
-    case KernelApi::kV4_9: return "v4.9";
-    case KernelApi::kV6_19: return "v6.19";
-    case KernelApi::kPick: return "pick";
+  switch (api) {  // the forms of kcheck_abi.h's one list
+#define DIFFSCHED_KERNEL_API_CASE(id, name) \
+  case KernelApi::k##id: return name;
+    KCHECK_APIS(DIFFSCHED_KERNEL_API_CASE)
+#undef DIFFSCHED_KERNEL_API_CASE
   }
   return "?";
 }
 
-std::optional<KernelApi> parse_kernel_api(std::string_view name) {
-  for (KernelApi a : {KernelApi::kV3_14, KernelApi::kV4_8, KernelApi::kV4_9, KernelApi::kV6_19})
-    if (kernel_api_name(a) == name) return a;
-  return std::nullopt;
-}
+// Each form its own value: the harness tells the forms apart by it.
+static_assert([] {
+  constexpr int values[] = {
+#define DIFFSCHED_KERNEL_API_VALUE(id, name) KCHECK_API_##id,
+      KCHECK_APIS(DIFFSCHED_KERNEL_API_VALUE)
+#undef DIFFSCHED_KERNEL_API_VALUE
+  };
+  for (std::size_t i = 0; i < std::size(values); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (values[i] == values[j]) return false;
+  return true;
+}());
 
 std::string_view find_return_name(FindReturn r) {
   return r == FindReturn::kCpu ? "a CPU or -1" : "0/1";
@@ -180,6 +186,12 @@ const FormSpec& form_spec(KernelApi api) {
 }
 
 }  // namespace
+
+std::optional<KernelApi> parse_kernel_api(std::string_view name) {
+  for (const FormSpec& f : kForms)  // cpudl's forms only
+    if (kernel_api_name(f.api) == name) return f.api;
+  return std::nullopt;
+}
 
 std::string supported_cpudl_forms() {
   std::string out;

@@ -14,6 +14,8 @@
 
 #include "subject_tools.h"
 
+#include <kcheck_abi.h>
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -23,9 +25,16 @@ namespace diffsched::tools {
 
 namespace fs = std::filesystem;
 
-enum class KernelApi { kV3_14, kV4_8, kV4_9, kV6_19, kPick };
+// A candidate's API form: the rows of kshim/abi/kcheck_abi.h's KCHECK_APIS,
+// each with its KCHECK_API_<ID> value (what the glue's -DKCHECK_API= takes).
+enum class KernelApi : int {
+#define DIFFSCHED_KERNEL_API(id, name) k##id = KCHECK_API_##id,
+  KCHECK_APIS(DIFFSCHED_KERNEL_API)
+#undef DIFFSCHED_KERNEL_API
+};
 
-std::string_view kernel_api_name(KernelApi api);  // "v3.14", "v4.8", "v4.9", "v6.19", "pick"
+std::string_view kernel_api_name(KernelApi api);  // the list's: "v3.14", "v4.8", ..., "pick"
+// One of cpudl's forms by its name (--api): v3.14, v4.8, v4.9, v6.19.
 std::optional<KernelApi> parse_kernel_api(std::string_view name);
 
 // What cpudl_find() returns: 1 or 0 (v4.15+), or a CPU or -1 ("best_cpu",

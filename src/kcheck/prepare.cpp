@@ -106,7 +106,7 @@ int make_work_dir(Session& s) {
   std::error_code ec;
   s.work = s.o.work_dir;
   if (s.work.empty()) {
-    const fs::path root = tools::preset_dir("fuzz") / "kcheck";
+    const fs::path root = tools::FuzzBuild{tools::preset_dir("fuzz")}.work_dirs();
     fs::create_directories(root, ec);
     std::string tmpl =
         (root / fmt::format("{}-XXXXXX", fs::path(s.o.candidate).stem().string())).string();
@@ -179,7 +179,7 @@ int build_harness(Session& s) {
 int find_harness(Session& s) {
   const KernelCheckOptions& o = s.o;
   const bool ours = o.harness.empty();
-  s.h.binary = ours ? tools::preset_dir("fuzz") / "kshim" / "kcheck_harness"
+  s.h.binary = ours ? tools::FuzzBuild{tools::preset_dir("fuzz")}.harness()
                     : fs::absolute(tools::find_program(o.harness).empty()
                                        ? fs::path(o.harness)
                                        : tools::find_program(o.harness));

@@ -237,7 +237,7 @@ int run_properties(Session& s) {
                        (o.minimize_seconds > 0 ? o.minimize_seconds : kUnboundedMinimize) +
                        (o.exhaustive.empty() ? 0 : kExhaustiveSeconds);
   KernelCheckOptions rc = s.h.with_mode("check");
-  rc.seeds = (tools::source_dir() / "corpus" / "seeds" / s.target).string();
+  rc.seeds = tools::SourceTree{tools::source_dir()}.seeds(s.target).string();
   rc.output = s.reproducer.string();
   const HarnessRun r = s.h.run(rc, {}, {}, limit);
   if (r.timed_out())
@@ -321,13 +321,12 @@ int run_fuzzing(Session& s) {
   const fs::path corpus = tools::KcheckWork{s.work}.corpus();
   std::error_code ec;
   fs::create_directories(corpus, ec);
-  for (const auto& e : fs::directory_iterator(tools::source_dir() / "corpus" / s.target, ec))
+  for (const auto& e : fs::directory_iterator(tools::SourceTree{tools::source_dir()}.corpus(s.target), ec))
     fs::copy_file(e.path(), corpus / e.path().filename(), fs::copy_options::skip_existing, ec);
   const fs::path log = tools::KcheckWork{s.work}.fuzz_log();
   // The dictionary of the target fuzzed (src/registry.def).
   const std::string dict =
-      (tools::source_dir() / "fuzz" / fmt::format("{}.dict", find_target(s.target)->dict))
-          .string();
+      tools::SourceTree{tools::source_dir()}.dict(find_target(s.target)->dict).string();
   fmt::print("  fuzzing: {} s of libFuzzer (seed {}), log {}\n", o.time, o.seed, log.string());
   const long seconds = static_cast<long>(o.time + 0.5);
   const HarnessRun r = s.h.run(s.h.with_mode("fuzz"),

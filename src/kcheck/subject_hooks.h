@@ -22,6 +22,14 @@
 //                      op's letter in kshim/abi/kc_ops.h, then its fields), pick
 //                      "p DST CPUS ALLOWED"; masks need the program's nr_cpu_ids
 //                      (kernel::NrCpuIdsScope)
+//   in_kernel_refusal<S>(spec)  "" or why --in-kernel cannot run the file's
+//                      form (cpudl's v3.14)
+//   in_kernel_form<S>(spec)  the form in --in-kernel's first line: "the v4.9
+//                      API form (...), cpudl_find() returns 0/1", "function F"
+//   reproducer_comments<S>(spec)  what a reproducer says of the file after its
+//                      "# candidate:" line (pick: "# function: F\n")
+//   export_spec<S>(request, source, &spec, &error)  export --kmod: the file's
+//                      form from its text and the reproducer's comments
 #pragma once
 
 #include <filesystem>
@@ -29,6 +37,7 @@
 #include <vector>
 
 #include "kcheck/kernel_check.h"
+#include "kcheck/work.h"
 #include "kernel/cpumask.h"
 
 namespace diffsched::kcheck {
@@ -41,11 +50,9 @@ int classify_file(Session& s, const std::string& file, const std::string& text,
 template <class S>
 std::string describe_form(const tools::CandidateSpec& spec);
 template <class S>
-std::filesystem::path staged_header(const tools::CandidateSpec& spec,
-                                    const std::filesystem::path& shim);
+std::filesystem::path staged_header(const tools::CandidateSpec& spec, const tools::ShimTree& shim);
 template <class S>
-std::vector<std::string> glue_args(const tools::CandidateSpec& spec,
-                                   const std::filesystem::path& shim,
+std::vector<std::string> glue_args(const tools::CandidateSpec& spec, const tools::ShimTree& shim,
                                    const std::filesystem::path& staged);
 
 template <class S>
@@ -62,6 +69,27 @@ struct ModuleGlue {
 };
 template <class S>
 ModuleGlue module_glue(const tools::CandidateSpec& spec, const std::string& source);
+
+// --in-kernel's report and reproducer.
+template <class S>
+std::string in_kernel_refusal(const tools::CandidateSpec& spec);
+template <class S>
+std::string in_kernel_form(const tools::CandidateSpec& spec);
+template <class S>
+std::string reproducer_comments(const tools::CandidateSpec& spec);
+// The value of a "# key: value" comment line of a reproducer, or "".
+std::string reproducer_comment(const std::string& text, const std::string& key);
+
+// export --kmod: a reproducer (its text) and export's own options.
+struct ExportRequest {
+  std::string reproducer;
+  std::string function;  // --function, or ""
+  std::string api;       // --api: "auto" or a cpudl form's name
+};
+// Fills spec's form (spec->file is set); false with the one-line error.
+template <class S>
+bool export_spec(const ExportRequest& r, const std::string& source, tools::CandidateSpec* spec,
+                 std::string* error);
 
 // A file an earlier kernel-check wrote in the given --work-dir (the header it
 // staged beside a candidate in candidate/): its leftover, never an input.

@@ -1,18 +1,119 @@
 // Every path of kernel-check's work directory, named once, the way
 // campaign/layout.h names a campaign's: the harness protocol's files, the
-// logs and outputs of each stage, and --in-kernel's guest and twin files.
-// Nothing in kernel-check glues a file name onto its work directory by hand.
+// logs and outputs of each stage, and --in-kernel's guest and twin files;
+// inside them, a candidate's stage, the module's and the guest's root; and
+// the kernel shim's files kernel-check builds with (ShimTree). Nothing in
+// kernel-check glues a file name onto a directory by hand.
 //
 //   const tools::KcheckWork w{s.work};
 //   run_harness(..., w.record(), w.current_input());
+//   const tools::CandidateStage stage = w.stage("candidate");   // stage.compile_log()
 #pragma once
 
 #include <filesystem>
 #include <string>
+#include <string_view>
 
 #include <fmt/format.h>
 
 namespace diffsched::tools {
+
+// A candidate staged for its compile (kernel-check's build_candidate()):
+// the file under its own name, the header it includes as the kernel's
+// "cpudeadline.h", the compile's log and the shared object.
+struct CandidateStage {
+  std::filesystem::path dir;
+  std::string role;  // "candidate", "baseline", ...
+
+  using path = std::filesystem::path;
+  path file(const path& candidate) const { return dir / candidate.filename(); }
+  path header() const { return dir / "cpudeadline.h"; }
+  path compile_log() const { return dir / "compile.log"; }
+  path shared_object() const { return dir / (role + ".so"); }
+};
+
+// --in-kernel's module directory (KcheckWork::kmod(), or export --kmod's -o):
+// the names kbuild and the staging table (in_kernel_module.cpp) use.
+struct ModuleStage {
+  static constexpr const char* kCandidate = "candidate.c";
+  static constexpr const char* kHeader = "cpudeadline.h";  // as the kernel's "cpudeadline.h"
+  static constexpr const char* kGlue = "glue.c";
+  static constexpr const char* kDriverSubject = "kc_subject.c";  // the driver's subject part
+  static constexpr const char* kKbuild = "Kbuild";
+  static constexpr const char* kGuestInit = "init.sh";
+  std::filesystem::path dir;
+
+  using path = std::filesystem::path;
+  path candidate() const { return dir / kCandidate; }
+  path guest_init() const { return dir / kGuestInit; }
+  path module() const { return dir / "kcheck.ko"; }
+};
+
+// The guest's initramfs (KcheckWork::initramfs(tag)): what the kernel runs
+// as /init (kshim/kmod/init.sh) finds there.
+struct GuestRoot {
+  std::filesystem::path dir;
+
+  using path = std::filesystem::path;
+  path bin() const { return dir / "bin"; }
+  path busybox() const { return bin() / "busybox"; }
+  path proc() const { return dir / "proc"; }
+  path dev() const { return dir / "dev"; }
+  path init() const { return dir / "init"; }
+  path module() const { return dir / "kcheck.ko"; }
+  path programs() const { return dir / "programs.txt"; }
+};
+
+// The kernel shim under the source tree (kshim/): what a candidate is built
+// with, and the in-kernel module's and twin's sources.
+struct ShimTree {
+  std::filesystem::path dir;  // SOURCE_DIR/kshim
+
+  using path = std::filesystem::path;
+  static ShimTree of(const path& source_dir) { return {source_dir / "kshim"}; }
+  path sched() const { return dir / "sched"; }  // the shim's "sched.h", -iquote
+  path sched_header() const { return sched() / "sched.h"; }
+  path include() const { return dir / "include"; }
+  path shim_header() const { return include() / "kshim" / "kshim.h"; }
+  path abi() const { return dir / "abi"; }
+  // The kernel's cpudeadline.h of an API form ("v4.9"), staged beside a file
+  // that brings none.
+  path cpudeadline_header(std::string_view form) const {
+    return dir / "cpudeadline" / fmt::format("cpudeadline-{}.h", form);
+  }
+  path runtime(std::string_view file) const { return dir / "runtime" / file; }
+  path kmod() const { return dir / "kmod"; }
+  path kmod_file(std::string_view rel) const { return kmod() / rel; }
+  // The driver's part for a subject, picked by its name (kc_driver_internal.h).
+  path driver_subject(std::string_view subject) const {
+    return kmod() / fmt::format("kc_subject_{}.c", subject);
+  }
+  path guest_init() const { return kmod() / "init.sh"; }
+};
+
+// What kernel-check reads of the source tree: the checked-in programs and
+// corpora by target or subject, the fuzz dictionaries, the shim.
+struct SourceTree {
+  std::filesystem::path dir;  // tools::source_dir()
+
+  using path = std::filesystem::path;
+  path seeds(std::string_view target) const { return dir / "corpus" / "seeds" / target; }
+  path regressions(std::string_view subject) const {
+    return dir / "corpus" / "regressions" / subject;
+  }
+  path corpus(std::string_view target) const { return dir / "corpus" / target; }
+  path dict(std::string_view name) const { return dir / "fuzz" / fmt::format("{}.dict", name); }
+  ShimTree shim() const { return ShimTree::of(dir); }
+};
+
+// What kernel-check uses of the fuzz preset's build tree (tools::preset_dir("fuzz")).
+struct FuzzBuild {
+  std::filesystem::path dir;
+
+  using path = std::filesystem::path;
+  path harness() const { return dir / "kshim" / "kcheck_harness"; }
+  path work_dirs() const { return dir / "kcheck"; }  // the default --work-dir's parent
+};
 
 struct KcheckWork {
   std::filesystem::path dir;
@@ -37,6 +138,7 @@ struct KcheckWork {
   path crash_trial_log() const { return dir / "crash-trial.log"; }
   // --in-kernel: the shim twin and the module, built here; per run (`tag`)
   // the programs, the twin's output, the guest's initramfs, initrd and log.
+  CandidateStage stage(const std::string& role) const { return {dir / role, role}; }
   path twin() const { return dir / "kcheck_twin"; }
   path twin_build_log() const { return dir / "twin-build.log"; }
   path kmod() const { return dir / "kmod"; }

@@ -14,7 +14,7 @@
 #include "kcheck/subject_hooks.h"
 #include "util/text.h"
 
-// The driver's op table (C macros only), shared with kc_driver.c.
+// The driver's op table (C macros only), shared with the driver (kshim/kmod/kc_subject_cpudl.c).
 #include <kc_ops.h>
 
 namespace diffsched::kcheck {
@@ -27,7 +27,7 @@ namespace {
 // The driver's op table (kshim/abi/kc_ops.h): row i is cpudl::Op's
 // alternative i, checked here by name, so an op's letter is
 // kDriverOps[op.index()].letter. A new op does not compile until its row
-// is there (and kc_driver.c, which builds its handlers from the same rows,
+// is there (and kc_subject_cpudl.c, which builds its handlers from the same rows,
 // does not compile until it has the op's handler).
 struct DriverOp {
   char letter;
@@ -136,33 +136,31 @@ std::string describe_form<cpudl::Subject>(const tools::CandidateSpec& spec) {
 }
 
 template <>
-fs::path staged_header<cpudl::Subject>(const tools::CandidateSpec& spec, const fs::path& shim) {
-  return shim / "cpudeadline" / fmt::format("cpudeadline-{}.h", tools::kernel_api_name(spec.api));
+fs::path staged_header<cpudl::Subject>(const tools::CandidateSpec& spec, const tools::ShimTree& shim) {
+  return shim.cpudeadline_header(tools::kernel_api_name(spec.api));
 }
 
 template <>
 std::vector<std::string> glue_args<cpudl::Subject>(const tools::CandidateSpec& spec,
-                                                   const fs::path& shim, const fs::path& staged) {
-  const int api = spec.api == KernelApi::kV3_14  ? 314
-                  : spec.api == KernelApi::kV4_8 ? 48
-                  : spec.api == KernelApi::kV4_9 ? 49
-                                                 : 619;
+                                                   const tools::ShimTree& shim,
+                                                   const fs::path& staged) {
+  const int api = static_cast<int>(spec.api);  // its KCHECK_API_* value
   const bool has_freecpu =
       spec.api != KernelApi::kV6_19 && spec.api != KernelApi::kV3_14 &&
       tools::defines_function(util::read_text(fs::absolute(spec.file)), "cpudl_set_freecpu");
-  return {"-include", (shim / "sched" / "sched.h").string(),
+  return {"-include", shim.sched_header().string(),
           fmt::format("-DKCHECK_API={}", api),
           fmt::format("-DKCHECK_FIND_RETURNS_CPU={}", spec.find_return == FindReturn::kCpu ? 1 : 0),
           fmt::format("-DKCHECK_HAS_FREECPU={}", has_freecpu ? 1 : 0),
           staged.string(),
-          (shim / "runtime" / "glue_cpudl.c").string()};
+          shim.runtime("glue_cpudl.c").string()};
 }
 
 // As the build above: a v4.8/v4.9-form file without the free-CPU helpers
 // (v3.16 .. v3.18, Android 3.18 trees) has its free mask kept by the glue.
 template <>
 ModuleGlue module_glue<cpudl::Subject>(const tools::CandidateSpec& spec, const std::string& source) {
-  const int api = spec.api == KernelApi::kV4_8 ? 48 : spec.api == KernelApi::kV4_9 ? 49 : 619;
+  const int api = static_cast<int>(spec.api);  // not v3.14: in_kernel_refusal() refuses it
   const bool has_freecpu = spec.api != KernelApi::kV6_19 &&
                            tools::defines_function(util::read_text(spec.file), "cpudl_set_freecpu");
   return {.glue = "glue_cpudl.c",
@@ -172,6 +170,47 @@ ModuleGlue module_glue<cpudl::Subject>(const tools::CandidateSpec& spec, const s
                                     has_freecpu ? 1 : 0, source),
           .cand_flags = "-include $(src)/sched.h",
           .rename = ""};
+}
+
+template <>
+std::string in_kernel_refusal<cpudl::Subject>(const tools::CandidateSpec& spec) {
+  if (spec.api != KernelApi::kV3_14) return "";
+  return fmt::format("--in-kernel does not support the v3.14 API form of {} (its own "
+                     "dl_time_before() clashes with the kernel's); supported: v4.8, v4.9, v6.19, pick",
+                     spec.file.string());
+}
+
+template <>
+std::string in_kernel_form<cpudl::Subject>(const tools::CandidateSpec& spec) {
+  return tools::describe_cpudl_form(spec.api, spec.find_return);
+}
+
+template <>
+std::string reproducer_comments<cpudl::Subject>(const tools::CandidateSpec&) {
+  return "";
+}
+
+template <>
+bool export_spec<cpudl::Subject>(const ExportRequest& r, const std::string& source,
+                                 tools::CandidateSpec* spec, std::string* error) {
+  std::string why;
+  std::optional<KernelApi> api =
+      r.api == "auto" ? tools::detect_cpudl_api(source, &why) : tools::parse_kernel_api(r.api);
+  if (!api) {
+    *error = fmt::format("{}: {}", spec->file.string(), r.api == "auto" ? why : "unknown --api");
+    return false;
+  }
+  if (*api == KernelApi::kV3_14) {
+    *error = fmt::format("{}: the v3.14 API form has no kernel module driver", spec->file.string());
+    return false;
+  }
+  spec->api = *api;
+  auto ret = tools::detect_find_return(source, &why);
+  spec->find_return = ret.value_or(FindReturn::kBool);
+  std::error_code ec;
+  if (const fs::path near = spec->file.parent_path() / "cpudeadline.h"; fs::is_regular_file(near, ec))
+    spec->header = near;
+  return true;
 }
 
 }  // namespace diffsched::kcheck

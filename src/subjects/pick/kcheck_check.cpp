@@ -12,7 +12,7 @@ namespace diffsched::kcheck {
 template <>
 int classify_file<pick::Subject>(Session& s, const std::string& file, const std::string& text,
                                  tools::CandidateSpec* spec) {
-  spec->api = tools::KernelApi::kPick;
+  spec->api = tools::KernelApi::kPICK;
   spec->function = s.o.function;
   if (const tools::CSource& src = tools::parse_c_source(text); !src.parsed)
     return error("build", fmt::format("{} cannot be read as C ({})", file, src.error));
@@ -30,17 +30,17 @@ std::string describe_form<pick::Subject>(const tools::CandidateSpec&) {
 // A function cut from fair.c includes "sched.h", and the kernel's (like the
 // shim's) includes "cpudeadline.h": the v4.9 form's.
 template <>
-fs::path staged_header<pick::Subject>(const tools::CandidateSpec&, const fs::path& shim) {
-  return shim / "cpudeadline" /
-         fmt::format("cpudeadline-{}.h", tools::kernel_api_name(tools::KernelApi::kV4_9));
+fs::path staged_header<pick::Subject>(const tools::CandidateSpec&, const tools::ShimTree& shim) {
+  return shim.cpudeadline_header(tools::kernel_api_name(tools::KernelApi::kV4_9));
 }
 
 template <>
 std::vector<std::string> glue_args<pick::Subject>(const tools::CandidateSpec& spec,
-                                                  const fs::path& shim, const fs::path& staged) {
-  return {"-include", (shim / "include" / "kshim" / "kshim.h").string(),
+                                                  const tools::ShimTree& shim,
+                                                  const fs::path& staged) {
+  return {"-include", shim.shim_header().string(),
           fmt::format("-DKCHECK_FUNCTION={}", spec.function), staged.string(),
-          (shim / "runtime" / "glue_pick.c").string()};
+          shim.runtime("glue_pick.c").string()};
 }
 
 // Kernels before v6.6 lack cpumask_first_and_and(): kbuild asks the headers
@@ -61,6 +61,35 @@ std::string driver_line<pick::Subject>(const pick::Op& op) {
   const auto& o = std::get<pick::Pick>(op);
   return fmt::format("p {} {} {}", driver_cpulist(o.dst), driver_cpulist(o.cpus),
                      driver_cpulist(o.allowed));
+}
+
+template <>
+std::string in_kernel_refusal<pick::Subject>(const tools::CandidateSpec&) {
+  return "";
+}
+
+template <>
+std::string in_kernel_form<pick::Subject>(const tools::CandidateSpec& spec) {
+  return "function " + spec.function;
+}
+
+template <>
+std::string reproducer_comments<pick::Subject>(const tools::CandidateSpec& spec) {
+  return fmt::format("# function: {}\n", spec.function);
+}
+
+template <>
+bool export_spec<pick::Subject>(const ExportRequest& r, const std::string& source,
+                                tools::CandidateSpec* spec, std::string* error) {
+  spec->api = tools::KernelApi::kPICK;
+  spec->function = !r.function.empty() ? r.function : reproducer_comment(r.reproducer, "function");
+  if (spec->function.empty()) spec->function = "select_dst_cpu";
+  if (!tools::defines_function(source, spec->function)) {
+    *error = fmt::format("{} defines no function {}() (name another with --function)",
+                         spec->file.string(), spec->function);
+    return false;
+  }
+  return true;
 }
 
 }  // namespace diffsched::kcheck
