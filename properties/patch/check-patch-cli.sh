@@ -1,15 +1,15 @@
 #!/bin/sh
 # diffsched check-patch end to end (properties/patch/check_patch.cmake):
-#   check-patch-cli.sh DIFFSCHED KUNIT_DIR CASE
-# The tree and the patches are the project's (properties/patch/tree,
-# properties/patch/inputs). KUNIT_DIR receives tools/testing/kunit of the
+#   check-patch-cli.sh DIFFSCHED KUNIT_DIR CASE TREE
+# The patches are the project's (properties/patch/inputs); TREE is the tree
+# check_patch.cmake makes from the example files and properties/patch/tree. KUNIT_DIR receives tools/testing/kunit of the
 # installed linux-source-6.1 (case kunit-parser), never committed.
 # $KCHECK_HARNESS, if set, is given as --harness with --no-build (a harness
 # built elsewhere); otherwise kernel-check uses build-fuzz's (the fixture).
 set -u
-ds=$1 kunit=$2 case=$3
+ds=$1 kunit=$2 case=$3 tree=$4
 here=$(cd "$(dirname "$0")" && pwd)
-in=$here/inputs tree=$here/tree
+in=$here/inputs
 kunitpy=$kunit/linux-source-6.1/tools/testing/kunit/kunit.py
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-patch-test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -70,7 +70,7 @@ kunit-parser)
   ;;
 bad-hunk)
   run 2 "$in/bad-hunk-fails.diff" --tree "$tree"
-  one_error_line "patch 1 does not apply: kernel/sched/cpudeadline.c hunk 1 '@@ -160,7 +160,7 @@"
+  one_error_line "patch 1 does not apply: kernel/sched/cpudeadline.c hunk 1 '@@ -158,7 +158,7 @@"
   [ -s "$tmp/out" ] && fail "a report on stdout for a bad patch"
   ;;
 bad-counts)

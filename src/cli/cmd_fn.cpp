@@ -36,6 +36,9 @@ Runner add_fn(CLI::App& app) {
   sub->add_option("--spec", o->spec_file, "a .fnspec file (docs/fn.md: domains, globals, level)")
       ->check(CLI::ExistingFile);
   sub->add_flag("--json", o->json, "one JSON verdict object on stdout");
+  sub->add_option("--verdict-json", o->verdict_json,
+                  "also write the JSON verdict object to FILE (check-patch reads it; only on a "
+                  "verdict, exit 0 or 1)");
   return [o, function] {
     if (o->old_function.empty()) o->old_function = *function;
     if (o->new_function.empty()) o->new_function = *function;

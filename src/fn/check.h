@@ -34,6 +34,7 @@ struct FnOptions {
   std::uint64_t seed = 1;
   unsigned nr_cpus = 0;  // 0: drawn per input from default_nr_cpus()
   bool json = false;     // one JSON verdict object on stdout instead of text
+  std::string verdict_json;  // "" or a file that gets the JSON verdict object too
   std::string replay_prefix = "diffsched";  // how to spell the replay command
 };
 
