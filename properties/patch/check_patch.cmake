@@ -12,13 +12,17 @@
 # so no copy of them is committed; kernel/sched/topology.c is the project's
 # (properties/patch/tree). The patches of properties/patch/inputs apply to it.
 set(check_patch_tree ${CMAKE_CURRENT_BINARY_DIR}/patch-tree)
-foreach(pair "cpudl/v4.9-hole.c|cpudeadline.c" "pick/named.c|fair.c")
+# kernel/sched/loadbalance.c is kshim/examples/fn/pairs/first-and-and/old.c
+# (without its `// fn-expect:` line), for the fn route's patches.
+foreach(pair "cpudl/v4.9-hole.c|cpudeadline.c" "pick/named.c|fair.c"
+             "fn/pairs/first-and-and/old.c|loadbalance.c")
   string(REPLACE "|" ";" pair "${pair}")
   list(GET pair 0 from)
   list(GET pair 1 to)
   set(from ${PROJECT_SOURCE_DIR}/kshim/examples/${from})
   file(READ ${from} text)
   string(REGEX REPLACE "\n// expect:[^\n]*" "" text "${text}")
+  string(REGEX REPLACE "^// fn-expect:[^\n]*\n" "" text "${text}")
   file(WRITE ${check_patch_tree}/kernel/sched/${to} "${text}")
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${from})
 endforeach()
@@ -40,19 +44,35 @@ set_tests_properties(patch.kunit-parser PROPERTIES FIXTURES_SETUP kunit_parser L
                      TIMEOUT 300)
 # Cases that need no harness (bad inputs, nothing checkable).
 foreach(case bad-hunk bad-counts no-files empty unknown-flag missing-tree missing-patch
-             base-missing base-commit-git nothing-checkable b4 list)
+             base-missing base-commit-git nothing-checkable b4 list page)
   add_test(NAME patch.cli.${case}
            COMMAND ${check_patch_script} $<TARGET_FILE:diffsched> ${check_patch_kunit} ${case} ${check_patch_tree})
   set_tests_properties(patch.cli.${case} PROPERTIES LABELS "unit;patch" TIMEOUT 120)
 endforeach()
 set_tests_properties(patch.cli.nothing-checkable PROPERTIES FIXTURES_REQUIRED kunit_parser)
 # Cases that run kernel-check (short: --time 1, few programs).
-foreach(case equivalent-mbox broken-diff series html pick pick-and-topology ktap-finding)
+foreach(case equivalent-mbox broken-diff series html pick pick-and-topology ktap-finding
+             fn-pick fn-pick-broken)
   add_test(NAME patch.cli.${case}
            COMMAND ${check_patch_script} $<TARGET_FILE:diffsched> ${check_patch_kunit} ${case} ${check_patch_tree})
   set_tests_properties(patch.cli.${case} PROPERTIES LABELS "patch;kernel" TIMEOUT 600
                        FIXTURES_REQUIRED "kcheck_harness;kunit_parser")
 endforeach()
+# The seed pages (section 4) are outside the repository (../shared/seeds
+# beside a checkout): the test exists only where they are; a clean clone
+# has none (docs/check-patch.md). The page path is tested anyway (page, html).
+set(DIFFSCHED_SEEDS_DIR "${PROJECT_SOURCE_DIR}/../shared/seeds" CACHE PATH
+    "the two seed pages of issue 25 (000_*.txt, 004_*.txt), for the patch.cli.seeds test")
+file(GLOB check_patch_seeds "${DIFFSCHED_SEEDS_DIR}/000_*.txt" "${DIFFSCHED_SEEDS_DIR}/004_*.txt")
+list(LENGTH check_patch_seeds check_patch_nseeds)
+if(check_patch_nseeds EQUAL 2)
+  add_test(NAME patch.cli.seeds
+           COMMAND ${check_patch_script} $<TARGET_FILE:diffsched> ${check_patch_kunit} seeds ${check_patch_tree})
+  set_tests_properties(patch.cli.seeds PROPERTIES LABELS "unit;patch" TIMEOUT 120
+                       ENVIRONMENT "SEEDS_DIR=${DIFFSCHED_SEEDS_DIR}")
+else()
+  message(STATUS "diffsched check-patch: no seed pages in ${DIFFSCHED_SEEDS_DIR} (DIFFSCHED_SEEDS_DIR): no patch.cli.seeds test")
+endif()
 # export --ktap-module (section 3): a finding of kernel-check and a directory
 # of programs as two kselftest-style test modules, built with kbuild and loaded
 # in one QEMU guest (export --boot); the console's KTAP read by kunit.py parse
