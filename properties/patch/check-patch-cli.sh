@@ -1,15 +1,15 @@
 #!/bin/sh
 # diffsched check-patch end to end (properties/patch/check_patch.cmake):
-#   check-patch-cli.sh DIFFSCHED KUNIT_DIR CASE
-# The tree and the patches are the project's (properties/patch/tree,
-# properties/patch/inputs). KUNIT_DIR receives tools/testing/kunit of the
+#   check-patch-cli.sh DIFFSCHED KUNIT_DIR CASE TREE
+# The patches are the project's (properties/patch/inputs); TREE is the tree
+# check_patch.cmake makes from the example files and properties/patch/tree. KUNIT_DIR receives tools/testing/kunit of the
 # installed linux-source-6.1 (case kunit-parser), never committed.
 # $KCHECK_HARNESS, if set, is given as --harness with --no-build (a harness
 # built elsewhere); otherwise kernel-check uses build-fuzz's (the fixture).
 set -u
-ds=$1 kunit=$2 case=$3
+ds=$1 kunit=$2 case=$3 tree=$4
 here=$(cd "$(dirname "$0")" && pwd)
-in=$here/inputs tree=$here/tree
+in=$here/inputs
 kunitpy=$kunit/linux-source-6.1/tools/testing/kunit/kunit.py
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-patch-test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -42,21 +42,7 @@ ktap_check() {
   python3 "$kunitpy" parse --json="$tmp/kunit.json" "$1" >"$tmp/kunit.log" 2>&1
   grep -q "ERROR\]\|CRASHED\|Could not find" "$tmp/kunit.log" &&
     fail "kunit.py did not read the KTAP: $(grep "ERROR\]\|CRASHED\|Could not find" "$tmp/kunit.log" | head -3)"
-  python3 - "$tmp/kunit.json" "$2" <<'EOF' || { cat "$tmp/kunit.log"; fail "kunit.py's JSON"; }
-import json, sys
-d = json.load(open(sys.argv[1]))
-flat = {}
-def walk(g, prefix):
-    for c in g.get("test_cases", []):
-        flat[prefix + c["name"]] = c["status"]
-    for s in g.get("sub_groups", []):
-        walk(s, prefix + s["name"] + "/")
-walk(d, "")
-ok = eval(sys.argv[2], {"flat": flat})
-if not ok:
-    print("not true:", sys.argv[2], "over", json.dumps(flat, indent=1))
-sys.exit(0 if ok else 1)
-EOF
+  python3 "$here/kunit_flat.py" "$tmp/kunit.json" "$2" || { cat "$tmp/kunit.log"; fail "kunit.py's JSON"; }
 }
 
 case $case in
@@ -70,7 +56,7 @@ kunit-parser)
   ;;
 bad-hunk)
   run 2 "$in/bad-hunk-fails.diff" --tree "$tree"
-  one_error_line "patch 1 does not apply: kernel/sched/cpudeadline.c hunk 1 '@@ -160,7 +160,7 @@"
+  one_error_line "patch 1 does not apply: kernel/sched/cpudeadline.c hunk 1 '@@ -158,7 +158,7 @@"
   [ -s "$tmp/out" ] && fail "a report on stdout for a bad patch"
   ;;
 bad-counts)
@@ -211,6 +197,35 @@ pick-and-topology)
   run 3 "$in/pick-and-topology.patch" --tree "$tree" $fast
   has "pick kernel/sched/fair.c pick_new_dst_cpu: EQUIVALENT"
   has "not checked: kernel/sched/topology.c sd_degenerate_span"
+  ;;
+fn-pick)
+  # A changed function no kernel-check takes goes to diffsched fn.
+  run 0 "$in/fn-pick.patch" --tree "$tree" --runs 200
+  has "fn kernel/sched/loadbalance.c find_new_dst_cpu: EQUIVALENT"
+  has "diffsched fn: 200 generated inputs"
+  ;;
+fn-pick-broken)
+  run 1 "$in/fn-pick-broken.patch" --tree "$tree" --runs 200 --format ktap
+  ktap_check "$tmp/out" 'flat["patch-1/fn kernel/sched/loadbalance.c find_new_dst_cpu/verdict"] == "FAIL"'
+  has "# reproduce: " && has "--function find_new_dst_cpu"
+  ;;
+seeds)
+  # The two seed pages (outside the repository; SEEDS_DIR, a cache variable):
+  # their diffs found, the files and functions they touch named.
+  s0=$(ls "$SEEDS_DIR"/000_*.txt) && s4=$(ls "$SEEDS_DIR"/004_*.txt) || fail "no seed pages in $SEEDS_DIR"
+  run 0 "$s0" --list
+  has "kernel/sched/cpudeadline.c: " && has "cpudl_exchange" && has "cpudl_heapify_down" && has "cpudl_heapify_up"
+  run 0 "$s4" --list
+  has "kernel/sched/fair.c: " && has "can_migrate_task"
+  ;;
+page)
+  # A list-archive page's text written for the project (navigation, headers,
+  # the message, the diff, the footer), as the seeds are: the page-reading
+  # path always tested, seeds or not (cpudl-equivalent.html is the HTML form).
+  run 0 "$in/archive-page.txt" --list
+  has "(mail, 1 patch)" && has "author: Check Patch Tester <tester@example.org>"
+  has "[PATCH] sched/deadline: clear sifts only down (test page)"
+  has "kernel/sched/cpudeadline.c: 1 hunk; functions: cpudl_clear"
   ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac

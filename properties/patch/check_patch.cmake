@@ -1,35 +1,89 @@
 # ---- diffsched check-patch (issue 25; docs/check-patch.md) -------------------
 # The patch reader on every input form and hostile ones, the report formats
 # parsed back (nlohmann-json), and the CLI end to end on the project's tree
-# (properties/patch/tree, copies of kshim/examples files) and patches
-# (properties/patch/inputs): equivalent, broken, a series, a page, a pick,
-# bad inputs; the KTAP output checked by the kernel's own parser, kunit.py,
-# extracted at test time from Debian's linux-source-6.1 (never committed).
+# (made below) and patches (properties/patch/inputs): equivalent, broken, a
+# series, a page, a pick, bad inputs; the KTAP output checked by the kernel's
+# own parser, kunit.py, extracted at test time from Debian's linux-source-6.1
+# (never committed).
+#
+# The tree, made here at configure time: kernel/sched/cpudeadline.c and fair.c
+# are kshim/examples/cpudl/v4.9-hole.c and pick/named.c without their
+# `// expect:` lines (the example files' own tests, which the tree is not),
+# so no copy of them is committed; kernel/sched/topology.c is the project's
+# (properties/patch/tree). The patches of properties/patch/inputs apply to it.
+set(check_patch_tree ${CMAKE_CURRENT_BINARY_DIR}/patch-tree)
+# kernel/sched/loadbalance.c is kshim/examples/fn/pairs/first-and-and/old.c
+# (without its `// fn-expect:` line), for the fn route's patches.
+foreach(pair "cpudl/v4.9-hole.c|cpudeadline.c" "pick/named.c|fair.c"
+             "fn/pairs/first-and-and/old.c|loadbalance.c")
+  string(REPLACE "|" ";" pair "${pair}")
+  list(GET pair 0 from)
+  list(GET pair 1 to)
+  set(from ${PROJECT_SOURCE_DIR}/kshim/examples/${from})
+  file(READ ${from} text)
+  string(REGEX REPLACE "\n// expect:[^\n]*" "" text "${text}")
+  string(REGEX REPLACE "^// fn-expect:[^\n]*\n" "" text "${text}")
+  file(WRITE ${check_patch_tree}/kernel/sched/${to} "${text}")
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${from})
+endforeach()
+configure_file(${CMAKE_CURRENT_SOURCE_DIR}/patch/tree/kernel/sched/topology.c
+               ${check_patch_tree}/kernel/sched/topology.c COPYONLY)
 diffsched_add_property(patch_tests SOURCES patch/parse_test.cpp patch/check_test.cpp
                        LABELS "unit;patch")
 target_link_libraries(patch_tests PRIVATE diffsched_patch)
 target_compile_definitions(patch_tests PRIVATE
-                           DIFFSCHED_PATCH_INPUTS="${CMAKE_CURRENT_SOURCE_DIR}/patch/inputs")
+                           DIFFSCHED_PATCH_INPUTS="${CMAKE_CURRENT_SOURCE_DIR}/patch/inputs"
+                           DIFFSCHED_PATCH_TREE="${check_patch_tree}")
 
 set(check_patch_script ${CMAKE_CURRENT_SOURCE_DIR}/patch/check-patch-cli.sh)
 set(check_patch_kunit ${CMAKE_BINARY_DIR}/kunit)
 # kunit.py parse: only tools/testing/kunit of the installed kernel source.
 add_test(NAME patch.kunit-parser
-         COMMAND ${check_patch_script} $<TARGET_FILE:diffsched> ${check_patch_kunit} kunit-parser)
+         COMMAND ${check_patch_script} $<TARGET_FILE:diffsched> ${check_patch_kunit} kunit-parser ${check_patch_tree})
 set_tests_properties(patch.kunit-parser PROPERTIES FIXTURES_SETUP kunit_parser LABELS patch
                      TIMEOUT 300)
 # Cases that need no harness (bad inputs, nothing checkable).
 foreach(case bad-hunk bad-counts no-files empty unknown-flag missing-tree missing-patch
-             base-missing base-commit-git nothing-checkable b4 list)
+             base-missing base-commit-git nothing-checkable b4 list page)
   add_test(NAME patch.cli.${case}
-           COMMAND ${check_patch_script} $<TARGET_FILE:diffsched> ${check_patch_kunit} ${case})
+           COMMAND ${check_patch_script} $<TARGET_FILE:diffsched> ${check_patch_kunit} ${case} ${check_patch_tree})
   set_tests_properties(patch.cli.${case} PROPERTIES LABELS "unit;patch" TIMEOUT 120)
 endforeach()
 set_tests_properties(patch.cli.nothing-checkable PROPERTIES FIXTURES_REQUIRED kunit_parser)
 # Cases that run kernel-check (short: --time 1, few programs).
-foreach(case equivalent-mbox broken-diff series html pick pick-and-topology ktap-finding)
+foreach(case equivalent-mbox broken-diff series html pick pick-and-topology ktap-finding
+             fn-pick fn-pick-broken)
   add_test(NAME patch.cli.${case}
-           COMMAND ${check_patch_script} $<TARGET_FILE:diffsched> ${check_patch_kunit} ${case})
+           COMMAND ${check_patch_script} $<TARGET_FILE:diffsched> ${check_patch_kunit} ${case} ${check_patch_tree})
   set_tests_properties(patch.cli.${case} PROPERTIES LABELS "patch;kernel" TIMEOUT 600
                        FIXTURES_REQUIRED "kcheck_harness;kunit_parser")
 endforeach()
+# The seed pages (section 4) are outside the repository (../shared/seeds
+# beside a checkout): the test exists only where they are; a clean clone
+# has none (docs/check-patch.md). The page path is tested anyway (page, html).
+set(DIFFSCHED_SEEDS_DIR "${PROJECT_SOURCE_DIR}/../shared/seeds" CACHE PATH
+    "the two seed pages of issue 25 (000_*.txt, 004_*.txt), for the patch.cli.seeds test")
+file(GLOB check_patch_seeds "${DIFFSCHED_SEEDS_DIR}/000_*.txt" "${DIFFSCHED_SEEDS_DIR}/004_*.txt")
+list(LENGTH check_patch_seeds check_patch_nseeds)
+if(check_patch_nseeds EQUAL 2)
+  add_test(NAME patch.cli.seeds
+           COMMAND ${check_patch_script} $<TARGET_FILE:diffsched> ${check_patch_kunit} seeds ${check_patch_tree})
+  set_tests_properties(patch.cli.seeds PROPERTIES LABELS "unit;patch" TIMEOUT 120
+                       ENVIRONMENT "SEEDS_DIR=${DIFFSCHED_SEEDS_DIR}")
+else()
+  message(STATUS "diffsched check-patch: no seed pages in ${DIFFSCHED_SEEDS_DIR} (DIFFSCHED_SEEDS_DIR): no patch.cli.seeds test")
+endif()
+# export --ktap-module (section 3): a finding of kernel-check and a directory
+# of programs as two kselftest-style test modules, built with kbuild and loaded
+# in one QEMU guest (export --boot); the console's KTAP read by kunit.py parse
+# (properties/patch/ktap-module.sh). One boot, two kbuild runs.
+add_test(NAME patch.ktap-module.guest
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/patch/ktap-module.sh $<TARGET_FILE:diffsched>
+                 ${PROJECT_SOURCE_DIR} ${check_patch_kunit})
+set_tests_properties(patch.ktap-module.guest PROPERTIES LABELS "patch;inkernel" TIMEOUT 900
+                     SKIP_RETURN_CODE 77 FIXTURES_REQUIRED "kcheck_harness;kunit_parser")
+# Its bad inputs: one line, exit 2, nothing written.
+add_test(NAME patch.ktap-module.bad-input
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/patch/ktap-bad-input.sh $<TARGET_FILE:diffsched>
+                 ${PROJECT_SOURCE_DIR})
+set_tests_properties(patch.ktap-module.bad-input PROPERTIES LABELS "unit;patch" TIMEOUT 120)

@@ -36,7 +36,8 @@ Runner add_check_patch(CLI::App& app) {
       "Check a patch or a series (mbox, git format-patch, plain diff, or a mail-archive page) "
       "against its base in a tree, without changing the tree: kernel/sched/cpudeadline.c goes "
       "to kernel-check cpudl, a destination pick in kernel/sched/fair.c to kernel-check pick, "
-      "every other changed function is listed as not checked (exit 0 all checked and "
+      "every other changed function to diffsched fn, or is listed as not checked with the "
+      "reason (exit 0 all checked and "
       "equivalent, 1 finding, 2 bad input or could not run, 3 not everything checked)");
   sub->add_option("patch", args->o.patch, "the patch file (\"-\": standard input)");
   sub->add_option("--tree", args->o.tree,
@@ -56,7 +57,8 @@ Runner add_check_patch(CLI::App& app) {
       sub->add_flag("--in-kernel", args->o.in_kernel, "passed to kernel-check (a booted kernel too)");
   sub->add_option("--time", args->o.time, "kernel-check --time: seconds of fuzzing per check")
       ->check(non_negative());
-  sub->add_option("--runs", args->o.runs, "kernel-check --runs: random programs per check");
+  sub->add_option("--runs", args->o.runs,
+                  "kernel-check --runs: random programs per check; fn --runs: generated inputs");
   sub->add_option("--nr-cpus", args->o.nr_cpus, "kernel-check --nr-cpus")->check(positive());
   sub->add_option("--harness", args->o.harness, "kernel-check --harness")->excludes(in_kernel);
   sub->add_flag("--no-build", args->o.no_build, "kernel-check --no-build");
@@ -83,7 +85,7 @@ Runner add_check_patch(CLI::App& app) {
     o.self_command = self_command();
     o.version = version_string();
     (void)sub;
-    const patch::Report r = patch::check_patch(o);
+    const patch::Report r = patch::check_patch(o, patch::fn_child(o));
     if (args->b4) {
       std::cout << patch::format_b4(r);
       return kExitOk;  // the verdict is in the array; b4 reads it there

@@ -48,6 +48,9 @@ Runner add_fn(CLI::App& app) {
       ->excludes(input);
   sub->add_flag("!--no-minimize", o->minimize,
                 "report a finding's first input as found, without making it smaller");
+  sub->add_option("--verdict-json", o->verdict_json,
+                  "also write the JSON verdict object to FILE (check-patch reads it; only on a "
+                  "verdict, exit 0 or 1)");
   return [o, function] {
     if (o->old_function.empty()) o->old_function = *function;
     if (o->new_function.empty()) o->new_function = *function;

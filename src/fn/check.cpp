@@ -310,6 +310,15 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
             fmt::format("verdict: {}\n", verdict);
   else
     text += fmt::format("verdict: equivalent ({} inputs, level {})\n", r.compared, level_name(level));
+  if (!o.verdict_json.empty()) {
+    std::ofstream out(o.verdict_json, std::ios::binary | std::ios::trunc);
+    out << j.dump() << "\n";
+    out.flush();
+    if (!out) {
+      fmt::print(stderr, "diffsched: error: cannot write {}\n", o.verdict_json);
+      return kBad;
+    }
+  }
   if (o.json)
     std::cout << j.dump() << "\n";
   else

@@ -38,6 +38,7 @@ struct FnOptions {
   double max_cost_ratio = 0;  // > 0: new's callback calls above this times old's is a finding
   std::string input;     // one call in the text form (--input; "" : generate)
   std::string replay_file;  // a file holding that text (--replay)
+  std::string verdict_json;  // "" or a file that gets the JSON verdict object too
   std::string replay_prefix = "diffsched";  // how to spell the replay command
 };
 

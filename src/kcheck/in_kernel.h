@@ -80,4 +80,27 @@ struct ExportTarget {
 bool export_kmod(const CandidateSpec& spec, const std::string& program_text, const ExportTarget& to,
                  std::string* error);
 
+// `diffsched export --ktap-module`: a kselftest-style test module directory
+// (kshim/kmod/kc_ktap.c: KTAP on the kernel log, MODULE_INFO(test, "Y"), no
+// KUnit) that replays each program of `ops` against the candidate, renamed as
+// --in-kernel builds it, and judges it by the driver's own checks. The
+// directory is a util::OwnedDir as export_kmod's; the module is named after
+// it (diffsched_<dir>), its cases after the .ops files.
+bool export_ktap_module(const CandidateSpec& spec, const std::vector<fs::path>& ops,
+                        const ExportTarget& to, std::string* error);
+
+// `diffsched export --boot DIR...`: builds each exported test module (a copy
+// of DIR) with kbuild against the headers of the kernel --in-kernel boots,
+// loads them all in one QEMU guest (test K of one KTAP document whose header
+// the guest's init prints) and writes its console to `log`. Returns 0 every
+// module's result line is ok, 1 one is not ok, 2 could not build, boot or
+// read a result line for each module.
+struct KtapBoot {
+  std::vector<fs::path> modules;
+  unsigned nr = 0;  // nr_cpu_ids; 0: the first module's first program's
+  fs::path kernel;
+  fs::path log;
+};
+int boot_ktap_modules(const KtapBoot& boot);
+
 }  // namespace diffsched::tools

@@ -71,11 +71,9 @@ RunResult run_twin(Env& env, const std::string& text, const std::string& tag) {
 // booted in 4.1 GB, 8192 ran out in 2, 4 and 7 GB (docs/kernel-check.md).
 unsigned guest_memory_mb(unsigned nr) { return 512 + nr * 1000 / 1024; }
 
-// One guest at nr_cpu_ids `nr` runs `text`.
-RunResult run_guest(Env& env, unsigned nr, const std::string& text, std::size_t ops,
-                    const std::string& tag) {
-  RunResult r;
-  const KcheckWork w{env.work};
+int boot_guest(const KernelPieces& pieces, const fs::path& work, const std::string& tag, unsigned nr,
+               const GuestImage& image, double limit, std::string* error) {
+  const KcheckWork w{work};
   const GuestRoot g{w.initramfs(tag)};
   const fs::path root = g.dir;
   std::error_code ec;
@@ -83,38 +81,52 @@ RunResult run_guest(Env& env, unsigned nr, const std::string& text, std::size_t 
   fs::create_directories(g.bin(), ec);
   fs::create_directories(g.proc(), ec);
   fs::create_directories(g.dev(), ec);
-  fs::copy_file(env.pieces.busybox, g.busybox(), ec);
-  fs::copy_file(ShimTree::of(source_dir()).guest_init(), g.init(), ec);
+  fs::copy_file(pieces.busybox, g.busybox(), ec);
+  fs::copy_file(image.init, g.init(), ec);
   fs::permissions(g.init(), fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec,
                   ec);
-  fs::copy_file(env.module, g.module(), ec);
-  const std::string token = new_record_token();
-  write_text(g.programs(), with_record_request(text, token));
+  for (const auto& [from, name] : image.files) fs::copy_file(from, root / name, ec);
+  for (const auto& [name, text] : image.texts)
+    if (!ec && !write_text(root / name, text)) ec = std::make_error_code(std::errc::io_error);
   if (ec) {
-    r.failure = fmt::format("cannot stage the initramfs in {}: {}", root.string(), ec.message());
-    return r;
+    *error = fmt::format("cannot stage the initramfs in {}: {}", root.string(), ec.message());
+    return kGuestNotStaged;
   }
   const fs::path initrd = w.initrd(tag);
   const std::string pack = fmt::format("cd {} && find . | {} -o -H newc --quiet > {}",
                                        util::shell_quote(root.string()),
-                                       util::shell_quote(env.pieces.cpio.string()),
+                                       util::shell_quote(pieces.cpio.string()),
                                        util::shell_quote(initrd.string()));
   if (run({.argv = {"/bin/sh", "-c", pack}, .log = w.cpio_log()}) != 0) {
-    r.failure = fmt::format("cpio failed: {}", tail_file(w.cpio_log(), 3));
-    return r;
+    *error = fmt::format("cpio failed: {}", tail_file(w.cpio_log(), 3));
+    return kGuestNotStaged;
   }
-  const fs::path log = w.guest_log(tag);
   // TCG: KVM guests hung at early boot here (docs/kernel-check.md).
   const std::vector<std::string> argv = {
-      env.pieces.qemu.string(), "-accel", "tcg", "-cpu", "max", "-m", std::to_string(guest_memory_mb(nr)), "-smp", "1",
-      "-nographic", "-no-reboot", "-kernel", env.pieces.vmlinuz.string(), "-initrd",
+      pieces.qemu.string(), "-accel", "tcg", "-cpu", "max", "-m", std::to_string(guest_memory_mb(nr)), "-smp", "1",
+      "-nographic", "-no-reboot", "-kernel", pieces.vmlinuz.string(), "-initrd",
       initrd.string(), "-append",
-      fmt::format("console=ttyS0 panic=-1 loglevel=5 possible_cpus={} nr_cpus={} "
-                  "cryptomgr.notests zswap.enabled=0 no_timer_check", nr, nr)};
+      fmt::format("console=ttyS0 panic=-1 loglevel={} possible_cpus={} nr_cpus={} "
+                  "cryptomgr.notests zswap.enabled=0 no_timer_check", image.loglevel, nr, nr)};
+  return run_limited(argv, w.guest_log(tag), limit);
+}
+
+// One guest at nr_cpu_ids `nr` runs `text`.
+RunResult run_guest(Env& env, unsigned nr, const std::string& text, std::size_t ops,
+                    const std::string& tag) {
+  RunResult r;
+  const KcheckWork w{env.work};
+  const std::string token = new_record_token();
+  const GuestRoot g{w.initramfs(tag)};
+  GuestImage image{.init = ShimTree::of(source_dir()).guest_init(),
+                   .files = {{env.module, g.module().filename().string()}},
+                   .texts = {{g.programs().filename().string(), with_record_request(text, token)}}};
+  const fs::path log = w.guest_log(tag);
   // Generous: a loaded 2-vCPU machine boots 6.1 under TCG in 12-30 s.
   const double limit = 240 + static_cast<double>(ops) / 50 + nr / 16.0;
   const auto t = Clock::now();
-  const int rc = run_limited(argv, log, limit);
+  const int rc = boot_guest(env.pieces, env.work, tag, nr, image, limit, &r.failure);
+  if (rc == kGuestNotStaged) return r;
   r = parse_output(read_text(log), true);
   r.seconds = since(t);
   ++env.boots;

@@ -3,6 +3,8 @@
 //                           as driver lines; the driver's output parsed
 //   in_kernel_module.cpp    the module staged and built with kbuild, the
 //                           shim build and its twin; export --kmod
+//   in_kernel_ktap.cpp      export --ktap-module's test module and the guest
+//                           that loads such modules
 //   in_kernel_boot.cpp      the kernel pieces found, the initramfs, one QEMU
 //                           guest per nr_cpu_ids, the twin run
 //   in_kernel_compare.cpp   the guest against the twin, op by op: findings
@@ -135,9 +137,36 @@ int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_fl
 // The files of a staged module (util::OwnedDir entries), and with
 // `exported` those export --kmod adds.
 std::vector<util::OwnedEntry> module_files(bool exported);
+// The module's name and its front end: kc_module.c (/proc/kcheck) or
+// kc_ktap.c (export --ktap-module's test module).
+struct ModuleShape {
+  std::string name = "kcheck";
+  std::string main = "kc_module";
+};
 // Stages the module's sources in `dir`, each recorded in its manifest; an
 // input already in place (the candidate as dir/candidate.c) is not copied.
-bool stage_module(const CandidateSpec& spec, util::OwnedDir& dir, std::string* error);
+bool stage_module(const CandidateSpec& spec, util::OwnedDir& dir, std::string* error,
+                  const ModuleShape& shape = {});
+// Builds the staged module `mod` with kbuild against `headers`, in the
+// sandbox; true when it wrote NAME.ko, else why not (the log names it).
+bool kbuild(const fs::path& headers, const fs::path& mod, const std::string& name,
+            const fs::path& log, std::string* error);
+
+// A guest's initramfs: busybox, `init`, files copied into its root and
+// files written there; the console's loglevel.
+struct GuestImage {
+  fs::path init;
+  std::vector<std::pair<fs::path, std::string>> files;     // source, name in the root
+  std::vector<std::pair<std::string, std::string>> texts;  // name in the root, content
+  std::string loglevel = "5";
+};
+constexpr int kGuestNotStaged = -4;  // not tools::kExitTimedOut (-2) nor kExitStopped (-3)
+// Boots one QEMU guest (TCG) at nr_cpu_ids `nr` from `image`, its console
+// in KcheckWork{work}.guest_log(tag); QEMU's status (tools::kExitTimedOut
+// after `limit` seconds), or kGuestNotStaged with *error.
+int boot_guest(const KernelPieces& pieces, const fs::path& work, const std::string& tag, unsigned nr,
+               const GuestImage& image, double limit, std::string* error);
+unsigned guest_memory_mb(unsigned nr);
 
 RunResult run_twin(Env& env, const std::string& text, const std::string& tag);
 // One guest at nr_cpu_ids `nr` runs `text` (`ops` ops, for its time limit).

@@ -25,6 +25,8 @@ constexpr StagedFile kStaged[] = {
     {"kc_driver_internal.h", "kshim/kmod/kc_driver_internal.h"},
     {"kc_ops.h", "kshim/abi/kc_ops.h"},          {"kc_port.h", "kshim/kmod/kc_port.h"},
     {"kc_module.c", "kshim/kmod/kc_module.c"},   {"sched.h", "kshim/kmod/sched.h"},
+    {"kc_runtime.c", "kshim/kmod/kc_runtime.c"}, {"kc_runtime.h", "kshim/kmod/kc_runtime.h"},
+    {"kc_ktap.c", "kshim/kmod/kc_ktap.c"},
     {"kc_pick.h", "kshim/kmod/kc_pick.h"},       {"kc_rename.h", "kshim/kmod/kc_rename.h"},
     {ModuleStage::kGuestInit, "kshim/kmod/init.sh"}, {"kshim/kshim.h", "kshim/kmod/kshim/kshim.h"},
     {"kc_inc/linux/sched/deadline.h", "kshim/kmod/kc_inc/linux/sched/deadline.h"},
@@ -61,7 +63,8 @@ std::vector<util::OwnedEntry> module_files(bool exported) {
   return out;
 }
 
-bool stage_module(const CandidateSpec& spec, util::OwnedDir& dir, std::string* error) {
+bool stage_module(const CandidateSpec& spec, util::OwnedDir& dir, std::string* error,
+                  const ModuleShape& shape) {
   const fs::path src = source_dir();
   const ShimTree tree = ShimTree::of(src);
   std::error_code ec;
@@ -94,13 +97,13 @@ bool stage_module(const CandidateSpec& spec, util::OwnedDir& dir, std::string* e
       "LINUXINCLUDE := -I$(src)/kc_inc $(LINUXINCLUDE)\n"
       "KC_FAA := $(shell grep -qs cpumask_first_and_and $(srctree)/include/linux/cpumask.h || "
       "echo -DKC_NEED_FIRST_AND_AND)\n"
-      "obj-m := kcheck.o\n"
-      "kcheck-y := kc_module.o kc_driver.o kc_subject.o glue.o candidate.o\n"
+      "obj-m := {}.o\n"
+      "{}-y := {}.o kc_runtime.o kc_driver.o kc_subject.o glue.o candidate.o\n"
       "ccflags-y := -I$(src) -include $(src)/kc_rename.h{}{} -Wno-missing-prototypes "
       "-Wno-missing-declarations\n"
       "CFLAGS_glue.o := {}\n"
       "CFLAGS_candidate.o := {}\n",
-      rename, own, glue.glue_flags, glue.cand_flags);
+      shape.name, shape.name, shape.main, rename, own, glue.glue_flags, glue.cand_flags);
   if (!io::write_file(dir.file(ModuleStage::kKbuild).string(), kbuild, error)) return false;
   return true;
 }
@@ -109,6 +112,24 @@ bool stage_module(const CandidateSpec& spec, util::OwnedDir& dir, std::string* e
 // The deadline of each compile (the twin, the module): far above the 6-9 s
 // they take here.
 constexpr double kBuildSeconds = 600;
+
+bool kbuild(const fs::path& headers, const fs::path& mod, const std::string& name,
+            const fs::path& log, std::string* error) {
+  const fs::path make = find_program("make");
+  if (make.empty()) {
+    *error = "make not found on PATH (run scripts/install-deps.sh)";
+    return false;
+  }
+  // kbuild compiles the candidate: in the sandbox, only the module's directory
+  // writable, stdin /dev/null, under a deadline (an #include of a FIFO).
+  const auto argv = sandboxed({make.string(), "-C", headers.string(), "M=" + mod.string(), "modules"},
+                              {mod}, error);
+  if (argv.empty()) return false;
+  const int rc = run({.argv = argv, .log = log, .deadline = kBuildSeconds, .stdin_null = true});
+  if (rc == 0 && fs::exists(mod / (name + ".ko"))) return true;
+  *error = rc == 0 ? fmt::format("make wrote no {}.ko", name) : fmt::format("make exited {}", rc);
+  return false;
+}
 
 int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_flags, Env* env) {
   // The candidate against the shim, and the twin that drives it.
@@ -154,25 +175,16 @@ int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_fl
                        .force = true}, &why) ||
       !kmod.clean(&why) || !stage_module(spec, kmod, &why))
     return fail(why);
-  const fs::path make = find_program("make");
-  if (make.empty()) return fail("make not found on PATH (run scripts/install-deps.sh)");
   const fs::path mlog = w.kmod_build_log();
-  // kbuild compiles the candidate: in the sandbox, only the module's directory
-  // writable, stdin /dev/null, under a deadline (an #include of a FIFO).
-  const auto kbuild = sandboxed(
-      {make.string(), "-C", env->pieces.headers.string(), "M=" + mod.string(), "modules"}, {mod},
-      &why);
-  if (kbuild.empty()) return fail(why);
-  if (run({.argv = kbuild, .log = mlog, .deadline = kBuildSeconds, .stdin_null = true}) != 0 ||
-      !fs::exists(stage.module())) {
+  if (!kbuild(env->pieces.headers, mod, "kcheck", mlog, &why) || !fs::exists(stage.module())) {
     std::string log = read_text(mlog);
     const std::string staged = stage.candidate().string();
     for (std::size_t at = 0; (at = log.find(staged, at)) != std::string::npos;)
       log.replace(at, staged.size(), spec.file.string());
     fmt::print(stderr, "{}", log);
-    return fail(fmt::format("{} does not build as a kernel module against the {} headers (see the "
+    return fail(fmt::format("{} does not build as a kernel module against the {} headers ({}; see the "
                             "compiler's messages above; log {})",
-                            spec.file.string(), env->pieces.version, mlog.string()));
+                            spec.file.string(), env->pieces.version, why, mlog.string()));
   }
   env->module = stage.module();
   env->module_seconds = since(t);

@@ -1,5 +1,6 @@
 // patch::check_patch: stage, route, run the checks, one report (check.h).
 #include <algorithm>
+#include <chrono>
 #include <optional>
 #include <cstdlib>
 #include <set>
@@ -273,7 +274,8 @@ Unit check_unit(const Context& c, const FnCheck& fn, const std::string& name,
       }
       CheckRun run;
       std::string why = std::string(kFnMissing);
-      if (fn && fn(base, patched, function, &run, &why)) {
+      const FnCall call{base, patched, path, function, c.checks / fmt::format("{}-fn-{}", name, function)};
+      if (fn && fn(call, &run, &why)) {
         u.checks.push_back(std::move(run));
         continue;
       }
@@ -291,6 +293,80 @@ Unit check_unit(const Context& c, const FnCheck& fn, const std::string& name,
   u.status = status;
   return u;
 }
+
+// What `diffsched fn --verdict-json` wrote, into `run`; false if it is not one.
+bool read_fn_verdict(const fs::path& file, CheckRun* run) {
+  const nlohmann::json j = nlohmann::json::parse(util::read_text(file), nullptr, false);
+  if (!j.is_object() || !j.contains("verdict") || !j["verdict"].is_string()) return false;
+  const std::string v = j["verdict"];
+  run->verdict = v == "finding" ? "finding" : "equivalent";
+  run->status = v == "finding" ? kExitFinding : kExitOk;
+  run->level = j.value("level", "exact");
+  run->inputs = j.value("inputs", std::uint64_t{0});
+  run->compared = j.value("compared", std::uint64_t{0});
+  run->detail = j.value("detail", j.value("weaker", ""));
+  if (v == "finding") {
+    run->kind = "fn";
+    run->signature = fmt::format("fn:{}:differ", run->function);
+  }
+  if (j.contains("first_divergence") && j["first_divergence"].is_object()) {
+    const auto& d = j["first_divergence"];
+    run->trace = "input: " + d.value("input", "");
+    run->replay = d.value("replay", "");
+  }
+  return true;
+}
+
+}  // namespace
+
+FnCheck fn_child(const CheckPatchOptions& o) {
+  return [o](const FnCall& call, CheckRun* run, std::string* why) {
+    run->tool = "fn";
+    run->subject = "fn";
+    run->file = call.file;
+    run->function = call.function;
+    run->functions = {call.function};
+    run->runs = o.runs;
+    run->nr_cpus = o.nr_cpus;
+    std::error_code ec;
+    fs::create_directories(call.work, ec);
+    const fs::path verdict = call.work / "fn.verdict.json";
+    std::vector<std::string> argv = {"fn", "--old", call.base.string(), "--new", call.patched.string(),
+                                     "--function", call.function, "--runs", std::to_string(o.runs),
+                                     "--verdict-json", verdict.string()};
+    if (o.nr_cpus.size() == 1) argv.insert(argv.end(), {"--nr-cpus", std::to_string(o.nr_cpus[0])});
+    run->command = o.self_command + " " + util::shell_join(argv);
+    argv.insert(argv.begin(), o.self.string());
+    run->log = (call.work / "fn.log").string();
+    // Two harness builds (clang, ASan) and the inputs: far below this here.
+    const double deadline = 600 + o.runs / 10.0;
+    const auto t = std::chrono::steady_clock::now();
+    const int rc = tools::run({.argv = argv, .log = run->log, .new_process_group = true,
+                               .deadline = deadline, .stdin_null = true});
+    run->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+    if (!read_fn_verdict(verdict, run)) {
+      if (rc == kExitBadInput) {  // fn cannot take it: no verdict, with fn's reason
+        *why = fmt::format("diffsched fn cannot check it: {}", last_line(run->log));
+        return false;
+      }
+      run->status = kExitBadInput;
+      run->verdict = "error";
+      run->detail = rc == tools::kExitTimedOut
+                        ? fmt::format("fn ran out of its {:.0f} s deadline", deadline)
+                        : fmt::format("fn wrote no verdict (exit {}); its output: {}", rc, run->log);
+      return true;
+    }
+    if (rc != run->status) {
+      run->detail = fmt::format("fn exited {} but its verdict file says {}; its output: {}", rc,
+                                run->verdict, run->log);
+      run->status = kExitBadInput;
+      run->verdict = "error";
+    }
+    return true;
+  };
+}
+
+namespace {
 
 // A new, empty work directory: the user's (refused unless new or empty), or a temporary one.
 std::string make_work(const CheckPatchOptions& o, fs::path* out) {

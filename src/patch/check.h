@@ -13,8 +13,8 @@
 //   kernel/sched/fair.c         -> `diffsched kernel-check pick --function F`
 //       for a changed function F of the destination pick's signature
 //       int F(const struct cpumask *, const struct cpumask *, const struct cpumask *);
-//   any other changed function  -> "not checked", with the reason (the seam
-//       for `diffsched fn`, FnCheck below, is where it will plug in).
+//   any other changed function  -> `diffsched fn` (FnCheck below; the CLI
+//       passes fn_child), or "not checked" with the reason when fn cannot.
 // kernel-check runs as a child diffsched (tools::Command, a deadline), and
 // its verdict is read from its --verdict-json file, never from its output.
 //
@@ -55,9 +55,11 @@ struct CheckPatchOptions {
   std::string version;          // the version line of the report
 };
 
-// One kernel-check run: what ran and its verdict, from its --verdict-json.
+// One check run (a kernel-check, or a diffsched fn): what ran and its
+// verdict, from its --verdict-json.
 struct CheckRun {
-  std::string subject;    // the kernel-check subject: cpudl, pick
+  std::string tool = "kernel-check";  // or "fn"
+  std::string subject;    // the kernel-check subject: cpudl, pick; "fn" for fn
   std::string file;       // the path in the tree
   std::vector<std::string> functions;  // the touched functions it covers
   std::string function;   // pick: --function
@@ -74,6 +76,7 @@ struct CheckRun {
   std::string level;      // the comparison level (kernel-check's default for the subject)
   bool in_kernel = false;
   std::uint64_t programs = 0, ops = 0, executions = 0;
+  std::uint64_t inputs = 0, compared = 0;  // fn: generated inputs, and those compared
 };
 
 struct Unchecked {
@@ -100,11 +103,24 @@ struct Report {
   std::string work;   // where the states and the checks' files are ("" if removed)
 };
 
-// The seam for `diffsched fn` (issue 24): given the base and patched file
-// and a function, a check run, or nullopt-like "" reason when it cannot.
-// Not set today: every function it would take is listed as not checked.
-using FnCheck = std::function<bool(const fs::path& base, const fs::path& patched,
-                                   const std::string& function, CheckRun* out, std::string* why)>;
+// The seam for `diffsched fn` (issue 24): a changed function no kernel-check
+// route takes, its base and patched file (`file` its path in the tree) and a
+// new directory for the check's files. True: a check ran (`out`, its verdict
+// or its error); false: it cannot be checked, `why` says why (listed as not
+// checked). Without one, every such function is listed as not checked.
+struct FnCall {
+  fs::path base, patched;
+  std::string file, function;
+  fs::path work;
+};
+using FnCheck = std::function<bool(const FnCall& call, CheckRun* out, std::string* why)>;
+// `diffsched fn --old BASE --new PATCHED --function F` as a child (o.self,
+// tools::Command with a deadline), its verdict read from its --verdict-json
+// file. fn's exit 2 without a verdict (a type it cannot generate, a unit that
+// does not build) is "cannot be checked" with fn's last line as the reason
+// (shown, not judged); a verdict file whose status disagrees with the exit
+// is an error of that check.
+FnCheck fn_child(const CheckPatchOptions& o);
 
 Report check_patch(const CheckPatchOptions& o, const FnCheck& fn = nullptr);
 

@@ -45,6 +45,11 @@ bool stopped_early(const CheckRun& c) { return c.status != kExitOk; }
 
 // "properties (2013 programs, 30512 ops), fuzzing 2 s (11843 inputs), ...".
 std::string what_ran(const CheckRun& c) {
+  if (c.tool == "fn")
+    return fmt::format("diffsched fn: {} generated inputs ({} compared); level {}; nr_cpu_ids: {}; "
+                       "{:.1f} s in all",
+                       c.inputs, c.compared, c.level,
+                       c.nr_cpus.size() == 1 ? std::to_string(c.nr_cpus[0]) : "drawn per input", c.seconds);
   std::string s = c.programs > 0 ? fmt::format("properties ({} programs, {} ops)", c.programs, c.ops)
                                  : "no property run";
   s += c.executions > 0               ? fmt::format(", fuzzing {:g} s ({} inputs)", c.time, c.executions)
@@ -93,7 +98,8 @@ void text_check(std::string& out, const CheckRun& c, const std::string& pad) {
   for (const std::string& l : lines_of(c.forms)) out += fmt::format("{}  {}\n", pad, l);
   if (!c.detail.empty()) out += fmt::format("{}  detail: {}\n", pad, c.detail);
   if (!c.trace.empty()) {
-    out += fmt::format("{}  minimised trace ({}):\n", pad, c.reproducer);
+    out += c.reproducer.empty() ? fmt::format("{}  first diverging input:\n", pad)
+                                : fmt::format("{}  minimised trace ({}):\n", pad, c.reproducer);
     for (const std::string& l : lines_of(c.trace)) out += fmt::format("{}    {}\n", pad, l);
   }
   if (!c.replay.empty()) out += fmt::format("{}  reproduce: {}\n", pad, c.replay);
@@ -153,26 +159,33 @@ class Ktap {
 // One check: subtests for what ran (properties, fuzzing, in-kernel) and its verdict.
 void ktap_check(Ktap& k, int depth, int n, const CheckRun& c) {
   const std::string name = check_name(c);
-  k.header(depth + 1, name, c.in_kernel ? 4 : 3);
-  if (c.programs > 0) {
+  const bool fn = c.tool == "fn";
+  k.header(depth + 1, name, fn ? 2 : c.in_kernel ? 4 : 3);
+  if (fn) {
+    k.result(depth + 1, 1, true, "inputs", c.inputs > 0 ? "" : "no inputs compared");
+  } else if (c.programs > 0) {
     k.diag(depth + 1, fmt::format("{} programs, {} ops", c.programs, c.ops));
     k.result(depth + 1, 1, true, "properties");
   } else {
     k.result(depth + 1, 1, true, "properties", c.runs == 0 ? "--runs 0" : "no property run completed");
   }
-  if (c.executions > 0) k.result(depth + 1, 2, true, "fuzzing");
-  else k.result(depth + 1, 2, true, "fuzzing",
-                c.time <= 0         ? "--time 0"
-                : stopped_early(c) ? "the run stopped at the verdict below; no fuzzing count recorded"
-                                   : "not run");
-  int i = 3;
+  if (fn) {
+  } else if (c.executions > 0) {
+    k.result(depth + 1, 2, true, "fuzzing");
+  } else {
+    k.result(depth + 1, 2, true, "fuzzing",
+             c.time <= 0         ? "--time 0"
+             : stopped_early(c) ? "the run stopped at the verdict below; no fuzzing count recorded"
+                                : "not run");
+  }
+  int i = fn ? 2 : 3;
   if (c.in_kernel) k.result(depth + 1, i++, c.status == kExitOk || c.status == kExitOutOfDomain, "in_kernel");
   const bool ok = c.status == kExitOk || c.status == kExitOutOfDomain;
   k.diag(depth + 1, fmt::format("ran: {}", what_ran(c)));
   if (!c.functions.empty()) k.diag(depth + 1, "functions: " + joined(c.functions));
   if (!c.detail.empty()) k.diag(depth + 1, fmt::format("{} {}: {}", verdict_word(c.status), c.signature, c.detail));
   if (!c.trace.empty()) {
-    k.diag(depth + 1, "minimised trace:");
+    k.diag(depth + 1, c.reproducer.empty() ? "first diverging input:" : "minimised trace:");
     k.diag(depth + 1, c.trace);
   }
   if (!c.replay.empty()) k.diag(depth + 1, "reproduce: " + c.replay);
@@ -207,7 +220,8 @@ std::string format_ktap(const Report& r) {
 }
 
 nlohmann::json check_json(const CheckRun& c) {
-  return {{"subject", c.subject},   {"file", c.file},         {"function", c.function},
+  return {{"tool", c.tool},         {"inputs", c.inputs},     {"compared", c.compared},
+          {"subject", c.subject},   {"file", c.file},         {"function", c.function},
           {"functions", c.functions}, {"status", c.status},   {"verdict", c.verdict},
           {"kind", c.kind},         {"signature", c.signature}, {"detail", c.detail},
           {"forms", c.forms},       {"reproducer", c.reproducer}, {"trace", c.trace},
