@@ -305,15 +305,18 @@ bool read_fn_verdict(const fs::path& file, CheckRun* run) {
   run->inputs = j.value("inputs", std::uint64_t{0});
   run->compared = j.value("compared", std::uint64_t{0});
   run->detail = j.value("detail", j.value("weaker", ""));
+  if (v == "intended") run->detail = "only the differences the spec declares intended";
   if (v == "finding") {
     run->kind = "fn";
-    run->signature = fmt::format("fn:{}:differ", run->function);
+    run->signature = fmt::format("fn:{}:{}", run->function, run->detail == "perf" ? "perf" : "differ");
   }
   if (j.contains("first_divergence") && j["first_divergence"].is_object()) {
     const auto& d = j["first_divergence"];
     run->trace = "input: " + d.value("input", "");
     run->replay = d.value("replay", "");
   }
+  if (j.contains("minimized") && j["minimized"].is_object())  // the finding's input made smaller
+    run->trace = "input (minimised): " + j["minimized"].value("input", "");
   return true;
 }
 
