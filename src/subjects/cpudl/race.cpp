@@ -152,8 +152,17 @@ struct Key {
   bool same_answer(const Key& o, bool with_mask) const {
     if (ret != o.ret) return false;
     if (!with_mask || ret == 0) return true;
-    if (free_branch != o.free_branch) return false;
-    return free_branch ? later == o.later : cpu == o.cpu;
+    if (free_branch == o.free_branch) return free_branch ? later == o.later : cpu == o.cpu;
+    // later_mask is what the caller sees: free CPUs {c} equal a maximum c.
+    const Key& f = free_branch ? *this : o;
+    const int c = free_branch ? o.cpu : cpu;
+    for (std::size_t i = 0; i < f.later.size(); ++i) {
+      const u64 bit = static_cast<std::size_t>(c) / BITS_PER_LONG == i
+                          ? u64{1} << (static_cast<unsigned>(c) % BITS_PER_LONG)
+                          : 0;
+      if (f.later[i] != bit) return false;
+    }
+    return true;
   }
   bool operator==(const Key& o) const = default;
 };
