@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <utility>
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -87,5 +88,8 @@ Runner add_perf(CLI::App& app);  // cmd_perf.cpp
 Runner add_mutate(CLI::App& app);  // cmd_mutate.cpp
 Runner add_fn(CLI::App& app);      // cmd_fn.cpp (diffsched fn, src/fn/)
 Runner add_check_patch(CLI::App& app);  // cmd_check_patch.cpp (src/patch/)
+Runner add_race(CLI::App& app);  // cmd_race.cpp (issue 26)
+// `race cpudl`, the cpudl package's (src/subjects/cpudl/cli_race.cpp).
+std::pair<CLI::App*, Runner> add_race_cpudl(CLI::App& race);
 
 }  // namespace diffsched::cli

@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
   std::map<const CLI::App*, Runner> runners;
   for (auto add : {add_replay, add_minimize, add_encode, add_decode, add_verify, add_bench,
                    add_campaign, add_coverage, add_kernel_check, add_ops, add_targets, add_export,
-                   add_perf, add_mutate, add_fn, add_check_patch}) {
+                   add_perf, add_mutate, add_fn, add_check_patch, add_race}) {
     // Each adder registers one subcommand; the newest one is the last added.
     Runner r = add(app);
     runners.emplace(app.get_subcommands({}).back(), std::move(r));

@@ -26,6 +26,7 @@
 #include "kernel/counters.h"
 #include "kernel/cpumask.h"
 #include "kernel/deadline.h"
+#include "kernel/store_log.h"
 #include "kernel/types.h"
 
 namespace diffsched::kernel {
@@ -42,6 +43,7 @@ struct cpudl_item {
 template <class Heapify, class Instr = Uncounted>
 struct cpudl {
   using heapify_policy = Heapify;
+  using instr_policy = Instr;
   using item = cpudl_item<Instr>;
 
   int size = 0;
@@ -52,6 +54,20 @@ struct cpudl {
 constexpr int parent(int i) { return (i - 1) >> 1; }
 constexpr int left_child(int i) { return (i << 1) + 1; }
 constexpr int right_child(int i) { return (i << 1) + 2; }
+
+// log_free_cpus_store(cp, cpu): called before each store to cp->free_cpus;
+// with the Logging policy it records the word's old value in the active
+// StoreLog (store_log.h), so that an op's free-mask stores can be placed
+// among its element stores. Nothing otherwise. O(1).
+template <class CP>
+void log_free_cpus_store(CP* cp, unsigned cpu) {
+  if constexpr (requires { typename CP::instr_policy; }) {
+    if constexpr (std::is_same_v<typename CP::instr_policy, Logging>) {
+      if (StoreLog* log = active_store_log)
+        log->add_free(cpu / BITS_PER_LONG, cp->free_cpus.bits[cpu / BITS_PER_LONG]);
+    }
+  }
+}
 
 // cpudl_heapify(cp, idx): restores heap order around slot idx after its key
 // changed, moving it up if it is now later than its parent, else down.
@@ -161,7 +177,10 @@ bool cpudl_remove(CP* cp, int cpu) {
 // happens if it is not in the heap. v4.9 .. v6.18. O(log size).
 template <class CP>
 void cpudl_clear(CP* cp, int cpu) {
-  if (detail::cpudl_remove(cp, cpu)) cpumask_set_cpu(static_cast<unsigned>(cpu), &cp->free_cpus);
+  if (detail::cpudl_remove(cp, cpu)) {
+    log_free_cpus_store(cp, static_cast<unsigned>(cpu));
+    cpumask_set_cpu(static_cast<unsigned>(cpu), &cp->free_cpus);
+  }
 }
 
 // cpudl_clear(cp, cpu, online): v6.19+. Removes cpu if present, then marks it
@@ -169,6 +188,7 @@ void cpudl_clear(CP* cp, int cpu) {
 template <class CP>
 void cpudl_clear(CP* cp, int cpu, bool online) {
   detail::cpudl_remove(cp, cpu);
+  log_free_cpus_store(cp, static_cast<unsigned>(cpu));
   if (online)
     __cpumask_set_cpu(static_cast<unsigned>(cpu), &cp->free_cpus);
   else
@@ -187,6 +207,7 @@ void cpudl_set(CP* cp, int cpu, u64 dl) {
     cp->elements[new_idx].cpu = cpu;
     cp->elements[cpu].idx = new_idx;
     CP::heapify_policy::cpudl_heapify_up(cp, new_idx);
+    log_free_cpus_store(cp, static_cast<unsigned>(cpu));
     cpumask_clear_cpu(static_cast<unsigned>(cpu), &cp->free_cpus);
   } else {
     cp->elements[old_idx].dl = dl;
@@ -208,10 +229,12 @@ void cpudl_set(CP* cp, int cpu, u64 dl, int is_valid) {
 // rq_offline_dl call them). Removed in v6.19 in favour of cpudl_clear(.., online).
 template <class CP>
 void cpudl_set_freecpu(CP* cp, int cpu) {
+  log_free_cpus_store(cp, static_cast<unsigned>(cpu));
   cpumask_set_cpu(static_cast<unsigned>(cpu), &cp->free_cpus);
 }
 template <class CP>
 void cpudl_clear_freecpu(CP* cp, int cpu) {
+  log_free_cpus_store(cp, static_cast<unsigned>(cpu));
   cpumask_clear_cpu(static_cast<unsigned>(cpu), &cp->free_cpus);
 }
 

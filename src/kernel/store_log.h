@@ -5,6 +5,7 @@
 //   cpudl<HoleHeapify, Logging> heap;  StoreLog log;
 //   active_store_log = &log;  cpudl_set(&heap, 3, 100);  active_store_log = nullptr;
 //   log.stores[0 .. log.count)   // {field address, old value}
+//   log.free_stores[0 .. log.free_count)  // free_cpus words, {after, word, old}
 //
 // The incremental checks of the lockstep (subjects/cpudl/lockstep.cpp) read it: what
 // an op wrote is all it can have broken. A Logged<T> has the layout of a T,
@@ -30,9 +31,30 @@ struct StoreLog {
   std::size_t count = 0;
   bool overflow = false;
 
+  // Stores to a free_cpus word (cpudeadline.h's log_free_cpus_store(), the
+  // Logging policy only): made after `after` element stores of the op. The
+  // lockstep does not read them (it compares the free masks word by word);
+  // the lockless-reader analysis (subjects/cpudl/race.h) orders them among
+  // the element stores. An op makes at most two.
+  struct FreeStore {
+    std::size_t after;  // element stores made before this one
+    unsigned word;      // index into free_cpus.bits
+    u64 old;            // the word before the store
+  };
+  static constexpr std::size_t kFreeCapacity = 8;
+  std::array<FreeStore, kFreeCapacity> free_stores;
+  std::size_t free_count = 0;
+
   void clear() {
     count = 0;
     overflow = false;
+    free_count = 0;
+  }
+  void add_free(unsigned word, u64 old) {
+    if (free_count < kFreeCapacity)
+      free_stores[free_count++] = FreeStore{count, word, old};
+    else
+      overflow = true;
   }
   void add(const void* where, u64 old) {
     if (count < kCapacity)
