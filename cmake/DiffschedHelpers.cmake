@@ -77,6 +77,8 @@ function(diffsched_add_fuzzer name target source)
     target_link_options(${name} PRIVATE ${engine} -Wl,--as-needed)
   else()
     target_link_options(${name} PRIVATE -fsanitize=fuzzer)
+    # The op-level mutator calls libFuzzer's LLVMFuzzerMutate (src/mutator/mutator.h).
+    target_compile_definitions(${name} PRIVATE DIFFSCHED_CUSTOM_MUTATOR=1)
   endif()
   set_target_properties(${name} PROPERTIES OUTPUT_NAME ${target}
                                            RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/fuzz)

@@ -52,6 +52,7 @@
 #include "kcheck/options.h"
 #include "kcheck/status.h"
 #include "engine/minimize.h"
+#include "mutator/mutator.h"
 #include "util/text.h"
 
 namespace diffsched::kcheck {
@@ -71,13 +72,8 @@ std::vector<unsigned> g_nr_cpus;  // --nr-cpus: the nr_cpu_ids to use, else the 
 // (0xf0, nr - 1 little-endian: docs/input-format.md), so every input runs at
 // a chosen size; raw inputs are reshaped the same way when replayed.
 std::span<const std::uint8_t> shape_body(std::span<const std::uint8_t> in) {
-  if (g_nr_cpus.empty()) return in;
   thread_local std::vector<std::uint8_t> buf;
-  const unsigned nr = g_nr_cpus[in.empty() ? 0 : in[0] % g_nr_cpus.size()];
-  buf.assign({0xf0, static_cast<std::uint8_t>((nr - 1) & 0xff),
-              static_cast<std::uint8_t>((nr - 1) >> 8)});
-  if (!in.empty()) buf.insert(buf.end(), in.begin() + 1, in.end());
-  return buf;
+  return io::shape_body(in, g_nr_cpus, &buf);
 }
 
 // The harness could not run its checks: said in the record (outcome
@@ -231,6 +227,9 @@ void arm_hang_alarm(bool on) {
   ::alarm(on ? g_settings.o.hang_seconds : 0);  // at least 1 (its range)
 }
 
+// The size of the property run's structured programs (bodies), as fuzzing's -max_len.
+constexpr std::size_t kStructuredMaxBytes = 4096;
+
 bool is_failure(const Verdict& v) {
   return v.finding && v.finding->kind != FindingKind::kOutOfDomain;
 }
@@ -259,6 +258,7 @@ int minimize_and_write(const io::AnyProgram& program, const std::string& out) {
   if (!out.empty() && !io::write_file(out, text, &error)) fail(error);
   record().reproducer = out;
   record().signature = r->signature;
+  record().minimize_seconds = r->seconds;
   return kHarnessFinding;
 }
 
@@ -366,12 +366,11 @@ int mode_check() {
   const unsigned long runs = o.runs, seed = o.seed;
   std::mt19937_64 rng(seed);
   std::vector<std::uint8_t> body;
-  for (unsigned long i = 0; i < runs; ++i) {
-    body.resize(8 + rng() % 248);
-    for (auto& b : body) b = static_cast<std::uint8_t>(rng());
-    g_current.body = body;
-    const auto shaped = shape_body(body);
-    begin_input(std::span<const std::uint8_t>(body));
+  // One program of the run; the verdict (a failure is reported by the caller).
+  auto run_body = [&](const std::vector<std::uint8_t>& b) {
+    g_current.body = b;
+    const auto shaped = shape_body(b);
+    begin_input(std::span<const std::uint8_t>(b));
     arm_hang_alarm(true);
     const Verdict v = run_target(*g_settings.target, shaped, &g_sides);
     arm_hang_alarm(false);
@@ -379,12 +378,41 @@ int mode_check() {
     ++programs;
     ops += v.ops_run;
     record().programs = programs;
-    record().random_programs = i + 1;
     record().ops = ops;
-    if (is_failure(v)) {
-      auto program = io::decode_body_for(g_settings.target->subject, shaped);
-      return failed(*program, v, fmt::format("random program {} (seed {})", i, seed));
-    }
+    return v;
+  };
+  auto decoded = [&](const std::vector<std::uint8_t>& b) {
+    return *io::decode_body_for(g_settings.target->subject, shape_body(b));
+  };
+  for (unsigned long i = 0; i < runs; ++i) {
+    body.resize(8 + rng() % 248);
+    for (auto& b : body) b = static_cast<std::uint8_t>(rng());
+    const Verdict v = run_body(body);
+    record().random_programs = i + 1;
+    if (is_failure(v))
+      return failed(decoded(body), v, fmt::format("random program {} (seed {})", i, seed));
+  }
+  // Structured programs (issue 28), after the random ones, which stay as they
+  // were: a short random body mutated 1..12 times in a chain by the op-level
+  // mutator (src/mutator/mutator.h), so that heaps filled to chosen sizes in
+  // chosen orders, deadlines next to their parents' and masks whose first
+  // common CPU is in a late word are reached here too.
+  const unsigned long structured = runs / 16;
+  std::mt19937_64 srng(seed ^ 0x5eed5eed5eed5eedULL);
+  mutator::MutateOptions mo;
+  mo.nr_cpus = g_nr_cpus;
+  std::vector<std::uint8_t> buf(kStructuredMaxBytes);
+  for (unsigned long i = 0; i < structured; ++i) {
+    std::size_t n = 2 + srng() % 16;
+    for (std::size_t k = 0; k < n; ++k) buf[k] = static_cast<std::uint8_t>(srng());
+    for (unsigned long step = 1 + srng() % 12; step > 0; --step)
+      if (const std::size_t m = mutator::mutate_input(*g_settings.target, buf.data(), n, buf.size(),
+                                                      static_cast<unsigned>(srng()), mo))
+        n = m;
+    body.assign(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(n));
+    const Verdict v = run_body(body);
+    if (is_failure(v))
+      return failed(decoded(body), v, fmt::format("structured program {} (seed {})", i, seed));
   }
   fmt::print("equivalent: {} programs, {} ops checked at level {}\n", programs, ops,
              level_name(g_settings.level));
@@ -506,4 +534,27 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ++record().executions;
   g_in_input = false;
   return r;
+}
+
+// The op-level mutator (src/mutator/mutator.h), in the --nr-cpus form when
+// that is given: libFuzzer's fuzzing stage of kernel-check uses it.
+extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t max_size);
+
+extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size,
+                                               std::size_t max_size, unsigned int seed) {
+  using namespace diffsched::kcheck;
+  auto o = diffsched::mutator::options_from_env(LLVMFuzzerMutate);
+  o.nr_cpus = g_nr_cpus;
+  return diffsched::mutator::mutate_input(*g_settings.target, data, size, max_size, seed, o);
+}
+
+extern "C" std::size_t LLVMFuzzerCustomCrossOver(const std::uint8_t* a, std::size_t a_size,
+                                                 const std::uint8_t* b, std::size_t b_size,
+                                                 std::uint8_t* out, std::size_t max_out,
+                                                 unsigned int seed) {
+  using namespace diffsched::kcheck;
+  auto o = diffsched::mutator::options_from_env(LLVMFuzzerMutate);
+  o.nr_cpus = g_nr_cpus;
+  return diffsched::mutator::cross_over_inputs(*g_settings.target, {a, a_size}, {b, b_size}, out,
+                                               max_out, seed, o);
 }

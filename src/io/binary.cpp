@@ -152,6 +152,28 @@ std::vector<std::uint8_t> encode_program(const Program<S>& p) {
 
 }  // namespace
 
+std::span<const std::uint8_t> shape_body(std::span<const std::uint8_t> in,
+                                         std::span<const unsigned> nr_cpus,
+                                         std::vector<std::uint8_t>* buf) {
+  if (nr_cpus.empty()) return in;
+  const unsigned nr = nr_cpus[in.empty() ? 0 : in[0] % nr_cpus.size()];
+  buf->assign({0xf0, static_cast<std::uint8_t>((nr - 1) & 0xff),
+               static_cast<std::uint8_t>((nr - 1) >> 8)});
+  if (!in.empty()) buf->insert(buf->end(), in.begin() + 1, in.end());
+  return *buf;
+}
+
+bool unshape_body(std::vector<std::uint8_t>* body, std::span<const unsigned> nr_cpus) {
+  ByteReader r(*body);
+  const unsigned nr = decode_nr_cpus(r);
+  const std::size_t header = !body->empty() && (*body)[0] >= 0xf0 ? 3 : 1;
+  const auto at = std::find(nr_cpus.begin(), nr_cpus.end(), nr);
+  if (at == nr_cpus.end() || body->size() < header) return false;
+  body->erase(body->begin(), body->begin() + static_cast<std::ptrdiff_t>(header));
+  body->insert(body->begin(), static_cast<std::uint8_t>(at - nr_cpus.begin()));
+  return true;
+}
+
 std::vector<std::uint8_t> encode_body(const AnyProgram& program) {
   return std::visit([](const auto& p) { return encode_program(p); }, program);
 }

@@ -194,6 +194,16 @@ Program<S> decode_body(std::span<const std::uint8_t> body, unsigned version = kF
   return p;
 }
 
+// kernel-check's --nr-cpus form of a body: its first byte picks one of
+// `nr_cpus` (byte % count) and the rest is a body without its nr_cpu_ids
+// header. shape_body() gives the plain body (in itself when nr_cpus is
+// empty; else built in *buf); unshape_body() turns a plain body whose
+// nr_cpu_ids is one of nr_cpus back into that form (false if it is none).
+std::span<const std::uint8_t> shape_body(std::span<const std::uint8_t> in,
+                                         std::span<const unsigned> nr_cpus,
+                                         std::vector<std::uint8_t>* buf);
+bool unshape_body(std::vector<std::uint8_t>* body, std::span<const unsigned> nr_cpus);
+
 // Encodes a program as a body that decodes to the same config and ops.
 std::vector<std::uint8_t> encode_body(const AnyProgram& program);
 

@@ -1,6 +1,7 @@
 #include "io/fields.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 
 #include <fmt/format.h>
@@ -144,28 +145,36 @@ bool decode_deadline(ByteReader& r, DecodeContext& c, u64* dl) {
 // The first form (mode 0..7) that decodes to exactly `dl` from the current
 // state; the absolute form always does (the domain was chosen so).
 void encode_deadline(DecodeContext& c, u64 dl, std::vector<std::uint8_t>* out) {
+  // Each form is tried by decoding it; the bytes live on the stack (this
+  // runs for every deadline the op-level mutator encodes).
+  std::array<std::uint8_t, 9> bytes{};
+  std::size_t n = 0;
+  const auto put = [&](unsigned count, u64 v) {
+    for (unsigned i = 0; i < count; ++i) bytes[n++] = static_cast<std::uint8_t>(v >> (8 * i));
+  };
   for (unsigned mode = 0; mode < 8; ++mode) {
     for (unsigned p = 0; p < 32; ++p) {
-      std::vector<std::uint8_t> bytes{static_cast<std::uint8_t>(mode << 5 | p)};
+      n = 0;
+      bytes[n++] = static_cast<std::uint8_t>(mode << 5 | p);
       const u64 base = c.domain.base;
       if (mode == 4) {
         const u64 off = dl - base;
         if (off >= 8192 || (off >> 8) != p) continue;
-        bytes.push_back(static_cast<std::uint8_t>(off));
+        bytes[n++] = static_cast<std::uint8_t>(off);
       } else if (mode == 5) {
         if (p) break;
         const auto off = static_cast<std::int64_t>(dl - base);
         if (off < INT32_MIN || off > INT32_MAX) continue;
-        put_le(&bytes, 4, static_cast<u64>(off));
+        put(4, static_cast<u64>(off));
       } else if (mode == 6) {
         if (p) break;
-        put_le(&bytes, 8, dl);
+        put(8, dl);
       }
       DecodeContext trial = c;
-      ByteReader r(bytes);
+      ByteReader r(std::span<const std::uint8_t>(bytes.data(), n));
       u64 got;
       if (decode_deadline(r, trial, &got) && got == dl && r.done()) {
-        out->insert(out->end(), bytes.begin(), bytes.end());
+        out->insert(out->end(), bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n));
         c = trial;
         return;
       }

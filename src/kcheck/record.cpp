@@ -33,6 +33,7 @@ std::string record_json(const std::string& token, const HarnessRecord& r) {
                       {"ops", r.ops},
                       {"executions", r.executions},
                       {"seconds", r.seconds},
+                      {"minimize_seconds", r.minimize_seconds},
                       {"reproducer", r.reproducer},
                       {"input", r.input},
                       {"input_raw", r.input_raw},
@@ -82,6 +83,7 @@ std::optional<HarnessRecord> read_record(const std::filesystem::path& path,
     r.ops = j.at("ops").get<std::uint64_t>();
     r.executions = j.at("executions").get<std::uint64_t>();
     r.seconds = j.at("seconds").get<double>();
+    r.minimize_seconds = j.value("minimize_seconds", 0.0);  // absent: a harness before issue 28
     r.reproducer = j.at("reproducer").get<std::string>();
     r.input = j.at("input").get<std::string>();
     r.input_raw = j.at("input_raw").get<bool>();

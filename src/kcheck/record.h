@@ -40,6 +40,7 @@ struct HarnessRecord {
   std::uint64_t ops = 0;              // ops run in those programs
   std::uint64_t executions = 0;       // fuzz: inputs run to their end
   double seconds = 0;                 // since the harness started
+  double minimize_seconds = 0;        // a finding: how long its minimisation took
   std::string reproducer;  // a file the harness wrote (finding: the minimised .ops)
   std::string input;       // the input of a sanitizer finding or a hang, as saved
   bool input_raw = false;  // ... raw bytes (else .ops text)

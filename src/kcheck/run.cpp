@@ -257,6 +257,10 @@ int run_properties(Session& s) {
     verdict_note().ops = rec.ops;
     return kExitOk;
   }
+  if (r.is("finding") || r.is("hang") || r.is("sanitizer")) {
+    verdict_note().found_seconds = since(s.checks_start) - rec.minimize_seconds;
+    verdict_note().found_in = "properties";
+  }
   if (r.is("finding")) return harness_finding(s, r, fmt::format("properties, {:.1f} s", since(t)));
   if (r.is("hang") || r.is("sanitizer")) return properties_stop(s, r, t);
   if (r.is("init-failed")) return init_failed(r);
@@ -269,6 +273,8 @@ int run_properties(Session& s) {
 int fuzz_finding(Session& s, const fs::path& crash, const fs::path& log,
                  std::chrono::steady_clock::time_point t) {
   fmt::print("  fuzzing: finding after {:.1f} s: {}\n", since(t), crash.string());
+  verdict_note().found_seconds = since(s.checks_start);
+  verdict_note().found_in = "fuzzing";
   if (crash.filename().string().starts_with("timeout-"))  // replaying it would hang again
     return report_input(s,
                         fmt::format("a hang: an input ran longer than --hang-seconds {} in "
@@ -399,6 +405,8 @@ void write_verdict_json(const Session& s, int rc) {
                       {"input", n.input},
                       {"seconds", since(s.start)},
                       {"check_seconds", since(s.checks_start)},
+                      {"found_seconds", n.found_seconds},
+                      {"found_in", n.found_in},
                       {"programs", n.programs},
                       {"ops", n.ops},
                       {"executions", n.executions},

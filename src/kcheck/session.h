@@ -46,6 +46,11 @@ struct VerdictNote {
                          // sanitizer, hang, alloc, exit); error: build, timeout, init, error
   std::string signature, detail, reproducer, input;
   double seconds = 0;    // until the verdict
+  // A finding: seconds from the start of the checks (after the build) to the
+  // finding, its minimisation left out, and the stage (properties, fuzzing):
+  // the time to bug scripts/ttb.sh reports.
+  double found_seconds = -1;
+  std::string found_in;
   std::uint64_t programs = 0, ops = 0, executions = 0;
 };
 VerdictNote& verdict_note();
