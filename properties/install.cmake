@@ -15,3 +15,7 @@ endforeach()
 add_test(NAME install.fresh-machine-reads-readme
          COMMAND sh -c "out=$(${PROJECT_SOURCE_DIR}/scripts/check-fresh-machine.sh --list) || exit 1; echo \"$out\"; echo \"$out\" | grep -qx 'check-fresh-machine: main job: bash scripts/main.sh' && echo \"$out\" | grep -qx 'check-fresh-machine: tests:    bash scripts/test.sh'")
 set_tests_properties(install.fresh-machine-reads-readme PROPERTIES LABELS unit)
+# fetch-kernel.sh's PVH kernel (scripts/lib/unpack-pvh.py), on made-up images.
+add_test(NAME install.unpack-pvh
+         COMMAND ${PROJECT_SOURCE_DIR}/properties/scripts/check-unpack-pvh.sh ${PROJECT_SOURCE_DIR})
+set_tests_properties(install.unpack-pvh PROPERTIES LABELS unit)

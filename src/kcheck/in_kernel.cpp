@@ -118,7 +118,7 @@ int run_in_kernel(const InKernelOptions& o) {
              "  work directory {}\n  built: the shim twin in {:.1f} s, the module in {:.1f} s\n",
              o.subject->name, o.spec.file.string(),
              form,
-             env.pieces.version, env.pieces.vmlinuz.string(), env.work.string(), env.shim_seconds,
+             env.pieces.version, env.pieces.boot_image.string(), env.work.string(), env.shim_seconds,
              env.module_seconds);
   if (o.replay.empty())
     fmt::print("  programs: {} checked-in (corpus/seeds/{}, corpus/regressions/{}){} + {} random (--seed {})\n",

@@ -37,6 +37,10 @@ struct KernelPieces {
   fs::path cpio;
   fs::path headers;  // the kbuild directory (/lib/modules/<ver>/build)
   fs::path vmlinuz;  // --kernel, else the cache (scripts/fetch-kernel.sh)
+  // What QEMU boots: the uncompressed PVH kernel beside vmlinuz (vmlinux-<ver>,
+  // made by scripts/fetch-kernel.sh), which skips ~10 s of xz decompression
+  // per TCG boot; vmlinuz itself when there is none.
+  fs::path boot_image;
   std::string version;  // "6.1.0-57-amd64"
 };
 

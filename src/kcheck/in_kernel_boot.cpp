@@ -7,6 +7,8 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <fstream>
+#include <string_view>
 #include <thread>
 
 #include "kcheck/in_kernel_internal.h"
@@ -30,6 +32,13 @@ int run_limited(const std::vector<std::string>& argv, const fs::path& log, doubl
   o.stdin_null = true;
   std::fflush(stdout);
   return run(o);
+}
+
+// The first bytes of `file` are an ELF header's (read without the rest).
+bool has_elf_magic(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  char magic[4] = {};
+  return in.read(magic, 4) && std::string_view(magic, 4) == std::string_view("\x7f" "ELF", 4);
 }
 
 bool is_static_elf(const fs::path& file) {
@@ -104,7 +113,7 @@ int boot_guest(const KernelPieces& pieces, const fs::path& work, const std::stri
   // TCG: KVM guests hung at early boot here (docs/kernel-check.md).
   const std::vector<std::string> argv = {
       pieces.qemu.string(), "-accel", "tcg", "-cpu", "max", "-m", std::to_string(guest_memory_mb(nr)), "-smp", "1",
-      "-nographic", "-no-reboot", "-kernel", pieces.vmlinuz.string(), "-initrd",
+      "-nographic", "-no-reboot", "-kernel", pieces.boot_image.string(), "-initrd",
       initrd.string(), "-append",
       fmt::format("console=ttyS0 panic=-1 loglevel={} possible_cpus={} nr_cpus={} "
                   "cryptomgr.notests zswap.enabled=0 no_timer_check", image.loglevel, nr, nr)};
@@ -217,6 +226,8 @@ std::optional<KernelPieces> find_kernel_pieces(const fs::path& kernel, std::stri
       return std::nullopt;
     }
   }
+  const fs::path pvh = k.vmlinuz.parent_path() / ("vmlinux-" + k.version);
+  k.boot_image = fs::is_regular_file(pvh, ec) && in_kernel_detail::has_elf_magic(pvh) ? pvh : k.vmlinuz;
   k.headers = headers_of(k.version);
   if (k.headers.empty()) {
     *error = fmt::format("--in-kernel needs the headers of kernel {} (package linux-headers-{}; run "
