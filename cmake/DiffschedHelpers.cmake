@@ -135,3 +135,35 @@ macro(diffsched_require name)
     message(FATAL_ERROR "diffsched: error: missing ${name} (Debian package ${_req_DEBIAN})")
   endif()
 endmacro()
+
+# Unity batches never mix two subject packages. A new subject starts as a
+# copy of a package (docs/extending.md, "Add a subject"), so its file-local
+# helpers have the names of the package it came from; batched together the
+# two would clash. Each package's units (src/subjects/<name>/) are batched
+# with units of the same package only, every other unit of the target with
+# the rest, CMAKE_UNITY_BUILD_BATCH_SIZE to a batch as before. Called after
+# the target's last target_sources(); a unity file holds one package at most
+# (ctest contract.unity-by-package).
+function(diffsched_unity_by_package target)
+  if(NOT CMAKE_UNITY_BUILD)
+    return()
+  endif()
+  get_target_property(sources ${target} SOURCES)
+  foreach(src IN LISTS sources)
+    if(NOT src MATCHES "\\.cpp$")
+      continue()
+    endif()
+    set(key core)
+    if(src MATCHES "/subjects/([A-Za-z0-9_]+)/[^/]+$")
+      set(key pkg_${CMAKE_MATCH_1})
+    endif()
+    if(NOT DEFINED count_${key})
+      set(count_${key} 0)
+    endif()
+    math(EXPR batch "${count_${key}} / ${CMAKE_UNITY_BUILD_BATCH_SIZE}")
+    math(EXPR count_${key} "${count_${key}} + 1")
+    set_source_files_properties(${src} TARGET_DIRECTORY ${target}
+                                PROPERTIES UNITY_GROUP "${key}_${batch}")
+  endforeach()
+  set_target_properties(${target} PROPERTIES UNITY_BUILD_MODE GROUP)
+endfunction()

@@ -32,44 +32,35 @@ const FuzzTarget* lockstep_target(const SubjectTool& tool, Level level) {
   return fallback;
 }
 
-namespace {
-
-// The deadlines the exhaustive check draws from, in order: the wrap's ends
-// first (kshim/harness/harness_exhaustive.cpp has the values).
-constexpr std::string_view kExhaustiveDeadlineNames[] = {"0", "1", "2^64-1", "2", "2^63"};
-
-}  // namespace
-
 std::string check_equiv_bounds(const SubjectTool& tool, const std::vector<unsigned>& b) {
-  if (tool.shape == CandidateShape::kFunction)
-    return b.size() == 1 && b[0] <= 6 ? "" : "--equiv-bounds for pick is N: CPUs, 1..6";
-  return b.size() == 3 && b[1] <= 5
-             ? ""
-             : "--equiv-bounds for cpudl is N D K: CPUs 1..8, deadlines 1..5, ops 1..8";
+  std::string r;
+  with_tool_subject(tool, [&]<class S>(std::type_identity<S>) { r = equiv_bounds_error<S>(b); });
+  return r;
 }
 
 std::uint64_t exhaustive_programs(const SubjectTool& tool, const std::vector<unsigned>& b) {
-  // A pick: one call over every dst/cpus/allowed mask triple of N CPUs.
-  if (tool.shape == CandidateShape::kFunction)
-    return b.size() == 1 ? std::uint64_t{1} << (3 * b[0]) : 0;
-  // cpudl: K ops, each a set (D deadlines), clear, set/clear_freecpu of one
-  // of N CPUs, or a find (D deadlines, every non-empty affinity).
-  if (b.size() != 3) return 0;
-  const std::uint64_t n = b[0], d = b[1], choices = n * (d + 3) + d * ((1u << n) - 1);
-  std::uint64_t p = 1;
-  for (unsigned i = 0; i < b[2]; ++i) p *= choices;
-  return p;
+  std::uint64_t r = 0;
+  with_tool_subject(tool, [&]<class S>(std::type_identity<S>) { r = equiv_programs<S>(b); });
+  return r;
 }
 
 std::string exhaustive_bounds_text(const SubjectTool& tool, const std::vector<unsigned>& b) {
-  if (tool.shape == CandidateShape::kFunction)
-    return fmt::format("{} programs of 1 pick, {} CPUs, every dst/cpus/allowed mask",
-                       exhaustive_programs(tool, b), b.at(0));
-  std::string dls;
-  for (unsigned i = 0; i < b.at(1) && i < std::size(kExhaustiveDeadlineNames); ++i)
-    dls += (dls.empty() ? "" : ", ") + std::string(kExhaustiveDeadlineNames[i]);
-  return fmt::format("{} programs of <= {} ops, {} CPUs, {} deadlines ({})",
-                     exhaustive_programs(tool, b), b.at(2), b.at(0), b.at(1), dls);
+  std::string r;
+  with_tool_subject(tool, [&]<class S>(std::type_identity<S>) { r = equiv_bounds_text<S>(b); });
+  return r;
+}
+
+bool mutates_function(const SubjectTool& tool, std::string_view name, std::string_view function) {
+  bool r = false;
+  with_tool_subject(tool,
+                    [&]<class S>(std::type_identity<S>) { r = mutates_function<S>(name, function); });
+  return r;
+}
+
+std::string mutate_scope(const SubjectTool& tool, std::string_view function) {
+  std::string r;
+  with_tool_subject(tool, [&]<class S>(std::type_identity<S>) { r = mutate_scope<S>(function); });
+  return r;
 }
 
 }  // namespace diffsched

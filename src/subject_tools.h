@@ -42,6 +42,7 @@ struct SubjectTool {
   // kernel-check
   std::string_view kcheck_help;  // its subcommand's line in `kernel-check --help`
   std::string_view tree_file;    // the kernel tree's file it checks (check-patch routes it here)
+  bool patch_whole_file;         // check-patch: one run checks the file (else one per function)
   std::span<const std::string_view> builtin_baselines;  // --baseline's built-in words
   bool capacities;      // --capacity applies (cpudl_find()'s capacity branch)
   bool alloc_failures;  // the file allocates (cpudl_init()): --fail-alloc has paths to fail
@@ -93,6 +94,7 @@ inline constexpr SubjectTool kCpudlTool{
     .shape = CandidateShape::kHeapApi,
     .kcheck_help = "check a cpudeadline.c (API v3.14..v3.18, v3.19..v4.8, v4.9..v6.18 or v6.19+)",
     .tree_file = "kernel/sched/cpudeadline.c",
+    .patch_whole_file = true,
     .builtin_baselines = subject_tool_data::kCpudlBaselines,
     .capacities = true,
     .alloc_failures = true,
@@ -120,6 +122,7 @@ inline constexpr SubjectTool kPickTool{
     .shape = CandidateShape::kFunction,
     .kcheck_help = "check a kernel-style destination pick function",
     .tree_file = "kernel/sched/fair.c",
+    .patch_whole_file = false,
     .builtin_baselines = subject_tool_data::kPickBaselines,
     .capacities = false,
     .alloc_failures = false,
@@ -197,5 +200,30 @@ constexpr const SubjectTool& tool_of() {
 std::string check_equiv_bounds(const SubjectTool& tool, const std::vector<unsigned>& bounds);
 std::uint64_t exhaustive_programs(const SubjectTool& tool, const std::vector<unsigned>& bounds);
 std::string exhaustive_bounds_text(const SubjectTool& tool, const std::vector<unsigned>& bounds);
+
+// A tool subject's part of the above and of mutate, in its package
+// (src/subjects/<name>/tool.cpp, built into diffsched_engine by name): each
+// subject of ToolSubjects defines all of these, and a missing one is a link
+// error. The generic functions dispatch on the descriptor (with_tool_subject),
+// so the candidate's shape is never branched on outside a package.
+//   equiv_bounds_error<S>(b), equiv_programs<S>(b), equiv_bounds_text<S>(b)
+//                 the three functions above, for S
+//   mutates_function<S>(name, function)  whether mutate changes the function
+//                 `name` of a candidate (cpudl: a cpudl_* one; pick: the
+//                 --function one)
+//   mutate_scope<S>(function)  what mutate changes, for its "defines no ..."
+//                 error: "cpudl_* function", "function F() (--function)"
+template <class S>
+std::string equiv_bounds_error(const std::vector<unsigned>& bounds);
+template <class S>
+std::uint64_t equiv_programs(const std::vector<unsigned>& bounds);
+template <class S>
+std::string equiv_bounds_text(const std::vector<unsigned>& bounds);
+template <class S>
+bool mutates_function(std::string_view name, std::string_view function);
+template <class S>
+std::string mutate_scope(std::string_view function);
+bool mutates_function(const SubjectTool& tool, std::string_view name, std::string_view function);
+std::string mutate_scope(const SubjectTool& tool, std::string_view function);
 
 }  // namespace diffsched

@@ -163,6 +163,9 @@ if [ "$build" = --build ]; then
   (cd "$copy" && cmake --preset default >/dev/null && nice cmake --build build -j2 --target diffsched >"$tmp/build.log" 2>&1) ||
     { fail "the copy with the planted subject does not build:"; tail -20 "$tmp/build.log"; exit 1; }
   echo "built diffsched in $(($(date +%s) - t0)) s"
+  # pick's and picktwo's units (the same helper names) never share a unity file.
+  "$src/properties/compile_fail/unity-by-package.sh" "$copy/build" ||
+    fail "a unity file of the copy joins two packages"
   ds=$copy/build/diffsched
   "$ds" verify picktwo --bits 3 || fail "verify picktwo"
   "$ds" perf picktwo --cpus 64 --runs 50 >"$tmp/perf.txt" || fail "perf picktwo"; tail -3 "$tmp/perf.txt"

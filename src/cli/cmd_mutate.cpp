@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/mutate.h"
 #include "mutate/mutants.h"
 #include "mutate/run.h"
 #include "subject_tools.h"
@@ -34,8 +35,8 @@ struct MutateOptions {
   std::size_t max_mutants = 0;
   std::uint64_t seed = 1;
   std::vector<std::string> operators;
-  std::string json, markdown, out, function = "select_dst_cpu", api, header, harness;
-  std::string capacity = "auto";
+  std::string json, markdown, out, harness;
+  MutateFormOptions form;  // the subject's own (its package's cli_mutate.cpp)
   double min_score = -1;
   unsigned runs = 2000;
   unsigned hang_seconds = 2;  // kernel-check's type: whole seconds
@@ -62,13 +63,10 @@ int run_mutate(const MutateOptions& o) {
   for (const auto& name : o.operators) ops.push_back(*mutate::operator_from_name(name));
   if (ops.empty()) ops.assign(std::begin(mutate::kAllOperators), std::end(mutate::kAllOperators));
   const SubjectTool& subject = *o.subject;
-  const bool one_function = subject.shape == CandidateShape::kFunction;
-  if (mutate::functions_under_test(mutate::tokenize(text), subject, o.function).empty())
-    return bad_input(one_function ? fmt::format("{} defines no function {}() (--function)",
-                                                o.candidate, o.function)
-                                  : fmt::format("{} defines no {}* function", o.candidate,
-                                                subject.mutate_prefix));
-  auto all = mutate::generate(text, subject, o.function, ops);
+  if (mutate::functions_under_test(mutate::tokenize(text), subject, o.form.function).empty())
+    return bad_input(fmt::format("{} defines no {}", o.candidate,
+                                 mutate_scope(subject, o.form.function)));
+  auto all = mutate::generate(text, subject, o.form.function, ops);
   const std::size_t generated = all.size();
   auto mutants = mutate::sample(std::move(all), o.max_mutants, o.seed);
   if (mutants.empty())
@@ -85,20 +83,22 @@ int run_mutate(const MutateOptions& o) {
   ro.self = self_exe();
   ro.subject = o.subject;
   ro.candidate = fs::absolute(o.candidate);
-  ro.function = o.function;
-  ro.api = o.api;
-  if (!o.header.empty()) ro.header = fs::absolute(o.header);
-  else if (std::error_code e;
-           !one_function && fs::exists(ro.candidate.parent_path() / "cpudeadline.h", e))
-    ro.header = ro.candidate.parent_path() / "cpudeadline.h";  // what kernel-check would stage
+  ro.function = o.form.function;
+  ro.api = o.form.api;
+  if (!o.form.header.empty())
+    ro.header = fs::absolute(o.form.header);
+  else  // what kernel-check would stage beside it, if anything (its package's)
+    with_tool_subject(subject, [&]<class S>(std::type_identity<S>) {
+      ro.header = mutate_header_beside<S>(ro.candidate);
+    });
   // A file with a capacity branch in cpudl_find() (v5.9+ and its backports):
   // without --capacity the branch is dead code and its mutants survive.
   if (subject.capacities) {
     const bool branch = text.find("sched_asym_cpucap") != std::string::npos ||
                         text.find("dl_task_fits_capacity") != std::string::npos;
-    ro.capacity = o.capacity == "auto" ? (branch ? "1024,512" : "")
-                  : o.capacity == "off" ? ""
-                                        : o.capacity;
+    ro.capacity = o.form.capacity == "auto" ? (branch ? "1024,512" : "")
+                  : o.form.capacity == "off" ? ""
+                                             : o.form.capacity;
   }
   ro.budget = o.budget;
   ro.runs = o.runs;
@@ -150,8 +150,8 @@ int run_mutate(const MutateOptions& o) {
                                                                           : ": " + r[0].detail,
                                    r[0].log.string()));
     fmt::print("  the original passes kernel-check ({:.1f} s)\n", r[0].seconds);
-    if (subject.shape == CandidateShape::kHeapApi)
-      ro.find_returns = mutate::detected_find_returns(util::read_text(r[0].verdict));
+    // "" where the subject has no such form (its verdict says none)
+    ro.find_returns = mutate::detected_find_returns(util::read_text(r[0].verdict));
   }
   bool interrupted = false;
   mutate::Report rep;
@@ -234,15 +234,9 @@ Runner add_mutate(CLI::App& app) {
         ->check(CLI::Range(1u, 8u));
     cmd->add_flag("--no-equiv", o->no_equiv, "no exhaustive check of the survivors")
         ->excludes("--equiv-bounds");
-    if (tool->shape == CandidateShape::kFunction)
-      cmd->add_option("--function", o->function, "the pick function (default select_dst_cpu)");
-    else {
-      cmd->add_option("--api", o->api, "kernel-check --api");
-      cmd->add_option("--header", o->header, "kernel-check --header")->check(CLI::ExistingFile);
-      cmd->add_option("--capacity", o->capacity,
-                      "auto (default: 1024,512 when cpudl_find() has a capacity branch), off, or "
-                      "kernel-check's --capacity LIST; the original file is then the baseline");
-    }
+    with_tool_subject(*tool, [&]<class S>(std::type_identity<S>) {
+      add_mutate_form_options<S>(*cmd, o->form);
+    });
     subs.emplace_back(cmd, o);
   }
   return [subs] {

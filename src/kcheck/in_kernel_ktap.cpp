@@ -13,6 +13,7 @@
 
 #include "io/load.h"
 #include "kcheck/in_kernel_internal.h"
+#include "kcheck/subject_hooks.h"
 #include "kcheck/work.h"
 #include "tools/process.h"
 #include "util/text.h"
@@ -52,7 +53,10 @@ std::string replay_command(const CandidateSpec& spec, const fs::path& ops) {
   const fs::path self = fs::canonical("/proc/self/exe", ec);
   std::vector<std::string> argv = {ec ? std::string("diffsched") : self.string(), "kernel-check",
                                    std::string(spec.tool->name), "--candidate", fs::absolute(spec.file).string()};
-  if (spec.tool->shape == CandidateShape::kFunction) argv.insert(argv.end(), {"--function", spec.function});
+  with_tool_subject(*spec.tool, [&]<class S>(std::type_identity<S>) {
+    const std::vector<std::string> own = kcheck::replay_args<S>(spec);  // kcheck/subject_hooks.h
+    argv.insert(argv.end(), own.begin(), own.end());
+  });
   argv.insert(argv.end(), {"--replay", fs::absolute(ops).string()});
   return util::shell_join(argv);
 }

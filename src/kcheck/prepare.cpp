@@ -280,7 +280,8 @@ int prepare(Session& s) {
     fmt::print("kernel-check {}: candidate {}, baseline {}, level {}\n  work directory {}\n",
                o.tool->name, o.candidate, o.baseline, s.level, s.work.string());
   if (int rc = find_harness(s); rc != kExitOk) return rc;
-  const bool forced = o.tool->shape == CandidateShape::kHeapApi && o.api != "auto";
+  bool forced = false;  // its package's (kcheck/subject_hooks.h)
+  with_tool_subject(*o.tool, [&]<class S>(std::type_identity<S>) { forced = form_forced<S>(o); });
   if (int rc = build(s.cand, s.work, forced, o.build_seconds, &s.cand_so); rc != kExitOk)
     return rc;
   if (!s.builtin_base)

@@ -30,6 +30,10 @@
 //                      "# candidate:" line (pick: "# function: F\n")
 //   export_spec<S>(request, source, &spec, &error)  export --kmod: the file's
 //                      form from its text and the reproducer's comments
+//   form_forced<S>(o)  whether an option fixed the file's form (cpudl's --api
+//                      other than auto): the build then tries no other form
+//   replay_args<S>(spec)  the file's part of a replay command line, after
+//                      --candidate FILE (pick: --function F)
 #pragma once
 
 #include <filesystem>
@@ -37,6 +41,7 @@
 #include <vector>
 
 #include "kcheck/kernel_check.h"
+#include "kcheck/options.h"
 #include "kcheck/work.h"
 #include "kernel/cpumask.h"
 
@@ -90,6 +95,11 @@ struct ExportRequest {
 template <class S>
 bool export_spec(const ExportRequest& r, const std::string& source, tools::CandidateSpec* spec,
                  std::string* error);
+
+template <class S>
+bool form_forced(const tools::KernelCheckOptions& o);
+template <class S>
+std::vector<std::string> replay_args(const tools::CandidateSpec& spec);
 
 // A file an earlier kernel-check wrote in the given --work-dir (the header it
 // staged beside a candidate in candidate/): its leftover, never an input.

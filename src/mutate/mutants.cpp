@@ -205,9 +205,7 @@ std::vector<Function> functions_under_test(const std::vector<Token>& tokens,
                                            const std::string& function) {
   std::vector<Function> out;
   for (auto& f : find_functions(tokens))
-    if (tool.shape == CandidateShape::kFunction ? f.name == function
-                                                : f.name.starts_with(tool.mutate_prefix))
-      out.push_back(f);
+    if (mutates_function(tool, f.name, function)) out.push_back(f);
   return out;
 }
 

@@ -32,7 +32,7 @@ struct Route {
 };
 std::optional<Route> route_of(const std::string& path) {
   for (const SubjectTool* t : kSubjectTools)
-    if (path == t->tree_file) return Route{t->tree_file, t, t->shape == CandidateShape::kHeapApi};
+    if (path == t->tree_file) return Route{t->tree_file, t, t->patch_whole_file};
   return std::nullopt;
 }
 

@@ -213,4 +213,16 @@ bool export_spec<cpudl::Subject>(const ExportRequest& r, const std::string& sour
   return true;
 }
 
+// --api names the form: the build tries no other.
+template <>
+bool form_forced<cpudl::Subject>(const tools::KernelCheckOptions& o) {
+  return o.api != "auto";
+}
+
+// The file alone: its form is detected again (a reproducer names it).
+template <>
+std::vector<std::string> replay_args<cpudl::Subject>(const tools::CandidateSpec&) {
+  return {};
+}
+
 }  // namespace diffsched::kcheck

@@ -164,7 +164,9 @@ constexpr std::uint64_t kExhaustiveDeadlines[] = {0, 1, ~std::uint64_t{0}, 2,
 
 template <>
 bool accepts_api<cpudl::Subject>(int api) {
-  return api != KCHECK_API_PICK;  // every era's cpudeadline.c form
+  // every era's cpudeadline.c form, and only those (not another subject's)
+  return api == KCHECK_API_V3_14 || api == KCHECK_API_V4_8 || api == KCHECK_API_V4_9 ||
+         api == KCHECK_API_V6_19;
 }
 
 template <>

@@ -92,4 +92,15 @@ bool export_spec<pick::Subject>(const ExportRequest& r, const std::string& sourc
   return true;
 }
 
+// The function is always the one named by --function: no option forces a form.
+template <>
+bool form_forced<pick::Subject>(const tools::KernelCheckOptions&) {
+  return false;
+}
+
+template <>
+std::vector<std::string> replay_args<pick::Subject>(const tools::CandidateSpec& spec) {
+  return {"--function", spec.function};
+}
+
 }  // namespace diffsched::kcheck
