@@ -93,8 +93,9 @@ int cpudl_find_cap(CandidateHeap* cp, kernel::u64 task_dl, const kernel::Cpumask
 struct RaceRegion {
   const char* elements = nullptr;
   std::size_t element_bytes = 0;
-  const char* free_words = nullptr;
+  const char* free_words = nullptr;  // cp->free_cpus (kcheck_view::free_words)
   std::size_t free_bytes = 0;
+  unsigned nr = 0;                   // nr_cpu_ids: the view masks the last word to it
 };
 RaceRegion g_race_region;  // set around a KernelCSide's apply() under --race
 
@@ -105,7 +106,10 @@ void log_cpudl_store(const void* where, std::size_t size) {
   const char* p = static_cast<const char*>(where);
   if (p >= r.free_words && p < r.free_words + r.free_bytes) {
     const auto word = static_cast<unsigned>((p - r.free_words) / sizeof(unsigned long));
-    log->add_free(word, reinterpret_cast<const unsigned long*>(r.free_words)[word]);
+    unsigned long old = reinterpret_cast<const unsigned long*>(r.free_words)[word];
+    if (word == r.nr / kernel::BITS_PER_LONG && r.nr % kernel::BITS_PER_LONG)
+      old &= (1UL << (r.nr % kernel::BITS_PER_LONG)) - 1;  // as the view shows it
+    log->add_free(word, old);
     return;
   }
   if (p + size <= r.elements || p >= r.elements + r.element_bytes) return;
@@ -155,8 +159,8 @@ class KernelCSide final : public cpudl::Side {
     if (harness::g_settings.o.race) {
       const kcheck_view v = t_->view();
       g_race_region = {reinterpret_cast<const char*>(v.elements), nr_ * sizeof(kcheck_item),
-                       reinterpret_cast<const char*>(v.free_bits),
-                       kernel::BITS_TO_LONGS(nr_) * sizeof(unsigned long)};
+                       reinterpret_cast<const char*>(v.free_words),
+                       kernel::BITS_TO_LONGS(nr_) * sizeof(unsigned long), nr_};
     }
     cpudl::apply_op(&heap, op, result, [this](int cpu) { return capacity_of(cpu); });
     g_race_region = {};
