@@ -377,7 +377,12 @@ int run_race(Session& s) {
   const HarnessRun r = s.h.run(rc, {}, {}, kWatchdogSlack + 60);
   if (r.timed_out()) return error("timeout", "the race analysis did not finish in time");
   if (!r.record) return ended(s, r, "race analysis");
-  if (r.is("finding")) return harness_finding(s, r, fmt::format("race, {:.1f} s", since(t)));
+  if (r.is("finding")) {
+    const int rc = harness_finding(s, r, fmt::format("race, {:.1f} s", since(t)));
+    fmt::print("(that replay runs the lockstep, not the race analysis: the finding is the "
+               "reader's; run the reproducer's ops with --race --no-properties --time 0)\n");
+    return rc;
+  }
   if (!r.is("ok"))
     return error(fmt::format("the harness failed in the race analysis ({}: {})", r.record->outcome,
                              r.record->detail));
