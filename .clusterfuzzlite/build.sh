@@ -23,7 +23,7 @@ build_dir=$WORK/diffsched-build
 # ClusterFuzzLite run; it is built only on request
 # (scripts/check-oss-fuzz-build.sh asks for it).
 source "$src_dir/scripts/registry.sh"
-roles=(lockstep front_end)
+roles=(lockstep front_end race)
 [[ ${DIFFSCHED_WITH_SELF_CHECK:-0} == 1 ]] && roles+=(self_check)
 mapfile -t targets < <(registry_targets "${roles[@]}")
 

@@ -32,7 +32,7 @@ for ((i = 0; i < count; i++)); do
     if ((i % 4 == 0)); then printf 'DSCH\001\\%03o\\%03o' $((RANDOM % 4)) $((RANDOM % 4)) | xargs -0 printf; fi
     for ((b = 0; b < len; b++)); do printf "\\$(printf '%03o' $((RANDOM % 256)))"; done
   } >"$file"
-  for target in "" $(bash "$(dirname "$0")/registry.sh" targets lockstep self_check); do
+  for target in "" $(bash "$(dirname "$0")/registry.sh" targets lockstep self_check race); do
     "$diffsched" replay -q ${target:+--target $target} "$file" >/dev/null 2>"$tmp/err"
     status=$?
     if ((status > 3)); then  # 0 1 2, or 3: out of domain (random deadlines may span 2^63)

@@ -2,7 +2,7 @@
 # The fuzz-target registry (src/registry.def) for shell scripts, which may run
 # before anything is built (.clusterfuzzlite/build.sh):
 #   scripts/registry.sh targets [ROLE...]   names, one per line, in order;
-#                                           ROLE: lockstep, self_check, front_end
+#                                           ROLE: lockstep, self_check, front_end, race
 #   scripts/registry.sh field TARGET FIELD  subject, level, role or dict
 # Sourced, it defines registry_targets and registry_field instead.
 registry_file="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/src/registry.def"

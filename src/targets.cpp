@@ -27,6 +27,7 @@ std::string_view role_name(TargetRole role) {
     case TargetRole::kLockstep: return "lockstep";
     case TargetRole::kSelfCheck: return "self_check";
     case TargetRole::kFrontEnd: return "front_end";
+    case TargetRole::kRace: return "race";
   }
   return "?";
 }
@@ -72,6 +73,21 @@ Verdict run_target(const FuzzTarget& target, std::span<const std::uint8_t> body,
   // One subject lookup per input; a target that names no subject ("inputs")
   // fuzzes the loaders themselves.
   Verdict v;
+  if (target.role == TargetRole::kRace) {  // the built-in sides' lockless-reader analysis
+    bool has = false;
+    with_subject_named(target.subject, [&]<class S>(std::type_identity<S>) {
+      if constexpr (requires { S::reader_race(body); }) {
+        v = S::reader_race(body);
+        has = true;
+      }
+    });
+    if (!has) {
+      fmt::print(stderr, "diffsched: target {}: subject '{}' has no reader_race (src/registry.def)\n",
+                 target.name, target.subject);
+      std::abort();
+    }
+    return v;
+  }
   const bool lockstep = with_subject_named(target.subject, [&]<class S>(std::type_identity<S>) {
     v = run_subject<S>(target.level, body, sides);
   });

@@ -20,6 +20,7 @@ enum class TargetRole {
   kLockstep,   // a subject's lockstep; fuzzed everywhere
   kSelfCheck,  // fails on an accepted divergence by design (cpudl_exact's tie)
   kFrontEnd,   // not a subject: the loaders and codecs themselves
+  kRace,       // a subject's lockless-reader analysis (its Subject::reader_race); fuzzed everywhere
 };
 
 struct FuzzTarget {
@@ -31,13 +32,14 @@ struct FuzzTarget {
   std::string_view dict;      // fuzz/<dict>.dict, or empty
 };
 
-std::string_view role_name(TargetRole role);  // "lockstep", "self_check", "front_end"
+std::string_view role_name(TargetRole role);  // "lockstep", "self_check", "front_end", "race"
 
 // The role words of src/registry.def.
 namespace registry_role {
 inline constexpr TargetRole lockstep = TargetRole::kLockstep;
 inline constexpr TargetRole self_check = TargetRole::kSelfCheck;
 inline constexpr TargetRole front_end = TargetRole::kFrontEnd;
+inline constexpr TargetRole race = TargetRole::kRace;
 }  // namespace registry_role
 
 // The registry's targets, in its order (which is the order campaigns run).

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define KCHECK_ABI_VERSION 3
+#define KCHECK_ABI_VERSION 4
 
 /* The API forms, written once here: each is a KCHECK_API_<ID> macro (the
  * glue selects code with #if, and the host passes -DKCHECK_API=<its value>)
@@ -57,6 +57,9 @@ struct kcheck_view {
 	int size;
 	const struct kcheck_item *elements; /* nr_cpu_ids items */
 	const unsigned long *free_bits;     /* NR_CPUS bits */
+	/* cp->free_cpus itself (free_bits is a copy masked to nr_cpu_ids):
+	 * where kernel-check --race's store hook sees the file store. */
+	const unsigned long *free_words;
 };
 
 struct kcheck_candidate {

@@ -521,6 +521,8 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
     status = mode_check();
   } else if (mode == "alloc") {
     status = mode_alloc();
+  } else if (mode == "race") {
+    status = mode_race();
   }  // --mode's choices are exactly these
   finish(status);
 }

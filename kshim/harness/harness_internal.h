@@ -57,6 +57,7 @@ void arm_hang_alarm(bool on);
 bool is_failure(const Verdict& v);
 int minimize_and_write(const io::AnyProgram& program, const std::string& out);
 int mode_exhaustive();
+int mode_race();  // cpudl's kcheck_harness.cpp: --race
 
 // A subject's part of the harness, its package's kcheck_harness.cpp (each
 // subject of ToolSubjects defines all three; a missing one is a link error):

@@ -290,6 +290,7 @@ static struct kcheck_view glue_view(void)
 	if (nr_cpu_ids % BITS_PER_LONG)
 		view_free.bits[nr_cpu_ids / BITS_PER_LONG] &= (1UL << (nr_cpu_ids % BITS_PER_LONG)) - 1;
 	v.free_bits = view_free.bits;
+	v.free_words = cp.free_cpus->bits;
 #if KCHECK_API == KCHECK_API_V3_14
 	for (i = 0; i < nr_cpu_ids; i++) {
 		items[i].dl = cp.elements[i].dl;

@@ -47,6 +47,9 @@ std::string rule_short(const Finding& f) {
     case FindingKind::kOutOfDomain:
       return fmt::format("A {} check ({}) failed while live deadlines spanned 2^63 or more.",
                          f.subject, f.check);
+    case FindingKind::kReader:
+      return fmt::format("A lockless {} reader can see a {} answer only a non-reference side gives.",
+                         f.subject, f.check);
   }
   return "A diffsched finding.";
 }
@@ -72,6 +75,12 @@ std::string rule_full(const Finding& f) {
       return fmt::format(
           "A {} check ({}) failed while live deadlines spanned 2^63 or more, outside the "
           "domain where dl_time_before() orders deadlines.",
+          f.subject, f.check);
+    case FindingKind::kReader:
+      return fmt::format(
+          "diffsched enumerated every answer a lockless {} reader can form between two stores "
+          "of each update, every side from the reference's state; a side's reader reaches "
+          "class {} at an op kind where the reference's never does.",
           f.subject, f.check);
   }
   return rule_short(f);

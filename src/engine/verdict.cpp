@@ -24,6 +24,7 @@ std::string_view finding_kind_name(FindingKind kind) {
     case FindingKind::kInvariant: return "invariant";
     case FindingKind::kModelMismatch: return "model-mismatch";
     case FindingKind::kOutOfDomain: return "out-of-domain";
+    case FindingKind::kReader: return "reader";
   }
   return "?";
 }
@@ -57,6 +58,8 @@ std::string_view note_explanation(NoteKind kind) {
 }
 
 std::string Finding::signature() const {
+  if (field.empty())
+    return fmt::format("{}:{}:{}:{}", subject, finding_kind_name(kind), check, op_kind);
   return fmt::format("{}:{}:{}:{}:{}", subject, finding_kind_name(kind), check,
                      field, op_kind);
 }

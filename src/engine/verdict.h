@@ -34,6 +34,7 @@ enum class FindingKind : std::uint8_t {
   kInvariant,      // a side broke one of its own invariants
   kModelMismatch,  // a side's answer is not one the simple model permits
   kOutOfDomain,    // any of the above while live deadlines span >= 2^63
+  kReader,         // a lockless reader class only a non-reference side shows (cpudl race)
 };
 
 std::string_view finding_kind_name(FindingKind kind);
@@ -57,7 +58,8 @@ struct Finding {
   const char* check_file = nullptr;
   unsigned check_line = 0;
 
-  // subject:kind:check:field:op_kind, e.g. "cpudl:divergence:exact:slot.cpu:set".
+  // subject:kind:check:field:op_kind, e.g. "cpudl:divergence:exact:slot.cpu:set";
+  // an empty field is left out ("cpudl:reader:torn:set").
   std::string signature() const;
   // Multi-line, human-readable account.
   std::string describe() const;

@@ -107,6 +107,7 @@ struct KernelCheckOptions {
   bool no_properties = false;
   bool raw = false;
   bool fail_alloc = false;
+  bool race = false;  // the lockless-reader analysis (subjects/cpudl/race.h), trace-stores
   // --in-kernel (kcheck/in_kernel.h): the candidate in a booted kernel vs the shim.
   bool in_kernel = false;
   std::string kernel;
@@ -235,6 +236,13 @@ void for_each_option(Options& o, F&& f) {
                        "-ENOMEM without a warning, a sanitizer error or a leak",
                .shape = S::kHeapApi, .excludes = "replay"},
     o.fail_alloc);
+  f(OptionSpec{.name = "race",
+               .help = "also compile candidate and baseline with -fsanitize-coverage=trace-stores "
+                       "and run the lockless-reader analysis (diffsched race) on both: a reader "
+                       "class only the candidate reaches is a finding cpudl:reader:CLASS:OP",
+               .uses = kCli | kHarness, .shape = S::kHeapApi,
+               .excludes = "replay in-kernel capacity exhaustive"},
+    o.race);
   f(OptionSpec{.name = "task-util",
                .help = "the task's runtime/deadline in 1024ths, for the capacity check "
                        "(default 0: each find's own task, from 1 to 1024, on one CPU of its "
@@ -270,7 +278,7 @@ void for_each_option(Options& o, F&& f) {
                .choices = subject_tool_words()},
     o.tool);
   f(OptionSpec{.name = "mode", .help = "what the harness does", .uses = kHarness,
-               .choices = {"fuzz", "load", "replay", "minimize", "check", "alloc"}},
+               .choices = {"fuzz", "load", "replay", "minimize", "check", "alloc", "race"}},
     o.mode);
   f(OptionSpec{.name = "input", .help = "the input to replay or minimise", .uses = kHarness},
     o.input);

@@ -84,11 +84,15 @@ int check_arguments(Session& s) {
   if (int rc = classify(s, o.candidate, &s.cand); rc != kExitOk) return rc;
   s.cand.role = "candidate";
   s.cand.kernel_version = o.kernel_version;
+  // --race: every store the file makes calls __sanitizer_cov_storeN first
+  // (the harness's hook logs those into its struct cpudl, kcheck_harness.cpp).
+  if (o.race) s.cand.extra_flags.push_back("-fsanitize-coverage=trace-stores");
   s.builtin_base = o.baseline.starts_with("builtin-");
   if (!s.builtin_base) {
     if (int rc = classify(s, o.baseline, &s.base); rc != kExitOk) return rc;
     s.base.role = "baseline";
     s.base.kernel_version = o.kernel_version;
+    s.base.extra_flags = s.cand.extra_flags;
   } else {
     const auto& words = o.tool->builtin_baselines;
     if (std::find(words.begin(), words.end(), o.baseline) == words.end())

@@ -366,6 +366,32 @@ int run_fuzzing(Session& s) {
   return kExitOk;
 }
 
+// --race: the lockless-reader analysis of the seed programs, baseline vs
+// candidate (both compiled with trace-stores). kExitOk to go on, or the verdict.
+int run_race(Session& s) {
+  const auto t = std::chrono::steady_clock::now();
+  fmt::print("  race: a lockless cpudl_find() between any two stores of each update, seeds\n");
+  KernelCheckOptions rc = s.h.with_mode("race");
+  rc.seeds = tools::SourceTree{tools::source_dir()}.seeds(s.target).string();
+  rc.output = s.reproducer.string();
+  const HarnessRun r = s.h.run(rc, {}, {}, kWatchdogSlack + 60);
+  if (r.timed_out()) return error("timeout", "the race analysis did not finish in time");
+  if (!r.record) return ended(s, r, "race analysis");
+  if (r.is("finding")) {
+    const int rc = harness_finding(s, r, fmt::format("race, {:.1f} s", since(t)));
+    fmt::print("(that replay runs the lockstep, not the race analysis: the finding is the "
+               "reader's; run the reproducer's ops with --race --no-properties --time 0)\n");
+    return rc;
+  }
+  if (!r.is("ok"))
+    return error(fmt::format("the harness failed in the race analysis ({}: {})", r.record->outcome,
+                             r.record->detail));
+  if (r.record->programs == 0) return error("the race analysis ran 0 programs: no verdict");
+  fmt::print("  race: no reader class only the candidate reaches ({} programs; {}; {:.1f} s)\n",
+             r.record->programs, r.record->detail, since(t));
+  return kExitOk;
+}
+
 int run_steps(Session& s) {
   if (s.o.in_kernel) return run_in_kernel_check(s);
   if (int rc = prepare(s); rc != kExitOk) return rc;
@@ -373,11 +399,13 @@ int run_steps(Session& s) {
   if (!s.o.replay.empty()) return run_replay(s);
   if (s.o.fail_alloc)
     if (int rc = run_fail_alloc(s); rc != kExitOk) return rc;
+  if (s.o.race)
+    if (int rc = run_race(s); rc != kExitOk) return rc;
   if (!s.o.no_properties)
     if (int rc = run_properties(s); rc != kExitOk) return rc;
   if (s.o.time > 0)
     if (int rc = run_fuzzing(s); rc != kExitOk) return rc;
-  if (s.o.no_properties && s.o.time <= 0 && !s.o.fail_alloc)
+  if (s.o.no_properties && s.o.time <= 0 && !s.o.fail_alloc && !s.o.race)
     return error("nothing was checked (--no-properties and --time 0): no verdict");
   const VerdictNote& n = verdict_note();
   fmt::print("\nverdict: EQUIVALENT at level {} ({}{}; {:.1f} s in all)\n", s.level,

@@ -4,6 +4,9 @@
 // kcheck_harness only (the fuzz preset, under ASan): kshim/harness/CMakeLists.txt
 // takes every package's kcheck_harness.cpp.
 #include <algorithm>
+#include <cstddef>
+#include <filesystem>
+#include <fstream>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -14,6 +17,7 @@
 #include "harness_internal.h"
 #include "kernel/cpumask.h"
 #include "subjects/cpudl/kernel_side.h"
+#include "subjects/cpudl/race.h"
 
 namespace diffsched::kcheck {
 
@@ -79,6 +83,57 @@ int cpudl_find_cap(CandidateHeap* cp, kernel::u64 task_dl, const kernel::Cpumask
   return ret;
 }
 
+// --race (kernel-check compiles the files with -fsanitize-coverage=trace-stores,
+// so clang 14 calls __sanitizer_cov_storeN(addr) before every store of N
+// bytes): while a KernelCSide's apply() runs under an active store log
+// (kernel/store_log.h: the race analysis, subjects/cpudl/race.h installs
+// one), each store into that side's struct cpudl, its elements array or its
+// free_cpus words, is logged with the value it overwrites, as the built-in
+// sides' Logged fields log theirs. Stores elsewhere are ignored.
+struct RaceRegion {
+  const char* elements = nullptr;
+  std::size_t element_bytes = 0;
+  const char* free_words = nullptr;  // cp->free_cpus (kcheck_view::free_words)
+  std::size_t free_bytes = 0;
+  unsigned nr = 0;                   // nr_cpu_ids: the view masks the last word to it
+};
+RaceRegion g_race_region;  // set around a KernelCSide's apply() under --race
+
+void log_cpudl_store(const void* where, std::size_t size) {
+  kernel::StoreLog* log = kernel::active_store_log;
+  const RaceRegion& r = g_race_region;
+  if (!log || !r.elements) return;
+  const char* p = static_cast<const char*>(where);
+  if (p >= r.free_words && p < r.free_words + r.free_bytes) {
+    const auto word = static_cast<unsigned>((p - r.free_words) / sizeof(unsigned long));
+    unsigned long old = reinterpret_cast<const unsigned long*>(r.free_words)[word];
+    if (word == r.nr / kernel::BITS_PER_LONG && r.nr % kernel::BITS_PER_LONG)
+      old &= (1UL << (r.nr % kernel::BITS_PER_LONG)) - 1;  // as the view shows it
+    log->add_free(word, old);
+    return;
+  }
+  if (p + size <= r.elements || p >= r.elements + r.element_bytes) return;
+  // Each field of struct cpudl_item {u64 dl; int cpu; int idx;} the store
+  // covers (a struct copy covers all three), with its value before it.
+  const std::size_t from = static_cast<std::size_t>(std::max(p, r.elements) - r.elements);
+  const std::size_t to = static_cast<std::size_t>(std::min(p + size, r.elements + r.element_bytes) -
+                                                  r.elements);
+  for (std::size_t off = from; off < to;) {
+    const std::size_t slot = off / sizeof(kcheck_item), in = off % sizeof(kcheck_item);
+    const auto& item = reinterpret_cast<const kcheck_item*>(r.elements)[slot];
+    if (in < offsetof(kcheck_item, cpu)) {
+      log->add(&item.dl, item.dl);
+      off = slot * sizeof(kcheck_item) + offsetof(kcheck_item, cpu);
+    } else if (in < offsetof(kcheck_item, idx)) {
+      log->add(&item.cpu, static_cast<kernel::u64>(item.cpu));
+      off = slot * sizeof(kcheck_item) + offsetof(kcheck_item, idx);
+    } else {
+      log->add(&item.idx, static_cast<kernel::u64>(item.idx));
+      off = (slot + 1) * sizeof(kcheck_item);
+    }
+  }
+}
+
 class KernelCSide final : public cpudl::Side {
  public:
   KernelCSide(std::string name, const kcheck_candidate* t, const TaskShape& task)
@@ -101,7 +156,14 @@ class KernelCSide final : public cpudl::Side {
   // The ops' kernel calls are cpudl::apply_op()'s, on the candidate's heap.
   void apply(const cpudl::Op& op, cpudl::FindResult* result) override {
     CandidateHeap heap{t_, nr_, &task_};
+    if (harness::g_settings.o.race) {
+      const kcheck_view v = t_->view();
+      g_race_region = {reinterpret_cast<const char*>(v.elements), nr_ * sizeof(kcheck_item),
+                       reinterpret_cast<const char*>(v.free_words),
+                       kernel::BITS_TO_LONGS(nr_) * sizeof(unsigned long), nr_};
+    }
     cpudl::apply_op(&heap, op, result, [this](int cpu) { return capacity_of(cpu); });
+    g_race_region = {};
   }
 
   cpudl::HeapView view() const override {
@@ -119,6 +181,8 @@ class KernelCSide final : public cpudl::Side {
   std::string take_warning() override { return format_warning(*t_); }
   bool can_warn() const override { return true; }
   bool capacity_aware() const override { return task_.asym_capacity; }
+  // Under --race every store into the heap reaches log_cpudl_store().
+  bool logs_stores() const override { return harness::g_settings.o.race; }
 
  private:
   std::string name_;
@@ -129,6 +193,30 @@ class KernelCSide final : public cpudl::Side {
 };
 
 }  // namespace
+
+}  // namespace diffsched::kcheck
+
+// The hooks clang 14 emits for -fsanitize-coverage=trace-stores, exported
+// from the harness (kshim/harness/CMakeLists.txt) for the candidates' objects.
+extern "C" {
+__attribute__((visibility("default"))) void __sanitizer_cov_store1(std::uint8_t* p) {
+  diffsched::kcheck::log_cpudl_store(p, 1);
+}
+__attribute__((visibility("default"))) void __sanitizer_cov_store2(std::uint16_t* p) {
+  diffsched::kcheck::log_cpudl_store(p, 2);
+}
+__attribute__((visibility("default"))) void __sanitizer_cov_store4(std::uint32_t* p) {
+  diffsched::kcheck::log_cpudl_store(p, 4);
+}
+__attribute__((visibility("default"))) void __sanitizer_cov_store8(std::uint64_t* p) {
+  diffsched::kcheck::log_cpudl_store(p, 8);
+}
+__attribute__((visibility("default"))) void __sanitizer_cov_store16(__int128* p) {
+  diffsched::kcheck::log_cpudl_store(p, 16);
+}
+}
+
+namespace diffsched::kcheck {
 
 namespace harness {
 
@@ -204,6 +292,64 @@ int exhaustive<cpudl::Subject>(const std::vector<unsigned>& b) {
          kHarnessBadUsage);
   return run_exhaustive<cpudl::Subject>(
       config, {ops}, k, fmt::format("{} ops, {} CPUs, {} deadlines", k, n, d));
+}
+
+// --mode=race (kernel-check --race): the lockless-reader analysis
+// (subjects/cpudl/race.h) of every seed program (--seeds), side 0 the
+// baseline, side 1 the candidate, their stores logged by log_cpudl_store().
+// A class only the candidate reaches is a finding: its program minimised to
+// --output, its signature cpudl:reader:CLASS:OP in the record. The classes
+// both reach go to the record's detail ("shared: torn at set, ...").
+int mode_race() {
+  const tools::KernelCheckOptions& o = g_settings.o;
+  if (g_settings.tool != &kCpudlTool) fail("--race is cpudl's", kHarnessBadUsage);
+  std::vector<std::filesystem::path> files;
+  if (!o.seeds.empty() && std::filesystem::is_directory(o.seeds))
+    for (const auto& e : std::filesystem::directory_iterator(o.seeds))
+      if (e.path().extension() == ".ops") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  auto owned = make_cpudl_sides();
+  const std::vector<cpudl::Side*> sides{owned[0].get(), owned[1].get()};
+  std::vector<std::string> shared;
+  for (const auto& f : files) {
+    std::string error;
+    auto any = io::load_program(f.string(), nullptr, &error);
+    if (!any) fail(error);
+    const auto* p = std::get_if<io::Program<cpudl::Subject>>(&*any);
+    if (!p) continue;
+    const cpudl::race::RaceResult r = cpudl::race::analyze_race(p->config, p->ops, sides);
+    if (!r.error.empty()) fail(fmt::format("race, {}: {}", f.string(), r.error));
+    ++record().programs;
+    record().ops += p->ops.size();
+    for (const auto& [cls, kind] : r.shared) {
+      const std::string s = fmt::format("{} at {}", cpudl::race::class_name(cls),
+                                        cpudl::race::op_kind_name(kind));
+      if (std::find(shared.begin(), shared.end(), s) == shared.end()) shared.push_back(s);
+    }
+    if (r.findings.empty()) continue;
+    const cpudl::race::RaceFinding& rf = r.findings.front();
+    io::Program<cpudl::Subject> m = *p;
+    m.ops = cpudl::race::minimize_race(p->config, p->ops, sides, rf.signature);
+    const cpudl::race::RaceResult mr = cpudl::race::analyze_race(m.config, m.ops, sides);
+    cpudl::race::Example e = rf.example;
+    for (const auto& g : mr.findings)
+      if (g.signature == rf.signature) e = g.example;
+    kernel::NrCpuIdsScope scope(m.config.nr_cpu_ids);
+    fmt::print("FINDING {} in {}: the candidate's reader reaches {}, the baseline's never does\n"
+               "  at op #{} {}: {}\n  reader answers {}\n  reads: {}\n",
+               rf.signature, f.string(), cpudl::race::class_name(rf.cls), e.op_index,
+               io::format_op(m.ops[e.op_index]), cpudl::race::task_text(e.task),
+               cpudl::race::answer_text(e), e.store_text);
+    std::ofstream(o.output) << io::format_program(io::AnyProgram(m));
+    record().signature = rf.signature;
+    record().reproducer = o.output;
+    record().detail = fmt::format("{} ops: {}", m.ops.size(), e.store_text);
+    return kHarnessFinding;
+  }
+  record().detail = shared.empty() ? "shared: none" : fmt::format("shared: {}", fmt::join(shared, ", "));
+  fmt::print("race: no class only the candidate reaches over {} programs; {}\n",
+             record().programs, record().detail);
+  return kHarnessOk;
 }
 
 }  // namespace harness

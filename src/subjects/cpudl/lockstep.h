@@ -129,6 +129,10 @@ struct Subject {
   using Op = cpudl::Op;
   using Config = cpudl::Config;
   using Lockstep = cpudl::Lockstep;
+  // The race fuzz target (role race, src/registry.def): the body's program
+  // through race::analyze_race() with every step from the reference's state
+  // (race_target.cpp); a finding is a class only the hole heap reaches.
+  static Verdict reader_race(std::span<const std::uint8_t> body);
 };
 
 // One-line state of a side for traces: "size 3 [0:100 2:90 1:50] free 4-7".

@@ -405,7 +405,8 @@ void compare_sides(RaceResult& r) {
 }
 
 RaceResult analyze_race(const Config& config, const std::vector<Op>& ops,
-                        const std::vector<Side*>& sides, const std::vector<Task>* tasks) {
+                        const std::vector<Side*>& sides, const std::vector<Task>* tasks,
+                        bool same_state) {
   RaceResult r;
   kernel::NrCpuIdsScope scope(config.nr_cpu_ids);
   r.sides.resize(sides.size());
@@ -426,6 +427,8 @@ RaceResult analyze_race(const Config& config, const std::vector<Op>& ops,
       for (Side* s : sides) s->apply(ops[i], nullptr);
       continue;
     }
+    if (same_state)
+      for (std::size_t s = 1; s < sides.size(); ++s) sides[s]->restore(sides[0]->view());
     if (!analyze_step(ops[i], i, tried, sides, r.sides, &r.error)) return r;
   }
   compare_sides(r);

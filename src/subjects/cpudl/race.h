@@ -108,8 +108,12 @@ std::vector<Task> task_set(const Config& config, const std::vector<Op>& ops);
 // Runs the program on every side (side 0 the reference), each from
 // cpudl_init(), and analyses every update op. O(ops * tasks * n^2).
 // `tasks`: the tasks to try (null: task_set(config, ops)).
+// `same_state`: before each update op, every side is restored to side 0's
+// state (Side::restore), so only the heapify's stores differ, not the layout
+// the sides reached (the hole heap orders equal deadlines differently).
 RaceResult analyze_race(const Config& config, const std::vector<Op>& ops,
-                        const std::vector<Side*>& sides, const std::vector<Task>* tasks = nullptr);
+                        const std::vector<Side*>& sides, const std::vector<Task>* tasks = nullptr,
+                        bool same_state = false);
 
 // One op from the sides' current states (every side must hold the state the
 // caller wants): per side, the classes it reaches at this op, counted into
