@@ -25,6 +25,7 @@ as Magma and FuzzBench report it. Exit 0 when every trial ran (found or
 not), 2 when a trial could not run (kernel-check's exit 2, a missing file).
 """
 import argparse
+import atexit
 import concurrent.futures
 import json
 import os
@@ -164,6 +165,8 @@ def main():
                        if f.endswith(".c") or f.endswith(".patch"))
     jobs = []
     tmp = tempfile.mkdtemp(prefix="ttb-files-")
+    if not o.keep:  # the patched files, which the trials' commands name
+        atexit.register(shutil.rmtree, tmp, ignore_errors=True)
     for path in files:
         if not os.path.isfile(path):
             die(f"{path}: no such file")
@@ -187,8 +190,6 @@ def main():
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=o.jobs) as pool:
         trials = list(pool.map(one, jobs))
-    if not o.keep:  # the patched files, which the trials' commands name
-        shutil.rmtree(tmp, ignore_errors=True)
     failed = any(t.get("verdict") not in ("finding", "equivalent") for t in trials)
     classes = {}
     for t in trials:
