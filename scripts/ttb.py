@@ -2,11 +2,15 @@
 """Time-to-bug benchmark (issue 28, section 3): planted-bug files under
 kernel-check with default options, over several seeds.
 
-  python3 scripts/ttb.py                          # bench/ttb/*/*.c, --time 60, seeds 1..5
+  python3 scripts/ttb.py                          # bench/ttb/*/*.{c,patch}, --time 60, seeds 1..5
   python3 scripts/ttb.py --time 60 --seeds 1 2 3 4 5 --json out.json
-  python3 scripts/ttb.py --files bench/ttb/cpudl/clear-rise-once.c --seeds 1
+  python3 scripts/ttb.py --files bench/ttb/cpudl/clear-rise-once.patch --seeds 1
   python3 scripts/ttb.py --compare before.json after.json   # side by side
 
+A planted-bug file is a whole `.c` file, or a `.patch`: a unified diff
+against a kernel example file named on its `--- ` line (relative to the
+checkout), which `patch` applies to a copy in a temporary directory before
+the trials (the file the trials check is that copy, named after the patch).
 Each file names its class and the subcommand in one line,
 `// ttb: CLASS -- SUBJECT [ARGS...]` (bench/ttb/README.md). Each trial is
 
@@ -21,6 +25,7 @@ as Magma and FuzzBench report it. Exit 0 when every trial ran (found or
 not), 2 when a trial could not run (kernel-check's exit 2, a missing file).
 """
 import argparse
+import atexit
 import concurrent.futures
 import json
 import os
@@ -49,6 +54,31 @@ def read_spec(path):
                     die(f"{path}: malformed '// ttb:' line")
                 return head.strip(), words[0], words[1:]
     die(f"{path}: no '// ttb: CLASS -- SUBJECT' line")
+
+
+def materialise(path, tmp):
+    """The planted-bug file `path` as a .c file: itself, or for a .patch its
+    base (the `--- ` line) patched in a copy under `tmp`."""
+    if not path.endswith(".patch"):
+        return path
+    base = None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("--- "):
+                base = os.path.join(ROOT, line[4:].split("\t")[0].strip())
+                break
+    if base is None or not os.path.isfile(base):
+        die(f"{path}: no '--- BASE' line naming a file of the checkout")
+    if shutil.which("patch") is None:
+        die("patch is not installed (scripts/install-deps.sh installs it)")
+    out = os.path.join(tmp, os.path.basename(path)[:-len(".patch")] + ".c")
+    proc = subprocess.run(["patch", "--batch", "--silent", "--reject-file=-", "-o", out,
+                           base, path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          check=False)
+    if proc.returncode != 0:
+        die(f"{path}: does not apply to {os.path.relpath(base, ROOT)}: "
+            + proc.stdout.decode(errors="replace").strip().replace("\n", "; "))
+    return out
 
 
 def run_trial(exe, path, subject, extra, seed, seconds, keep):
@@ -112,7 +142,8 @@ def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--compare":
         return compare(sys.argv[2:])
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--files", nargs="+", help="planted-bug files (default bench/ttb/*/*.c)")
+    ap.add_argument("--files", nargs="+",
+                    help="planted-bug files, .c or .patch (default bench/ttb/*/*.c and *.patch)")
     ap.add_argument("--time", type=float, default=60, help="kernel-check --time (default 60)")
     ap.add_argument("--seeds", nargs="+", type=int, default=[1, 2, 3, 4, 5])
     ap.add_argument("--diffsched", default=os.path.join(ROOT, "build", "diffsched"))
@@ -130,17 +161,24 @@ def main():
         base = os.path.join(ROOT, "bench", "ttb")
         files = sorted(os.path.join(base, d, f) for d in sorted(os.listdir(base))
                        if os.path.isdir(os.path.join(base, d))
-                       for f in os.listdir(os.path.join(base, d)) if f.endswith(".c"))
+                       for f in os.listdir(os.path.join(base, d))
+                       if f.endswith(".c") or f.endswith(".patch"))
     jobs = []
+    tmp = tempfile.mkdtemp(prefix="ttb-files-")
+    if not o.keep:  # the patched files, which the trials' commands name
+        atexit.register(shutil.rmtree, tmp, ignore_errors=True)
     for path in files:
-        cls, subject, extra = read_spec(path)
+        if not os.path.isfile(path):
+            die(f"{path}: no such file")
+        checked = materialise(path, tmp)
+        cls, subject, extra = read_spec(checked)
         if o.harness:
             extra = extra + ["--harness", o.harness]
-        jobs += [(cls, path, subject, extra, seed) for seed in o.seeds]
+        jobs += [(cls, path, checked, subject, extra, seed) for seed in o.seeds]
 
     def one(job):
-        cls, path, subject, extra, seed = job
-        t = run_trial(o.diffsched, path, subject, extra, seed, o.time, o.keep)
+        cls, path, checked, subject, extra, seed = job
+        t = run_trial(o.diffsched, checked, subject, extra, seed, o.time, o.keep)
         t.update({"class": cls, "file": os.path.relpath(path, ROOT), "seed": seed})
         found = t.get("verdict") == "finding" and t.get("found_seconds", -1) >= 0
         t["ttb"] = t["found_seconds"] if found else None

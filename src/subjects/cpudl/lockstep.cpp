@@ -76,6 +76,7 @@ void Lockstep::reset(const Config& config) {
   model_.reset(config.nr_cpu_ids);
   model_.set_capacity(config.capacity);
   skipped_ = false;
+  skip_rule_ = {};
   take_snapshots();
 }
 
@@ -88,6 +89,7 @@ void Lockstep::restore(std::span<const HeapView> states) {
   for (unsigned c = 0; c < h.nr_cpu_ids; ++c)
     if (kernel::cpumask_test_cpu(c, h.free_cpus)) model_.apply(SetFreecpu{static_cast<int>(c)});
   skipped_ = false;
+  skip_rule_ = {};
   take_snapshots();
 }
 
@@ -111,7 +113,8 @@ bool sides_run_find_cap(const std::vector<std::unique_ptr<Side>>& sides, std::st
 }  // namespace
 
 void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
-  skipped_ = !model_.permits(op, &skip_reason_) ||
+  skip_rule_ = model_.contract(op);
+  skipped_ = skip_rule_.rule != Model::Rule::kKept ||
              (any_side_warns_ && find_args(op).value_or(FindArgs{}).cap &&
               !sides_run_find_cap(sides_, &skip_reason_));
   if (skipped_) {
@@ -145,6 +148,11 @@ void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
   if (check_state && !check_side_invariants(op, index, v)) return;
   if (!compare_with_reference(op, index, level, v, check_state)) return;
   compare_with_model(op, index, v, check_state);
+}
+
+const std::string& Lockstep::skip_reason() const {
+  if (skip_rule_.rule != Model::Rule::kKept) skip_reason_ = Model::describe(skip_rule_);
+  return skip_reason_;
 }
 
 void Lockstep::close(std::size_t last_index, Level level, Verdict& v) {

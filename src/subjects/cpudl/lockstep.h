@@ -71,7 +71,8 @@ class Lockstep {
   const Model& model() const { return model_; }
   // Whether the last op was skipped (contract) and why.
   bool last_skipped() const { return skipped_; }
-  const std::string& skip_reason() const { return skip_reason_; }
+  // Formatted on demand (a trace asks; a fuzz run does not).
+  const std::string& skip_reason() const;
 
  private:
   // True when every state check below would pass: one fused pass per side
@@ -115,7 +116,8 @@ class Lockstep {
   boost::container::static_vector<int, 4 * kernel::NR_CPUS> changed_slots_, changed_cpus_,
       ref_changed_slots_, ref_changed_cpus_;
   bool skipped_ = false;
-  std::string skip_reason_;
+  Model::ContractCheck skip_rule_;      // the contract rule the last op broke, if any
+  mutable std::string skip_reason_;     // its text, or find_cap's reason
 };
 
 struct Subject {

@@ -1,6 +1,7 @@
 #include "subjects/cpudl/model.h"
 
 #include <algorithm>
+#include <bit>
 
 #include <fmt/format.h>
 
@@ -21,6 +22,7 @@ void Model::reset(unsigned nr_cpu_ids) {
   size_ = 0;
   max_.reset();
   max_valid_ = true;
+  max_holders_ = Cpumask{};
   always_in_domain_ = true;
   free_ = Cpumask{};
   down_ = Cpumask{};
@@ -28,37 +30,54 @@ void Model::reset(unsigned nr_cpu_ids) {
   env_lo_ = env_hi_ = 0;
 }
 
-bool Model::permits(const Op& op, std::string* why) const {
+Model::ContractCheck Model::contract(const Op& op) const {
   // CPU hotplug: what the kernel never does to a CPU that is down (or up).
-  int op_cpu = -1;
+  ContractCheck c;
   std::visit([&](const auto& o) {
-    if constexpr (requires { o.cpu; }) op_cpu = o.cpu;
+    if constexpr (requires { o.cpu; }) c.cpu = o.cpu;
+    c.op_name = o.kName;
   }, op);
-  if (op_cpu >= 0 && op_cpu < static_cast<int>(nr_cpu_ids_)) {
-    const bool down = is_down(op_cpu);
+  if (c.cpu >= 0 && c.cpu < static_cast<int>(nr_cpu_ids_)) {
+    const bool down = is_down(c.cpu);
     if (std::holds_alternative<CpuUp>(op)) {
-      if (!down) {
-        *why = fmt::format("cpu_up {}: CPU {} is not down", op_cpu, op_cpu);
-        return false;
-      }
-      return true;
+      if (!down) c.rule = Rule::kUpNotDown;
+      return c;
     }
     if (down) {
-      *why = fmt::format("{} names CPU {}, which is down (cpu_down): no task runs or is queued "
-                         "on an offline CPU, and hotplug takes a CPU down once",
-                         std::visit([](const auto& o) { return std::string(o.kName); }, op),
-                         op_cpu);
-      return false;
+      c.rule = Rule::kNamesDownCpu;
+      return c;
     }
   }
-  if (const auto* o = std::get_if<SetFreecpu>(&op); o && contains(o->cpu)) {
-    *why = fmt::format(
-        "cpudl_set_freecpu({}) while CPU {} is in the heap: rq_online_dl() only "
-        "runs for a CPU that rq_offline_dl() removed",
-        o->cpu, o->cpu);
-    return false;
+  if (const auto* o = std::get_if<SetFreecpu>(&op); o && contains(o->cpu))
+    c.rule = Rule::kFreecpuInHeap;
+  return c;
+}
+
+std::string Model::describe(const ContractCheck& c) {
+  switch (c.rule) {
+    case Rule::kKept:
+      return {};
+    case Rule::kUpNotDown:
+      return fmt::format("cpu_up {}: CPU {} is not down", c.cpu, c.cpu);
+    case Rule::kNamesDownCpu:
+      return fmt::format("{} names CPU {}, which is down (cpu_down): no task runs or is queued "
+                         "on an offline CPU, and hotplug takes a CPU down once",
+                         c.op_name, c.cpu);
+    case Rule::kFreecpuInHeap:
+      return fmt::format(
+          "cpudl_set_freecpu({}) while CPU {} is in the heap: rq_online_dl() only "
+          "runs for a CPU that rq_offline_dl() removed",
+          c.cpu, c.cpu);
   }
-  return true;
+  return {};
+}
+
+void Model::drop_holder(int cpu) {
+  kernel::cpumask_clear_cpu(cpu_of(cpu), &max_holders_);
+  // Other holders keep the maximum where dl_time_before is an order (the
+  // live deadlines fit a 2^63 window); else (or with none left) rescan, in
+  // CPU order, as before.
+  if (!always_in_domain_ || kernel::cpumask_empty(&max_holders_)) max_valid_ = false;
 }
 
 void Model::erase(int cpu) {
@@ -66,7 +85,7 @@ void Model::erase(int cpu) {
   if (!e.present) return;
   e.present = false;
   --size_;
-  if (max_valid_ && max_ && e.dl == *max_) max_valid_ = false;
+  if (max_valid_ && max_ && e.dl == *max_) drop_holder(cpu);
 }
 
 void Model::apply(const Op& op) {
@@ -78,15 +97,14 @@ void Model::apply(const Op& op) {
           // The CPU's old deadline: the op compares it with the new one
           // (v4.8's cpudl_change_key() picks up or down that way).
           const u64 old_dl = e.present ? e.dl : o.dl.value;
+          // A holder of the maximum moved: handled below, once the domain is known.
+          const bool holder_moved = e.present && max_valid_ && max_ && e.dl == *max_ && o.dl != e.dl;
           if (!e.present) {
             kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
             ++size_;
-          } else if (max_valid_ && max_ && e.dl == *max_ && o.dl != e.dl) {
-            max_valid_ = false;  // a holder of the maximum moved
           }
           e.present = true;
           e.dl = o.dl;
-          if (max_valid_ && (!max_ || dl_time_before(*max_, o.dl))) max_ = o.dl;
           // The envelope of every deadline set since reset, as signed
           // offsets from the first: while it spans less than 2^63 the live
           // deadlines (a subset) fit in a window, without a scan.
@@ -110,6 +128,12 @@ void Model::apply(const Op& op) {
             });
             always_in_domain_ = static_cast<u64>(hi) - static_cast<u64>(lo) < (u64{1} << 63);
           }
+          if (holder_moved) drop_holder(o.cpu);
+          if (max_valid_ && (!max_ || dl_time_before(*max_, o.dl))) {
+            max_ = o.dl;
+            kernel::cpumask_clear(&max_holders_);
+          }
+          if (max_valid_ && o.dl == *max_) kernel::cpumask_set_cpu(cpu_of(o.cpu), &max_holders_);
         } else if constexpr (std::is_same_v<T, Clear>) {
           if (contains(o.cpu)) {
             erase(o.cpu);
@@ -149,6 +173,10 @@ std::optional<u64> Model::max_dl() const {
     for_each([&](int, u64 dl) {
       if (!max_ || dl_time_before(*max_, dl)) max_ = dl;
     });
+    kernel::cpumask_clear(&max_holders_);
+    for_each([&](int c, u64 dl) {
+      if (dl == *max_) kernel::cpumask_set_cpu(cpu_of(c), &max_holders_);
+    });
     max_valid_ = true;
   }
   return max_;
@@ -172,21 +200,32 @@ Cpumask Model::capacity_pick(const Cpumask& candidates, const CapTask& task) con
     return capacity_.empty() ? 1024 : capacity_[c % capacity_.size()];
   };
   auto has = [](const Cpumask& m, unsigned c) { return ((m.bits[c / 64] >> (c % 64)) & 1UL) != 0; };
+  // Visits the candidates below nr_cpu_ids, set bit by set bit.
+  auto for_each_candidate = [&](auto&& f) {
+    for (unsigned w = 0; w < kernel::BITS_TO_LONGS(nr_cpu_ids_); ++w)
+      for (unsigned long b = candidates.bits[w]; b; b &= b - 1) {
+        const unsigned c = w * 64 + static_cast<unsigned>(std::countr_zero(b));
+        if (c >= nr_cpu_ids_ || !f(c)) return;
+      }
+  };
   Cpumask fit{};
   unsigned long largest = 0;
-  for (unsigned c = 0; c < nr_cpu_ids_; ++c) {
-    if (!has(candidates, c)) continue;
-    const auto need = static_cast<unsigned __int128>(task.dl_runtime) * 1024;
+  const auto need = static_cast<unsigned __int128>(task.dl_runtime) * 1024;
+  for_each_candidate([&](unsigned c) {
     if (static_cast<unsigned __int128>(task.dl_deadline) * cap(c) >= need)
       fit.bits[c / 64] |= 1UL << (c % 64);
     largest = std::max(largest, cap(c));
-  }
+    return true;
+  });
   if (!kernel::cpumask_empty(&fit)) return fit;
   // None fits: the largest capacity; the task's CPU among those, else the lowest.
   const auto own = static_cast<unsigned>(task.cpu);
   unsigned pick = own < nr_cpu_ids_ && has(candidates, own) && cap(own) == largest ? own : nr_cpu_ids_;
-  for (unsigned c = 0; pick == nr_cpu_ids_ && c < nr_cpu_ids_; ++c)
-    if (has(candidates, c) && cap(c) == largest) pick = c;
+  if (pick == nr_cpu_ids_)
+    for_each_candidate([&](unsigned c) {
+      if (cap(c) == largest) pick = c;
+      return pick == nr_cpu_ids_;
+    });
   Cpumask out{};
   out.bits[pick / 64] |= 1UL << (pick % 64);
   return out;
@@ -230,24 +269,19 @@ bool Model::find_permits(const FindArgs& a, const FindResult& r, std::string* wh
   }
   const u64 max = *max_dl();
   const bool later_task = dl_time_before(task_dl, max);
-  // M: the CPUs holding the maximum. Which facts about M the answer needs
-  // decides the work: a chosen CPU is checked on its own (O(1)); "some CPU of
-  // M allowed" and "every CPU of M allowed" scan the CPUs, stopping at the
-  // first that settles it.
+  // M: the CPUs holding the maximum. A chosen CPU is checked on its own
+  // (O(1)); "some CPU of M allowed" and "every CPU of M allowed" from M's
+  // bits and the affinity's.
   bool any_allowed = false, all_allowed = true, chosen_ok = chosen >= kernel::nr_cpu_ids;
   if (!chosen_ok) {
     chosen_ok = chosen < nr_cpu_ids_ && has_dl(static_cast<int>(chosen), max) &&
                 kernel::cpumask_test_cpu(chosen, &aff);
     any_allowed = chosen_ok;
   }
-  const bool need_any = r.ret == 1 && later_task && !any_allowed;
-  const bool need_all = r.ret == 0 && later_task;
-  for (std::size_t c = 0; (need_any || need_all) && c < cpus_.size(); ++c) {
-    if (!cpus_[c].present || cpus_[c].dl != max) continue;
-    const bool allowed = kernel::cpumask_test_cpu(static_cast<unsigned>(c), &aff);
-    any_allowed |= allowed;
-    all_allowed &= allowed;
-    if ((need_any && any_allowed) || (need_all && !all_allowed)) break;
+  // M is max_holders_ (kept with the maximum): word by word, O(nr_cpu_ids / 64).
+  for (unsigned w = 0; w < kernel::BITS_TO_LONGS(nr_cpu_ids_); ++w) {
+    any_allowed |= (max_holders_.bits[w] & aff.bits[w]) != 0;
+    all_allowed &= (max_holders_.bits[w] & ~aff.bits[w]) == 0;
   }
   if (r.ret == 1) {
     if (!later_task) {

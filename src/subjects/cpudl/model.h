@@ -21,8 +21,10 @@
 // never free, and cpudl_find() can never answer it.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/container/static_vector.hpp>
@@ -35,9 +37,25 @@ namespace diffsched::cpudl {
 class Model {
  public:
   void reset(unsigned nr_cpu_ids);
+  // Which rule of the kernel callers' contract `op` breaks in this state, if
+  // any: O(1) and allocation-free, so that the lockstep formats a reason only
+  // when a trace asks for it (describe()).
+  enum class Rule : std::uint8_t { kKept, kUpNotDown, kNamesDownCpu, kFreecpuInHeap };
+  struct ContractCheck {
+    Rule rule = Rule::kKept;
+    int cpu = -1;
+    std::string_view op_name;  // the op's kName (static storage)
+  };
+  ContractCheck contract(const Op& op) const;
+  static std::string describe(const ContractCheck& c);
   // Whether `op` keeps the kernel callers' contract in this state; if not,
-  // `why` says which.
-  bool permits(const Op& op, std::string* why) const;
+  // `why` (when not null) says which.
+  bool permits(const Op& op, std::string* why) const {
+    const ContractCheck c = contract(op);
+    if (c.rule == Rule::kKept) return true;
+    if (why) *why = describe(c);
+    return false;
+  }
   void apply(const Op& op);
 
   unsigned nr_cpu_ids() const { return nr_cpu_ids_; }
@@ -52,7 +70,8 @@ class Model {
     return e.present & (e.dl == dl);
   }
   // The maximum deadline under dl_time_before (latest), if not empty.
-  // Cached; a rescan (O(nr_cpu_ids)) only after the maximum left or dropped.
+  // Cached with the CPUs holding it; a rescan (O(nr_cpu_ids)) only after the
+  // last holder left (or any holder, while out of the 2^63 domain).
   std::optional<u64> max_dl() const;
   bool is_down(int cpu) const { return (down_.bits[cpu / 64] >> (cpu % 64)) & 1UL; }
   bool is_free(int cpu) const {
@@ -108,6 +127,10 @@ class Model {
   std::size_t size_ = 0;
   mutable std::optional<u64> max_;  // valid when max_valid_
   mutable bool max_valid_ = true;
+  // The live CPUs whose deadline is max_ (valid when max_valid_), so that
+  // find_permits() asks "some / every holder allowed?" word by word.
+  mutable Cpumask max_holders_{};
+  void drop_holder(int cpu);  // cpu no longer holds max_
   bool always_in_domain_ = true;
   Cpumask free_{};  // only the cpumask API touches it, like cp->free_cpus
   std::vector<std::uint16_t> capacity_;
