@@ -41,7 +41,7 @@ mbox)
   ;;
 plain-diff)
   # The broken pick as a plain diff: a finding, its input and replay named.
-  run 1 fn --patch "$in/fn-pick-broken.diff" --tree "$tree" $fast
+  run 1 fn --patch "$in/fn-pick-broken.diff" --tree "$tree" $fast --no-minimize
   has "(diff)" && has "find_new_dst_cpu: checked: finding: " && has "    replay: " && has "exit 1"
   ;;
 bad-hunk)
@@ -71,11 +71,6 @@ git)
   run 2 fn --git HEAD..HEAD --tree "$r"
   one_error_line "--git HEAD..HEAD: the range changes nothing"
   ;;
-check-patch-mbox)
-  # issue 25: the pick-style fn patch in mbox form through check-patch too.
-  run 0 check-patch "$in/fn-pick.mbox" --tree "$tree" $fast
-  has "fn kernel/sched/loadbalance.c find_new_dst_cpu: EQUIVALENT"
-  ;;
 print-spec-hidden)
   # A global read and not covered: printed commented out, and exit 2.
   run 2 fn --old "$pairs/hidden-global/old.c" --new "$pairs/hidden-global/new.c" \
@@ -88,7 +83,7 @@ print-spec-*)
   # but the replay commands, which name the spec), and it prints itself.
   #   CASE=print-spec-PAIR, then FUNCTION NEW_FILE [SPEC] after CASE.
   pair=${case#print-spec-} function=$5 newf=$6 spec=${7:-}
-  base="fn --old $pairs/$pair/old.c --new $pairs/$pair/$newf --function $function --runs 80"
+  base="fn --old $pairs/$pair/old.c --new $pairs/$pair/$newf --function $function --runs 80 --no-minimize"
   given=; [ -n "$spec" ] && given="--spec $pairs/$pair/$spec"
   $ds $base $given --json >"$tmp/a.json" 2>"$tmp/err"; a=$?
   run 0 $base $given --print-spec
