@@ -199,8 +199,10 @@ pick-and-topology)
   has "not checked: kernel/sched/topology.c sd_degenerate_span"
   ;;
 fn-pick)
-  # A changed function no kernel-check takes goes to diffsched fn.
-  run 0 "$in/fn-pick.patch" --tree "$tree" --runs 200
+  # A changed function no kernel-check takes goes to diffsched fn; the patch
+  # in b4 am's mbox form (a cover letter, then fn-pick.patch's message; the
+  # format-patch form is fn-pick-broken's).
+  run 0 "$in/fn-pick.mbox" --tree "$tree" --runs 200
   has "fn kernel/sched/loadbalance.c find_new_dst_cpu: EQUIVALENT"
   has "diffsched fn: 200 generated inputs"
   ;;

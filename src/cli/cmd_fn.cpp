@@ -3,14 +3,91 @@
 // Exit: 0 equivalent (at the level), 1 finding, 2 bad input or cannot
 // build/run (a missing function, a compile error, an ungeneratable type, a
 // hidden global). The work is in src/fn/ (fn/check.h).
+// `--patch FILE --tree DIR` and `--git A..B`: every function a patch (or a
+// commit range) changes, each checked by fn or named as not checkable; the
+// patch is read, staged and routed by check-patch's code (patch/check.h,
+// fn_only), never a second reader. Exit: docs/fn.md "A patch or a range".
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
 #include <memory>
+#include <system_error>
 
 #include <fmt/format.h>
 
 #include "cli/commands.h"
 #include "fn/check.h"
+#include "patch/apply.h"
+#include "patch/check.h"
+#include "util/text.h"
 
 namespace diffsched::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct PatchArgs {
+  std::string patch, tree, git;
+};
+
+// A temporary directory removed when the run ends.
+struct TempDir {
+  fs::path path;
+  TempDir() {
+    std::error_code ec;
+    std::string t = (fs::temp_directory_path(ec) / "diffsched-fn-git-XXXXXX").string();
+    if (mkdtemp(t.data())) path = t;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    if (!path.empty()) fs::remove_all(path, ec);
+  }
+};
+
+// fn over a patch or a git range (check_patch with every function routed to fn).
+int run_fn_patch(const fn::FnOptions& f, const PatchArgs& a) {
+  if (!f.old_file.empty() || !f.new_file.empty() || !f.old_function.empty() || !f.spec_file.empty() ||
+      !f.input.empty() || !f.replay_file.empty() || f.print_spec)
+    return bad_input("fn --patch/--git checks every function the patch changes: it takes no "
+                     "--old, --new, --function, --spec, --input, --replay or --print-spec");
+  patch::CheckPatchOptions o;
+  o.fn_only = true;
+  o.runs = static_cast<unsigned>(f.runs);
+  if (f.nr_cpus) o.nr_cpus = {f.nr_cpus};
+  o.fn_args = {"--seed", std::to_string(f.seed)};
+  if (!f.level.empty()) o.fn_args.insert(o.fn_args.end(), {"--level", f.level});
+  if (!f.minimize) o.fn_args.push_back("--no-minimize");
+  o.self = util::self_path();
+  o.self_command = self_command();
+  o.version = version_string();
+  TempDir tmp;
+  if (!a.git.empty()) {
+    if (tmp.path.empty()) return bad_input("cannot make a temporary directory");
+    fs::path top;
+    const fs::path diff = tmp.path / "range.diff";
+    const std::string e = patch::git_range_diff(a.tree.empty() ? fs::current_path() : fs::path(a.tree),
+                                                a.git, diff, &top, &o.base);
+    if (!e.empty()) return bad_input(e);
+    o.patch = diff.string();
+    o.tree = top;
+  } else {
+    if (a.tree.empty()) return bad_input("fn --patch needs --tree DIR (the tree the patch applies to)");
+    o.patch = a.patch;
+    o.tree = a.tree;
+  }
+  patch::Report r = patch::check_patch(o, patch::fn_child(o));
+  if (!a.git.empty()) r.patch = fmt::format("git range {}", a.git);
+  if (!r.error.empty()) return bad_input(r.error);
+  std::cout << patch::format_fn_patch(r);
+  const int status = patch::fn_patch_status(r);
+  bool any = false;
+  for (const patch::Unit& u : r.units) any = any || !u.checks.empty();
+  if (!any) fmt::print(stderr, "diffsched: error: nothing checkable: no function the patch changes can be checked by diffsched fn (listed above)\n");
+  return status;
+}
+
+}  // namespace
 
 Runner add_fn(CLI::App& app) {
   auto o = std::make_shared<fn::FnOptions>();
@@ -20,8 +97,19 @@ Runner add_fn(CLI::App& app) {
       "Two versions of one kernel C function (libclang extraction, a generated harness under "
       "ASan+UBSan against kshim/), compared on inputs generated from the C types (exit 0 "
       "equivalent, 1 finding, 2 cannot build or run; docs/fn.md)");
-  sub->add_option("--old", o->old_file, "the old version's C file")->required()->check(CLI::ExistingFile);
-  sub->add_option("--new", o->new_file, "the new version's C file")->required()->check(CLI::ExistingFile);
+  auto pa = std::make_shared<PatchArgs>();
+  sub->add_option("--old", o->old_file, "the old version's C file")->check(CLI::ExistingFile);
+  sub->add_option("--new", o->new_file, "the new version's C file")->check(CLI::ExistingFile);
+  sub->add_option("--patch", pa->patch,
+                  "a patch (mbox, format-patch, plain diff, archive page): every function it "
+                  "changes is checked, or named as not checkable (with --tree)")
+      ->check(CLI::ExistingFile);
+  sub->add_option("--tree", pa->tree, "the tree --patch applies to (never written); with --git, "
+                                      "a directory in the git tree (default: the current one)")
+      ->check(CLI::ExistingDirectory);
+  sub->add_option("--git", pa->git, "a commit range A..B of a git tree: every function it changes");
+  sub->add_flag("--print-spec", o->print_spec,
+                "write the spec inferred for the pair (docs/fn.md \"--print-spec\") and stop");
   sub->add_option("--function", *function, "the function (both sides)");
   sub->add_option("--old-function", o->old_function, "the old side's function, when the names differ");
   sub->add_option("--new-function", o->new_function, "the new side's function, when the names differ");
@@ -51,7 +139,17 @@ Runner add_fn(CLI::App& app) {
   sub->add_option("--verdict-json", o->verdict_json,
                   "also write the JSON verdict object to FILE (check-patch reads it; only on a "
                   "verdict, exit 0 or 1)");
-  return [o, function] {
+  return [o, function, pa, sub] {
+    // Without --level, the spec's level holds (else exact).
+    if (sub->count("--level") == 0) o->level.clear();
+    if (!pa->patch.empty() && !pa->git.empty()) return bad_input("fn: give --patch or --git, not both");
+    if (!pa->patch.empty() || !pa->git.empty()) {
+      if (!function->empty()) o->old_function = *function;
+      return run_fn_patch(*o, *pa);
+    }
+    if (!pa->tree.empty()) return bad_input("fn: --tree goes with --patch or --git");
+    if (o->old_file.empty() || o->new_file.empty())
+      return bad_input("fn: give --old A.c --new B.c, or --patch FILE --tree DIR, or --git A..B");
     if (o->old_function.empty()) o->old_function = *function;
     if (o->new_function.empty()) o->new_function = *function;
     if (o->old_function.empty() || o->new_function.empty())

@@ -342,6 +342,7 @@ int run_fn(const FnOptions& o) {
   const std::string level_text = !o.level.empty() ? o.level : spec.level;
   if (!level_text.empty() && !parse_level(level_text, &level))
     return bad(fmt::format("unknown level `{}` (exact, multiset, sorted)", level_text));
+  if (o.print_spec) return print_spec(o, spec, level_text);
   WorkDir work;
   if (work.path.empty()) return bad("cannot make a temporary directory");
   Side old_side{"old", o.old_file, o.old_function, work.path / "old"};

@@ -40,6 +40,7 @@ struct FnOptions {
   std::string replay_file;  // a file holding that text (--replay)
   std::string verdict_json;  // "" or a file that gets the JSON verdict object too
   std::string replay_prefix = "diffsched";  // how to spell the replay command
+  bool print_spec = false;  // write the inferred spec (print_spec.cpp) instead of running
 };
 
 // One side's observation of one input: its record, or a fault.
@@ -68,5 +69,11 @@ std::string show_observations(const Layout& layout, const Observation& old_side,
                               const Observation& new_side, unsigned nr_cpu_ids);
 
 int run_fn(const FnOptions& options);
+
+// --print-spec (print_spec.cpp): the spec inferred for the pair, with the
+// given spec's refinements and `level`, on stdout. 0; 2 with one line on
+// stderr when the pair cannot be laid out, or (after printing) when a read
+// global is left uncovered in it.
+int print_spec(const FnOptions& options, const Spec& spec, const std::string& level);
 
 }  // namespace diffsched::fn

@@ -73,7 +73,8 @@ fs::path runtime_objects(const Side& side, const std::vector<std::string>& flags
 
 }  // namespace
 
-bool prepare_side(Side& side, const Spec& spec, std::string* error) {
+bool prepare_side(Side& side, const Spec& spec, std::string* error,
+                  const std::set<std::string>& uncovered) {
   ExtractOptions eo;
   eo.file_name = side.file;
   side.x = extract_function_from_file(side.file, side.function, eo);
@@ -101,7 +102,12 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error) {
                          side.x.missing_includes.front());
     return false;
   }
-  if (!build_layout(side.x, spec, &side.layout, error)) {
+  Extraction pruned;
+  if (!uncovered.empty()) {
+    pruned = side.x;
+    std::erase_if(pruned.globals, [&](const GlobalRead& g) { return uncovered.count(g.name) > 0; });
+  }
+  if (!build_layout(uncovered.empty() ? side.x : pruned, spec, &side.layout, error)) {
     *error = fmt::format("{}: {}", where, *error);
     return false;
   }

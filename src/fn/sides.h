@@ -8,6 +8,7 @@
 #pragma once
 
 #include <filesystem>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,7 +38,10 @@ constexpr int kMaxFaults = 4;
 // Extracts the function and lays out its inputs; false with *error one
 // line (the function is missing, the file does not parse, an external the
 // shim lacks, a type that cannot be generated, a hidden global).
-bool prepare_side(Side& side, const Spec& spec, std::string* error);
+// `uncovered` (--print-spec): globals left out of the layout, listed as not
+// covered instead of stopping the run (side.x keeps them).
+bool prepare_side(Side& side, const Spec& spec, std::string* error,
+                  const std::set<std::string>& uncovered = {});
 
 // "" or one line naming a spec entry that names nothing of either side.
 std::string spec_unused(const Spec& spec, const Side& a, const Side& b);

@@ -46,4 +46,14 @@ struct Staged {
 // Stages the base and applies each patch. "" on success, else one line.
 std::string stage(const Series& series, const StageOptions& options, Staged* out);
 
+// `diffsched fn --git A..B` (git_range.cpp): the change of a commit range of
+// the git tree that holds `dir`, as one plain diff (`git diff A B`, a/ b/
+// prefixes, no rename detection, no external diff) written to `out`; *top
+// is the top of that work tree and *base A's commit (B empty: HEAD). The
+// diff is then staged like any patch, with *base as --base. "" on success,
+// else one line (not a git tree, a range that is not A..B, a revision that
+// is not a commit, an empty change).
+std::string git_range_diff(const fs::path& dir, const std::string& range, const fs::path& out,
+                           fs::path* top, std::string* base, double deadline = 60);
+
 }  // namespace diffsched::patch

@@ -248,7 +248,7 @@ Unit check_unit(const Context& c, const FnCheck& fn, const std::string& name,
                                 util::read_text(c.staged.state(k) / f->path())));
     }
     std::error_code ec;
-    const std::optional<Route> route = route_of(path);
+    const std::optional<Route> route = c.o.fn_only ? std::nullopt : route_of(path);
     const Route* r = route ? &*route : nullptr;
     if (!fs::exists(patched, ec)) {
       u.unchecked.push_back({path, "", "the patch deletes the file"});
@@ -338,6 +338,7 @@ FnCheck fn_child(const CheckPatchOptions& o) {
                                      "--function", call.function, "--runs", std::to_string(o.runs),
                                      "--verdict-json", verdict.string()};
     if (o.nr_cpus.size() == 1) argv.insert(argv.end(), {"--nr-cpus", std::to_string(o.nr_cpus[0])});
+    argv.insert(argv.end(), o.fn_args.begin(), o.fn_args.end());
     run->command = o.self_command + " " + util::shell_join(argv);
     argv.insert(argv.begin(), o.self.string());
     run->log = (call.work / "fn.log").string();

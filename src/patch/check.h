@@ -53,6 +53,10 @@ struct CheckPatchOptions {
   fs::path self;                // the diffsched binary that runs kernel-check
   std::string self_command;     // how the user ran it, for printed commands
   std::string version;          // the version line of the report
+  // `diffsched fn --patch`/`--git`: every changed function goes to fn (no
+  // kernel-check route), with these extra fn arguments (--seed, --level).
+  bool fn_only = false;
+  std::vector<std::string> fn_args;
 };
 
 // One check run (a kernel-check, or a diffsched fn): what ran and its
@@ -131,6 +135,15 @@ std::string format_report(const Report& r, Format f);
 // functions its hunks change (patch::hunk_functions).
 struct Series;
 std::string format_listing(const Series& s, const std::string& name);
+
+// `diffsched fn --patch`/`--git` (fn_patch.cpp): every function the patch
+// changes, `checked: VERDICT` or `not checkable: REASON`, and its exit
+// status: 2 for a bad patch or tree, a hunk that does not apply, a check
+// that could not run, or nothing checkable at all (never 0 for "nothing
+// ran"); else the worst of 1 (a finding), 3 (something not checkable), 0
+// (every changed function checked and equivalent or intended).
+std::string format_fn_patch(const Report& r);
+int fn_patch_status(const Report& r);
 
 // The b4 check-hook answer: one JSON array of {tool, status, summary, details}.
 std::string format_b4(const Report& r);

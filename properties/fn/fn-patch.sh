@@ -1,0 +1,110 @@
+#!/bin/sh
+# diffsched fn --patch/--git and --print-spec end to end (docs/fn.md "A patch
+# or a commit range", "--print-spec"; properties/fn/fn-patch.cmake):
+#   fn-patch.sh DIFFSCHED SOURCE_DIR TREE CASE
+# TREE is check-patch's project-written tree (properties/patch/check_patch.cmake),
+# the patches properties/patch/inputs; a git repository is made at test time.
+set -u
+ds=$1 src=$2 tree=$3 case=$4
+in=$src/properties/patch/inputs
+pairs=$src/kshim/examples/fn/pairs
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fn-patch-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL ($case): $*"; for f in "$tmp"/out "$tmp"/err; do [ -f "$f" ] && sed 's/^/  | /' "$f" | head -60; done; exit 1; }
+# run EXPECTED_STATUS ARGS...: diffsched's output in $tmp/out, $tmp/err.
+run() {
+  want=$1; shift
+  "$ds" "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  [ "$rc" = "$want" ] || fail "exit $rc, expected $want: diffsched $*"
+}
+has() { grep -qF -- "$1" "$tmp/${2:-out}" || fail "no '$1' in ${2:-out}"; }
+one_error_line() {
+  [ "$(wc -l <"$tmp/err")" = 1 ] || fail "stderr is not one line"
+  has "diffsched: error: $1" err
+}
+sums() { (cd "$1" && find . -type f | sort | xargs md5sum); }
+fast="--runs 60 --nr-cpus 4"
+fn_ok="kernel/sched/loadbalance.c find_new_dst_cpu: checked: equivalent"
+
+case $case in
+format-patch)
+  sums "$tree" >"$tmp/before"
+  run 0 fn --patch "$in/fn-pick.patch" --tree "$tree" $fast
+  has "$fn_ok" && has "verdict: equivalent: every changed function checked (1), exit 0"
+  sums "$tree" | cmp -s - "$tmp/before" || fail "the tree changed"
+  ;;
+mbox)
+  # b4 am's form: a cover letter (skipped) and the patch.
+  run 0 fn --patch "$in/fn-pick.mbox" --tree "$tree" $fast
+  has "(mbox)" && has "$fn_ok"
+  ;;
+plain-diff)
+  # The broken pick as a plain diff: a finding, its input and replay named.
+  run 1 fn --patch "$in/fn-pick-broken.diff" --tree "$tree" $fast --no-minimize
+  has "(diff)" && has "find_new_dst_cpu: checked: finding: " && has "    replay: " && has "exit 1"
+  ;;
+bad-hunk)
+  run 2 fn --patch "$in/bad-hunk-fails.diff" --tree "$tree"
+  one_error_line "patch 1 does not apply: kernel/sched/cpudeadline.c hunk 1 '@@ -158,7 +158,7 @@"
+  [ -s "$tmp/out" ] && fail "a listing on stdout for a patch that does not apply"
+  ;;
+nothing-checkable)
+  # fn cannot take the one function changed: listed, and exit 2, never 0.
+  run 2 fn --patch "$in/topology.patch" --tree "$tree"
+  has "kernel/sched/topology.c sd_degenerate_span: not checkable: diffsched fn cannot check it: "
+  has "verdict: nothing checkable"
+  one_error_line "nothing checkable"
+  ;;
+git)
+  # A tiny repository: loadbalance.c, then fn-pick.patch applied as a commit.
+  r=$tmp/repo
+  mkdir -p "$r/kernel/sched" && cp "$tree/kernel/sched/loadbalance.c" "$r/kernel/sched/" || exit 1
+  g() { git -C "$r" -c user.name=t -c user.email=t@example.org -c commit.gpgsign=false "$@" >/dev/null 2>&1 || fail "git $*"; }
+  g init -q && g add . && g commit -q -m base && g apply "$in/fn-pick.patch" && g commit -q -am pick
+  (cd "$r/kernel" && "$ds" fn --git HEAD~1..HEAD $fast >"$tmp/out" 2>"$tmp/err"); rc=$?
+  [ "$rc" = 0 ] || fail "fn --git HEAD~1..HEAD: exit $rc"
+  has "git range HEAD~1..HEAD" && has "$fn_ok" && has "base: --base"
+  [ -z "$(git -C "$r" status --porcelain)" ] || fail "the repository changed"
+  run 2 fn --git HEAD~1..no-such-rev --tree "$r"
+  one_error_line "--git HEAD~1..no-such-rev: \`no-such-rev\` is not a commit"
+  run 2 fn --git HEAD..HEAD --tree "$r"
+  one_error_line "--git HEAD..HEAD: the range changes nothing"
+  ;;
+print-spec-hidden)
+  # A global read and not covered: printed commented out, and exit 2.
+  run 2 fn --old "$pairs/hidden-global/old.c" --new "$pairs/hidden-global/new.c" \
+    --function level_span_sane --spec "$pairs/hidden-global/spec.fnspec" --print-spec
+  has "# global sched_curr_level input" && has "global level_masks input" && has "param level range 0 3"
+  one_error_line "the printed spec leaves globals \`sched_curr_level\`, \`topo_levels\` uncovered"
+  ;;
+print-spec-*)
+  # The printed spec given back with --spec: the same run (the JSON verdict
+  # but the replay commands, which name the spec), and it prints itself.
+  #   CASE=print-spec-PAIR, then FUNCTION NEW_FILE [SPEC] after CASE.
+  pair=${case#print-spec-} function=$5 newf=$6 spec=${7:-}
+  base="fn --old $pairs/$pair/old.c --new $pairs/$pair/$newf --function $function --runs 80 --no-minimize"
+  given=; [ -n "$spec" ] && given="--spec $pairs/$pair/$spec"
+  $ds $base $given --json >"$tmp/a.json" 2>"$tmp/err"; a=$?
+  run 0 $base $given --print-spec
+  cp "$tmp/out" "$tmp/p.fnspec"
+  grep -q "^param " "$tmp/p.fnspec" || fail "no param line in the printed spec"
+  $ds $base --spec "$tmp/p.fnspec" --json >"$tmp/b.json" 2>"$tmp/err"; b=$?
+  [ "$a" = "$b" ] || fail "exit $a without, $b with the printed spec"
+  python3 - "$tmp/a.json" "$tmp/b.json" <<'PY' || fail "the runs differ"
+import json, sys
+def strip(j):
+    if isinstance(j, dict): return {k: strip(v) for k, v in j.items() if k != "replay"}
+    if isinstance(j, list): return [strip(v) for v in j]
+    return j
+a, b = (strip(json.load(open(f))) for f in sys.argv[1:3])
+if a != b: print("without:", a, "\nwith:", b); sys.exit(1)
+if a.get("inputs", 0) == 0: print("no inputs ran"); sys.exit(1)
+PY
+  run 0 $base --spec "$tmp/p.fnspec" --print-spec
+  grep -v '^#' "$tmp/out" | sed 's/ *#.*//' >"$tmp/again" && grep -v '^#' "$tmp/p.fnspec" | sed 's/ *#.*//' | cmp -s - "$tmp/again" ||
+    fail "the printed spec, given back, prints another"
+  ;;
+*) echo "unknown case $case"; exit 2 ;;
+esac
+echo "ok ($case)"
