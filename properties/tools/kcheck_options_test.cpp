@@ -79,7 +79,7 @@ TEST(KcheckHarnessArgs, MisspeltOrMalformedArgumentsAreErrorsNotDefaults) {
   EXPECT_EQ(parse_error({"--minimize-seconds=-1"}), "--minimize-seconds '-1': must be at least 0");
   EXPECT_EQ(parse_error({"--level=exactly"}), "--level 'exactly': one of exact, deadline");
   EXPECT_EQ(parse_error({"--mode=fuzzz"}),
-            "--mode 'fuzzz': one of fuzz, load, replay, minimize, check, alloc");
+            "--mode 'fuzzz': one of fuzz, load, replay, minimize, check, alloc, race");
   EXPECT_EQ(parse_error({"--subject=cpumask"}), "--subject 'cpumask': one of cpudl, pick");
   EXPECT_NE(parse_error({"--capacity=1024,0"}).find("'0' is not a capacity"), std::string::npos);
   EXPECT_NE(parse_error({"--capacity=1024,,512"}).find("'' is not a capacity"), std::string::npos);
