@@ -1,9 +1,11 @@
 // Building a candidate through the kshim (kcheck/kernel_check.h): staging it,
 // the clang command, and the one-line reason when it does not build.
+#include <algorithm>
 #include <chrono>
 
 #include <fmt/format.h>
 
+#include "kcheck/build_cache.h"
 #include "kcheck/kernel_check.h"
 #include "kcheck/subject_hooks.h"
 #include "kcheck/work.h"
@@ -45,6 +47,72 @@ std::string summarize_era_errors(const std::string& out, const std::string& vers
                            "e.g. 6.14)", c.what, contract_version(version));
   }
   return {};
+}
+
+// Every file of the kernel shim (kshim/: its headers, runtime and glue), as
+// one string: the part of the build cache's key that the shim's own sources
+// on the compile's command line read. Read once per process.
+const std::string& shim_tree_contents(const ShimTree& tree) {
+  static const std::string all = [&] {
+    std::vector<fs::path> files;
+    for (const fs::path& d : {tree.include(), tree.abi(), tree.sched(), tree.runtime("")}) {
+      std::error_code ec;
+      for (auto it = fs::recursive_directory_iterator(d, ec);
+           !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+        if (it->is_regular_file(ec)) files.push_back(it->path());
+    }
+    std::sort(files.begin(), files.end());
+    std::string out;
+    for (const fs::path& f : files) {
+      const std::string text = util::read_text(f);
+      out += fmt::format("{} {}\n", f.string(), text.size());
+      out += text;
+    }
+    return out;
+  }();
+  return all;
+}
+
+// The build cache's key of a compile (kcheck/build_cache.h): the candidate
+// preprocessed (clang -E with the compile's flags, in the sandbox, with its
+// deadline), so that whatever it includes from anywhere is in it; the
+// staged header, which the glue includes; and the shim's files, which are
+// the rest of the command line's sources. "" when -E fails: the compile
+// then runs and says why.
+struct CacheKey {
+  std::string key;
+  bool timed_out = false;
+};
+
+CacheKey cache_key(const std::vector<std::string>& argv, const fs::path& clang,
+                   const CandidateStage& st, const fs::path& staged, const ShimTree& tree,
+                   double deadline) {
+  CacheKey k;
+  std::vector<std::string> e;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    if (argv[i] == "-o") {  // to stdout
+      ++i;
+      continue;
+    }
+    const bool other_source = argv[i].ends_with(".c") && argv[i] != staged.string();
+    if (other_source || argv[i] == "-shared" || argv[i].starts_with("-Wl,")) continue;
+    e.push_back(argv[i]);
+  }
+  e.insert(e.begin() + 1, "-E");
+  const fs::path out = st.dir / "preprocessed.i";
+  std::string why;
+  const auto boxed = sandboxed(e, {st.dir}, &why);
+  if (boxed.empty()) return k;
+  const int rc = run({.argv = boxed, .log = out, .deadline = deadline, .stdin_null = true});
+  k.timed_out = rc == kExitTimedOut;
+  if (rc == kExitOk)
+    k.key = BuildCache::key(clang, argv,
+                            util::read_text(out) + "\n@HEADER@\n" + util::read_text(st.header()) +
+                                "\n@SHIM@\n" + shim_tree_contents(tree),
+                            st.dir.string());
+  std::error_code ec;
+  fs::remove(out, ec);
+  return k;
 }
 
 }  // namespace
@@ -120,27 +188,41 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
     argv.insert(argv.begin() + 1, "-DKSHIM_OWN_" + name);
   r.command = util::shell_join(argv);
   const fs::path log = st.compile_log();
-  const auto boxed = sandboxed(argv, {stage}, &r.summary);
-  if (boxed.empty()) return r;
-  const int rc =
-      run({.argv = boxed, .log = log, .deadline = spec.build_seconds, .stdin_null = true});
-  r.compiler_output = util::read_text(log);
-  if (rc == kExitTimedOut) {
-    r.summary = fmt::format("the compile did not finish within {:g} s (--build-seconds; does an "
-                            "#include name a FIFO or a device?)",
-                            spec.build_seconds);
-    return r;
+  const std::string timed_out = fmt::format(
+      "the compile did not finish within {:g} s (--build-seconds; does an #include name a FIFO "
+      "or a device?)",
+      spec.build_seconds);
+  const BuildCache cache = BuildCache::resolve();
+  std::string key;
+  if (cache.enabled()) {
+    const CacheKey pre = cache_key(argv, clang, st, staged, tree, spec.build_seconds);
+    if (pre.timed_out) {
+      r.summary = timed_out;
+      return r;
+    }
+    key = pre.key;
+  }
+  if (!key.empty() && cache.fetch(key, r.shared_object, stage.string(), &r.compiler_output)) {
+    r.cached = true;
+    r.ok = true;
+  } else {
+    const auto boxed = sandboxed(argv, {stage}, &r.summary);
+    if (boxed.empty()) return r;
+    const int rc =
+        run({.argv = boxed, .log = log, .deadline = spec.build_seconds, .stdin_null = true});
+    r.compiler_output = util::read_text(log);
+    if (rc == kExitTimedOut) {
+      r.summary = timed_out;
+      return r;
+    }
+    r.ok = rc == kExitOk;
+    if (r.ok && !key.empty()) cache.store(key, r.shared_object, stage.string(), r.compiler_output);
   }
   // Messages name the user's files, not the staged copies.
-  auto replace_all = [&](const std::string& from, const std::string& to) {
-    for (std::size_t at = 0; (at = r.compiler_output.find(from, at)) != std::string::npos;
-         at += to.size())
-      r.compiler_output.replace(at, from.size(), to);
-  };
-  replace_all(staged.string(), file.string());
-  replace_all(st.header().string(), header.string());
+  r.compiler_output = replace_all(r.compiler_output, staged.string(), file.string());
+  r.compiler_output = replace_all(r.compiler_output, st.header().string(), header.string());
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (rc != kExitOk) {
+  if (!r.ok) {
     r.summary = summarize_form_errors(r.compiler_output, file.string());
     if (r.summary.empty()) r.summary = summarize_missing_api(without_glue_errors(r.compiler_output));
     if (r.summary.empty())
@@ -148,7 +230,6 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
     if (r.summary.empty()) r.summary = summarize_era_errors(r.compiler_output, spec.kernel_version);
     return r;
   }
-  r.ok = true;
   return r;
 }
 

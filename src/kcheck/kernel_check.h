@@ -88,6 +88,7 @@ struct BuildResult {
   std::string compiler_output;  // as the compiler printed it
   std::string summary;          // one line: what the shim lacks, if that is the cause
   double seconds = 0;
+  bool cached = false;  // the build cache's copy of the same build (kcheck/build_cache.h)
 };
 
 // Stages `spec` under work_dir/<role>/ and builds work_dir/<role>/<role>.so

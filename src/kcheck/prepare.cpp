@@ -68,10 +68,10 @@ int build(tools::CandidateSpec spec, const fs::path& work, bool forced_api, doub
   std::string form;
   with_tool_subject(*spec.tool,
                     [&]<class S>(std::type_identity<S>) { form = describe_form<S>(spec); });
-  fmt::print("  built {} ({} API{}{}) in {:.1f} s\n", spec.file.string(),
+  fmt::print("  built {} ({} API{}{}) in {:.1f} s{}\n", spec.file.string(),
              tools::kernel_api_name(spec.api), form,
              spec.header.empty() ? "" : fmt::format(", header {}", spec.header.string()),
-             b.seconds);
+             b.seconds, b.cached ? " (the same build from the build cache)" : "");
   if (!spec.kernel_version.empty())
     fmt::print("  the shim follows the contracts of v{} (--kernel-version)\n", spec.kernel_version);
   *so = b.shared_object;

@@ -113,6 +113,7 @@ struct FuzzBuild {
   using path = std::filesystem::path;
   path harness() const { return dir / "kshim" / "kcheck_harness"; }
   path work_dirs() const { return dir / "kcheck"; }  // the default --work-dir's parent
+  path build_cache() const { return dir / "kcheck-cache"; }  // kcheck/build_cache.h
 };
 
 struct KcheckWork {
