@@ -46,6 +46,25 @@ struct BuildCache {
   // ignored: the cache only ever saves work.
   void store(const std::string& key, const std::filesystem::path& so, const std::string& stage,
              const std::string& log) const;
+
+  // --in-kernel's module (kbuild, in_kernel_module.cpp), in ccache's direct
+  // mode: the key is every file of the module's directory (its path written
+  // as @MOD@) and the kernel headers' directory; a hit also needs every file
+  // kbuild read outside that directory (the deps of its .cmd files: the
+  // kernel's headers, a header the candidate includes by absolute path) to
+  // be as it was when the module was built.
+  // A program built from the source tree's own files only (--in-kernel's
+  // shim twin): the key is its argv and every file under `dirs`.
+  static std::string tree_key(const std::vector<std::string>& argv,
+                              const std::vector<std::filesystem::path>& dirs);
+  bool fetch_file(const std::string& key, const std::filesystem::path& to) const;
+  void store_file(const std::string& key, const std::filesystem::path& from) const;
+
+  static std::string module_key(const std::filesystem::path& mod,
+                                const std::filesystem::path& headers);
+  bool fetch_module(const std::string& key, const std::filesystem::path& ko) const;
+  void store_module(const std::string& key, const std::filesystem::path& mod,
+                    const std::filesystem::path& ko) const;
 };
 
 // `text` with every `from` replaced by `to`.

@@ -115,11 +115,11 @@ int run_in_kernel(const InKernelOptions& o) {
   if (int rc = build_all(o.spec, o.shim_flags, &env); rc != kExitOk) return rc;
 
   fmt::print("kernel-check {} --in-kernel: candidate {} ({}), kernel {} ({}), QEMU TCG\n"
-             "  work directory {}\n  built: the shim twin in {:.1f} s, the module in {:.1f} s\n",
+             "  work directory {}\n  built: the shim twin in {:.1f} s, the module in {:.1f} s{}\n",
              o.subject->name, o.spec.file.string(),
              form,
              env.pieces.version, env.pieces.boot_image.string(), env.work.string(), env.shim_seconds,
-             env.module_seconds);
+             env.module_seconds, env.module_cached ? " (the same module from the build cache)" : "");
   if (o.replay.empty())
     fmt::print("  programs: {} checked-in (corpus/seeds/{}, corpus/regressions/{}){} + {} random (--seed {})\n",
                checked_in, o.subject->name, o.subject->name,

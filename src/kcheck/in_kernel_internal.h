@@ -128,6 +128,7 @@ struct Env {
   unsigned boots = 0;
   double boot_seconds = 0;
   double shim_seconds = 0, module_seconds = 0;  // build times
+  bool module_cached = false;                    // the module from kcheck/build_cache.h
 };
 
 // Builds the candidate against the shim (with `shim_flags`), the twin and

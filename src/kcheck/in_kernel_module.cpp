@@ -3,6 +3,7 @@
 // kernel's headers; the same candidate built against the shim (as
 // kernel-check builds it) and the twin that drives it; export --kmod's
 // standalone module directory.
+#include "kcheck/build_cache.h"
 #include "kcheck/in_kernel_internal.h"
 #include "kcheck/subject_hooks.h"
 #include "io/load.h"
@@ -153,14 +154,29 @@ int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_fl
   const KcheckWork w{env->work};
   env->twin = w.twin();
   const ShimTree tree = ShimTree::of(source_dir());
-  if (run({.argv = {clang.string(), "-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
-           "-I", tree.abi().string(), "-I", tree.kmod().string(),
-           tree.kmod_file("twin.c").string(), tree.kmod_file("kc_driver.c").string(),
-           tree.driver_subject(spec.tool->name).string(), "-ldl", "-o", env->twin.string()},
-           .log = w.twin_build_log(), .deadline = kBuildSeconds,
-           .stdin_null = true}) != 0)
-    return fail(fmt::format("could not build the shim twin: {}",
-                            tail_file(w.twin_build_log(), 3)));
+  const std::vector<std::string> twin_argv = {
+      clang.string(), "-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all",
+      "-I", tree.abi().string(), "-I", tree.kmod().string(),
+      tree.kmod_file("twin.c").string(), tree.kmod_file("kc_driver.c").string(),
+      tree.driver_subject(spec.tool->name).string(), "-ldl", "-o", env->twin.string()};
+  // The twin is the source tree's own files: the same twin from the build
+  // cache when neither they nor the compiler changed.
+  const BuildCache cache = BuildCache::resolve();
+  std::vector<std::string> twin_key_argv = twin_argv;
+  twin_key_argv.back() = "@TWIN@";
+  std::error_code cec;
+  const fs::path real_clang = fs::canonical(clang, cec);
+  twin_key_argv.push_back(fmt::format("{} {}", real_clang.string(),
+                                      cec ? 0 : fs::file_size(real_clang, cec)));
+  const std::string twin_key =
+      cache.enabled() ? BuildCache::tree_key(twin_key_argv, {tree.abi(), tree.kmod()}) : "";
+  if (twin_key.empty() || !cache.fetch_file(twin_key, env->twin)) {
+    if (run({.argv = twin_argv, .log = w.twin_build_log(), .deadline = kBuildSeconds,
+             .stdin_null = true}) != 0)
+      return fail(fmt::format("could not build the shim twin: {}",
+                              tail_file(w.twin_build_log(), 3)));
+    if (!twin_key.empty()) cache.store_file(twin_key, env->twin);
+  }
   env->shim_seconds = since(t);
 
   // The module, against the kernel's headers.
@@ -176,6 +192,15 @@ int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_fl
       !kmod.clean(&why) || !stage_module(spec, kmod, &why))
     return fail(why);
   const fs::path mlog = w.kmod_build_log();
+  // The same module built before (kcheck/build_cache.h): its .ko, checked
+  // against what kbuild read then.
+  const std::string key = cache.enabled() ? BuildCache::module_key(mod, env->pieces.headers) : "";
+  if (!key.empty() && cache.fetch_module(key, stage.module())) {
+    env->module = stage.module();
+    env->module_seconds = since(t);
+    env->module_cached = true;
+    return kExitOk;
+  }
   if (!kbuild(env->pieces.headers, mod, "kcheck", mlog, &why) || !fs::exists(stage.module())) {
     std::string log = read_text(mlog);
     const std::string staged = stage.candidate().string();
@@ -186,6 +211,7 @@ int build_all(const CandidateSpec& spec, const std::vector<std::string>& shim_fl
                             "compiler's messages above; log {})",
                             spec.file.string(), env->pieces.version, why, mlog.string()));
   }
+  if (!key.empty()) cache.store_module(key, mod, stage.module());
   env->module = stage.module();
   env->module_seconds = since(t);
   return kExitOk;
