@@ -25,14 +25,21 @@ expect_status 2 '' "$diffsched" replay "$tmp/raw"  # raw input without --target
 expect_status 2 '' "$diffsched" replay --target nope "$tmp/raw"  # unknown target
 expect_status 2 '' "$diffsched" replay <(printf 'cpus 4\nset 9 1\n')  # bad .ops line
 
+targets=$(bash "$(dirname "$0")/registry.sh" targets lockstep self_check race)
 for ((i = 0; i < count; i++)); do
   len=$((RANDOM % 200))
   file="$tmp/r$i"
-  {
-    if ((i % 4 == 0)); then printf 'DSCH\001\\%03o\\%03o' $((RANDOM % 4)) $((RANDOM % 4)) | xargs -0 printf; fi
-    for ((b = 0; b < len; b++)); do printf "\\$(printf '%03o' $((RANDOM % 256)))"; done
-  } >"$file"
-  for target in "" $(bash "$(dirname "$0")/registry.sh" targets lockstep self_check race); do
+  # The bytes as one printf format of octal escapes, built with printf -v:
+  # no process per byte, and every draw from this shell's seeded RANDOM (a
+  # $(...) subshell reseeds it, so the files were not the same each run).
+  bytes=
+  if ((i % 4 == 0)); then
+    printf -v head 'DSCH\\001\\%03o\\%03o' $((RANDOM % 4)) $((RANDOM % 4))
+    bytes=$head
+  fi
+  for ((b = 0; b < len; b++)); do printf -v one '\\%03o' $((RANDOM % 256)); bytes+=$one; done
+  printf "$bytes" >"$file"
+  for target in "" $targets; do
     "$diffsched" replay -q ${target:+--target $target} "$file" >/dev/null 2>"$tmp/err"
     status=$?
     if ((status > 3)); then  # 0 1 2, or 3: out of domain (random deadlines may span 2^63)
