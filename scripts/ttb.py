@@ -6,11 +6,13 @@ kernel-check with default options, over several seeds.
   python3 scripts/ttb.py --time 60 --seeds 1 2 3 4 5 --json out.json
   python3 scripts/ttb.py --files bench/ttb/cpudl/clear-rise-once.patch --seeds 1
   python3 scripts/ttb.py --compare before.json after.json   # side by side
+  python3 scripts/ttb.py --check        # every file made and its ttb line read, no trials
 
 A planted-bug file is a whole `.c` file, or a `.patch`: a unified diff
 against a kernel example file named on its `--- ` line (relative to the
-checkout), which `patch` applies to a copy in a temporary directory before
-the trials (the file the trials check is that copy, named after the patch).
+checkout; made against that file without its `// expect:` lines, which are
+left out before patching), which `patch` applies to a copy in a temporary
+directory before the trials (the file the trials check is that copy, named after the patch).
 Each file names its class and the subcommand in one line,
 `// ttb: CLASS -- SUBJECT [ARGS...]` (bench/ttb/README.md). Each trial is
 
@@ -72,8 +74,14 @@ def materialise(path, tmp):
     if shutil.which("patch") is None:
         die("patch is not installed (scripts/install-deps.sh installs it)")
     out = os.path.join(tmp, os.path.basename(path)[:-len(".patch")] + ".c")
+    # The base's `// expect:` lines (its ctests) are left out before the
+    # patch applies, so a test added to the example never breaks the
+    # planted-bug patches (made against the base without them).
+    stripped = out + ".base"
+    with open(base, encoding="utf-8") as f, open(stripped, "w", encoding="utf-8") as g:
+        g.writelines(line for line in f if not line.startswith("// expect:"))
     proc = subprocess.run(["patch", "--batch", "--silent", "--reject-file=-", "-o", out,
-                           base, path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           stripped, path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           check=False)
     if proc.returncode != 0:
         die(f"{path}: does not apply to {os.path.relpath(base, ROOT)}: "
@@ -153,8 +161,10 @@ def main():
     ap.add_argument("--label", default="", help="a name for this run in the JSON")
     ap.add_argument("--keep", action="store_true", help="keep the work directories")
     ap.add_argument("--jobs", type=int, default=1, help="trials at once (default 1)")
+    ap.add_argument("--check", action="store_true",
+                    help="only make every planted-bug file and read its ttb line (no trials)")
     o = ap.parse_args()
-    if not os.access(o.diffsched, os.X_OK):
+    if not o.check and not os.access(o.diffsched, os.X_OK):
         die(f"{o.diffsched} is not an executable (build the default preset)")
     files = o.files
     if not files:
@@ -175,6 +185,10 @@ def main():
         if o.harness:
             extra = extra + ["--harness", o.harness]
         jobs += [(cls, path, checked, subject, extra, seed) for seed in o.seeds]
+        if o.check:
+            print(f"{os.path.relpath(path, ROOT)}: {cls} -- {subject} {' '.join(extra)}".rstrip())
+    if o.check:
+        return 0
 
     def one(job):
         cls, path, checked, subject, extra, seed = job

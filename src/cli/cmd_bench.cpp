@@ -13,6 +13,7 @@
 //   3 valgrind --tool=callgrind ... bench_cpudl --icount (and bench_pick)
 //   4 bench/pick.su, written by the build (-fstack-usage)
 //   5 gnuplot, when --plot is given
+// `--ttb` runs the time-to-bug benchmark instead (cli/bench_ttb.h).
 // Exit status: 0 when every step ran (whatever the verdicts), 2 when a binary
 // or tool is missing, a step fails, or an output cannot be written.
 #include <sys/wait.h>
@@ -27,6 +28,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/bench_ttb.h"
 #include "cli/commands.h"
 #include "tools/bench_report.h"
 #include "tools/process.h"
@@ -45,6 +47,8 @@ struct BenchOptions {
   std::string json;
   std::string plot;
   std::string bench_dir;
+  bool ttb = false;
+  TtbOptions ttb_options;
 };
 
 // Wall-clock settings: processes x repetitions x --benchmark_min_time.
@@ -292,8 +296,31 @@ Runner add_bench(CLI::App& app) {
   sub->add_flag("--smoke", o->smoke,
                 "One iteration of one size per binary: checks the pipeline, figures meaningless")
       ->excludes(quick);
+  auto* ttb = sub->add_flag(
+      "--ttb", o->ttb,
+      "Run the time-to-bug benchmark instead: the planted-bug files of bench/ttb/ under "
+      "kernel-check with default options (scripts/ttb.py; minutes); --json gets every trial");
+  ttb->excludes(quick)->excludes("--smoke")->excludes("--plot")->excludes("--bench-dir");
+  sub->add_option("--ttb-time", o->ttb_options.time_s, "kernel-check --time per trial")
+      ->check(CLI::Range(1.0, 3600.0))
+      ->needs(ttb)
+      ->default_val(60)
+      ->type_name("SEC");
+  sub->add_option("--ttb-seeds", o->ttb_options.seeds, "Trials per file: seeds 1..N")
+      ->check(CLI::Range(1, 100))
+      ->needs(ttb)
+      ->default_val(5)
+      ->type_name("N");
+  sub->add_option("--ttb-files", o->ttb_options.files,
+                  "Only these planted-bug files (.c or .patch; default every file of bench/ttb/)")
+      ->needs(ttb)
+      ->type_name("FILE...");
   sub->parse_complete_callback([o] { check_outputs({o->json, o->plot}, {}); });
-  return [o] { return run_bench(*o); };
+  return [o] {
+    if (!o->ttb) return run_bench(*o);
+    o->ttb_options.json = o->json;
+    return run_ttb(o->ttb_options);
+  };
 }
 
 }  // namespace diffsched::cli
