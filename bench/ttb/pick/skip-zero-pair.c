@@ -8,7 +8,7 @@
  *
  * Written for this project in the style of kernel/sched/fair.c's
  * can_migrate_task() destination pick; not kernel code. Used by
- * scripts/ttb.sh only. Returns the first CPU in all three masks, or
+ * scripts/ttb.py only. Returns the first CPU in all three masks, or
  * nr_cpu_ids when there is none.
  */
 // ttb: pick-skip -- pick
