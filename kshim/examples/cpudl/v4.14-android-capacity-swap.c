@@ -36,13 +36,15 @@ static void cpudl_exchange(struct cpudl *cp, int a, int b)
 {
 	int cpu_a = cp->elements[a].cpu, cpu_b = cp->elements[b].cpu;
 	u64 dl_a = cp->elements[a].dl;
+	int idx_a = cp->elements[cpu_a].idx;
 
-	cp->elements[a].dl = cp->elements[b].dl;
+	/* the kernel's store order (three swap()s): the CPUs, the deadlines, the indexes */
 	cp->elements[a].cpu = cpu_b;
-	cp->elements[b].dl = dl_a;
 	cp->elements[b].cpu = cpu_a;
-	cp->elements[cpu_b].idx = a;
-	cp->elements[cpu_a].idx = b;
+	cp->elements[a].dl = cp->elements[b].dl;
+	cp->elements[b].dl = dl_a;
+	cp->elements[cpu_a].idx = cp->elements[cpu_b].idx;
+	cp->elements[cpu_b].idx = idx_a;
 }
 
 static void cpudl_heapify_down(struct cpudl *cp, int idx)
