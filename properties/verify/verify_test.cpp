@@ -205,14 +205,14 @@ unsigned fused_first_word_only(const kernel::Cpumask* a, const kernel::Cpumask* 
 }
 
 TEST(PickVerify, SmallBoundsAreVerifiedAndTheWordLemmasProved) {
-  const auto r = verify::verify_pick({.bits = 4, .boundary_cpus = 70}, pick::default_sides());
+  const auto r = pick::verify::verify_pick({.bits = 4, .boundary_cpus = 70}, pick::default_sides());
   ASSERT_TRUE(r.error.empty()) << r.error;
   EXPECT_FALSE(r.counterexample);
   ASSERT_EQ(r.checks.size(), 2u);
   EXPECT_EQ(r.checks[0].triples, 8u + 64 + 512 + 4096);
   ASSERT_EQ(r.lemmas.size(), 5u);
   for (const auto& l : r.lemmas)
-    EXPECT_EQ(l.status, verify::Lemma::Status::kProved) << l.name << ": " << l.detail;
+    EXPECT_EQ(l.status, pick::verify::Lemma::Status::kProved) << l.name << ": " << l.detail;
   EXPECT_TRUE(r.transcription.mismatch.empty()) << r.transcription.mismatch;
   EXPECT_TRUE(r.ok());
 }
@@ -223,7 +223,7 @@ TEST(PickVerify, ScanThatStopsAtTheFirstWordIsCaughtAtCpu64) {
       {"optimized", kernel::pick_optimized},
       {"fused", fused_first_word_only},
   };
-  const auto r = verify::verify_pick({.bits = 3, .boundary_cpus = 70, .z3 = false}, kSides);
+  const auto r = pick::verify::verify_pick({.bits = 3, .boundary_cpus = 70, .z3 = false}, kSides);
   ASSERT_TRUE(r.counterexample);
   EXPECT_EQ(r.counterexample->config.nr_cpu_ids, 65u);  // the first n with a second word
   ASSERT_TRUE(r.replayed.finding);
@@ -238,7 +238,7 @@ TEST(PickVerify, TranscriptionCheckNoticesCodeThatDiffersFromTheWordModel) {
       {"optimized", kernel::pick_optimized},
       {"fused", fused_first_word_only},
   };
-  const auto t = verify::transcription_check(kSides, 200);
+  const auto t = pick::verify::transcription_check(kSides, 200);
   EXPECT_NE(t.mismatch, "");
 }
 

@@ -18,23 +18,23 @@ struct PickOptions {
 
 int run_pick(const PickOptions& o) {
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
-  verify::PickBounds b;
+  pick::verify::PickBounds b;
   b.bits = o.bits;
   b.boundary_cpus = o.boundary_cpus;
   b.z3 = !o.no_z3;
   const std::string command =
       fmt::format("diffsched verify pick --bits {} --boundary-cpus {}{}", o.bits,
                   o.boundary_cpus, o.no_z3 ? " --no-z3" : "");
-  const verify::PickEstimate e = verify::estimate_pick(b);
+  const pick::verify::PickEstimate e = pick::verify::estimate_pick(b);
   const std::string estimate = fmt::format(
       "{} + {} triples, ~{} at {} and {} triples/s",
       verify::human_count(static_cast<unsigned long long>(e.every_triples)),
       verify::human_count(static_cast<unsigned long long>(e.two_cpu_triples)),
       human_seconds(e.seconds),
       verify::human_count(static_cast<unsigned long long>(
-          verify::PickEstimate::kEveryTriplesPerSecond)),
+          pick::verify::PickEstimate::kEveryTriplesPerSecond)),
       verify::human_count(static_cast<unsigned long long>(
-          verify::PickEstimate::kTwoCpuTriplesPerSecond)));
+          pick::verify::PickEstimate::kTwoCpuTriplesPerSecond)));
   if (e.seconds > kMaxSeconds && !o.force) {
     fmt::print(stderr,
                "diffsched: error: {}: estimated {} (docs/verification.md): more than {}; lower "
@@ -50,7 +50,7 @@ int run_pick(const PickOptions& o) {
   std::string names;
   for (const auto& s : sides) names += (names.empty() ? "" : ", ") + std::string(s.name);
   fmt::print("variants {} against each other and the model\n", names);
-  const verify::PickResult r = verify::verify_pick(b, sides, print_progress);
+  const pick::verify::PickResult r = pick::verify::verify_pick(b, sides, print_progress);
   if (!r.error.empty()) {
     fmt::print(stderr, "diffsched: error: {}\n", r.error);
     return kExitBadInput;
@@ -62,7 +62,7 @@ int run_pick(const PickOptions& o) {
     return report_counterexample(o.output, command, *r.counterexample, r.replayed,
                                  r.replayed.finding.has_value());
   for (const auto& l : r.lemmas) {
-    fmt::print("  Z3 {:<19} {} ({:.1f} s): {}\n", l.name, verify::lemma_status_name(l.status),
+    fmt::print("  Z3 {:<19} {} ({:.1f} s): {}\n", l.name, pick::verify::lemma_status_name(l.status),
                l.seconds, l.statement);
     if (!l.detail.empty()) fmt::print("      {}\n", l.detail);
   }

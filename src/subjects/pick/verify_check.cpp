@@ -6,7 +6,7 @@
 
 #include "engine/runner.h"
 
-namespace diffsched::verify {
+namespace diffsched::pick::verify {
 
 bool PickResult::ok() const {
   if (!error.empty() || counterexample || !transcription.mismatch.empty()) return false;
@@ -178,4 +178,4 @@ PickResult verify_pick(const PickBounds& b, std::span<const pick::PickSide> side
   return r;
 }
 
-}  // namespace diffsched::verify
+}  // namespace diffsched::pick::verify

@@ -32,7 +32,7 @@
 #include "subjects/pick/verify_z3.h"
 #include "verify/progress.h"
 
-namespace diffsched::verify {
+namespace diffsched::pick::verify {
 
 struct PickBounds {
   unsigned bits = 8;             // every-triple up to this nr_cpu_ids (1..10)
@@ -77,4 +77,4 @@ PickEstimate estimate_pick(const PickBounds& bounds);
 PickResult verify_pick(const PickBounds& bounds, std::span<const pick::PickSide> sides,
                        const ProgressFn& progress = {});
 
-}  // namespace diffsched::verify
+}  // namespace diffsched::pick::verify

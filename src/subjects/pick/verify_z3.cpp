@@ -8,7 +8,7 @@
 #include "kernel/cpumask.h"
 #include "verify/progress.h"
 
-namespace diffsched::verify {
+namespace diffsched::pick::verify {
 
 std::string_view lemma_status_name(Lemma::Status status) {
   switch (status) {
@@ -334,4 +334,4 @@ Transcription transcription_check(std::span<const pick::PickSide> sides, unsigne
   return t;
 }
 
-}  // namespace diffsched::verify
+}  // namespace diffsched::pick::verify

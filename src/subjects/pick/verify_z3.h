@@ -29,8 +29,17 @@
 #include <vector>
 
 #include "subjects/pick/lockstep.h"
+#include "verify/progress.h"
 
-namespace diffsched::verify {
+namespace diffsched::pick::verify {
+
+// pick's verifier lives in its package's namespace (a copied package, as
+// contract.add-a-subject plants, defines its own); the progress callback and
+// count formatting are verify's, shared by every subject.
+using diffsched::verify::human_count;
+using diffsched::verify::Progress;
+using diffsched::verify::ProgressFn;
+using diffsched::verify::Stopwatch;
 
 struct Lemma {
   enum class Status : std::uint8_t { kProved, kRefuted, kUnknown };
@@ -54,4 +63,4 @@ struct Transcription {
 Transcription transcription_check(std::span<const pick::PickSide> sides, unsigned samples,
                                   std::uint64_t seed = 1);
 
-}  // namespace diffsched::verify
+}  // namespace diffsched::pick::verify
