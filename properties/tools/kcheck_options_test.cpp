@@ -93,6 +93,20 @@ TEST(KcheckHarnessArgs, MisspeltOrMalformedArgumentsAreErrorsNotDefaults) {
   EXPECT_EQ(parse_error({"--runs=5", "--sed=3"}), "unknown argument '--sed=3'");
 }
 
+// --changes (how a kernel file's side learns what an op changed): hook or
+// copy, passed to the harness only when not the default (copy).
+TEST(KcheckHarnessArgs, ChangesIsHookOrCopyAndReachesTheHarness) {
+  EXPECT_EQ(parse_error({"--changes=both"}), "--changes 'both': one of copy, hook");
+  KernelCheckOptions o;
+  o.changes = "hook";
+  EXPECT_EQ(harness_args(o), std::vector<std::string>{"--changes=hook"});
+  KernelCheckOptions back;
+  std::vector<std::string> rest;
+  std::string error;
+  ASSERT_TRUE(parse_harness_args(harness_args(o), &back, &rest, &error)) << error;
+  EXPECT_EQ(back.changes, "hook");
+}
+
 TEST(KcheckHarnessArgs, LibFuzzerFlagsAndCorpusDirectoriesPassThrough) {
   KernelCheckOptions o;
   std::vector<std::string> rest;

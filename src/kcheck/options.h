@@ -108,6 +108,10 @@ struct KernelCheckOptions {
   bool raw = false;
   bool fail_alloc = false;
   bool race = false;  // the lockless-reader analysis (subjects/cpudl/race.h), trace-stores
+  // How the incremental checks learn what an op changed in a kernel file's
+  // heap: copy (diff its elements against a copy after every op) or hook
+  // (trace-stores: the harness logs the op's stores, kcheck_harness.cpp).
+  std::string changes = "copy";
   // --in-kernel (kcheck/in_kernel.h): the candidate in a booted kernel vs the shim.
   bool in_kernel = false;
   std::string kernel;
@@ -243,6 +247,15 @@ void for_each_option(Options& o, F&& f) {
                .uses = kCli | kHarness, .shape = S::kHeapApi,
                .excludes = "replay in-kernel capacity exhaustive"},
     o.race);
+  f(OptionSpec{.name = "changes",
+               .help = "how the incremental checks learn what an op changed in a kernel file's "
+                       "heap: copy (default: diff its element array against a copy after every "
+                       "op) or hook (compile with -fsanitize-coverage=trace-stores and read the "
+                       "op's stores from the harness's log; a v3.14 file keeps copy); the full "
+                       "check still closes every run",
+               .uses = kAll, .shape = S::kHeapApi, .choices = {"copy", "hook"},
+               .excludes = "in-kernel"},
+    o.changes);
   f(OptionSpec{.name = "task-util",
                .help = "the task's runtime/deadline in 1024ths, for the capacity check "
                        "(default 0: each find's own task, from 1 to 1024, on one CPU of its "

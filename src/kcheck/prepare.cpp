@@ -86,7 +86,10 @@ int check_arguments(Session& s) {
   s.cand.kernel_version = o.kernel_version;
   // --race: every store the file makes calls __sanitizer_cov_storeN first
   // (the harness's hook logs those into its struct cpudl, kcheck_harness.cpp).
-  if (o.race) s.cand.extra_flags.push_back("-fsanitize-coverage=trace-stores");
+  // --changes hook: the same hook tells the incremental checks what an op
+  // wrote (kcheck_harness.cpp, KernelCSide::logs_stores()).
+  if (o.race || o.changes == "hook")
+    s.cand.extra_flags.push_back("-fsanitize-coverage=trace-stores");
   s.builtin_base = o.baseline.starts_with("builtin-");
   if (!s.builtin_base) {
     if (int rc = classify(s, o.baseline, &s.base); rc != kExitOk) return rc;
@@ -99,6 +102,13 @@ int check_arguments(Session& s) {
       return error(fmt::format("--baseline '{}': {} or a file", o.baseline,
                                fmt::join(words, ", ")));
   }
+  // A v3.14 heap keeps cpu_to_idx apart from its items: the harness sees a
+  // copy of them (glue_cpudl.c's view), not the file's stores, so its side
+  // keeps copy (kcheck_harness.cpp decides the same from the table's api).
+  for (const tools::CandidateSpec* f : {&s.cand, s.builtin_base ? nullptr : &s.base})
+    if (f && o.changes == "hook" && f->api == tools::KernelApi::kV3_14)
+      fmt::print("  --changes hook: {} (v3.14 API: cpu_to_idx apart from the items) keeps "
+                 "copy\n", f->file.string());
   if (!o.capacity.empty() && (!o.tool->capacities || s.builtin_base))
     return error("--capacity needs a cpudl baseline FILE: the built-in heaps and the model do "
                  "not model CPU capacities");

@@ -361,8 +361,13 @@ int run_fuzzing(Session& s) {
     return error(fmt::format("the fuzzer stopped after {:.1f} s of the {} s asked, without a "
                              "finding (the candidate ended it?); see {}",
                              rec.seconds, seconds, log.string()));
-  fmt::print("  fuzzing: no finding ({} inputs; {:.1f} s)\n", rec.executions, since(t));
+  const double rate = rec.seconds > 0 ? static_cast<double>(rec.executions) / rec.seconds : 0;
+  fmt::print("  fuzzing: no finding ({} inputs in {:.1f} s of fuzzing: {:.0f} inputs/s; "
+             "--changes {}; {:.1f} s)\n",
+             rec.executions, rec.seconds, rate, o.changes, since(t));
   verdict_note().executions = rec.executions;
+  verdict_note().fuzz_seconds = rec.seconds;
+  verdict_note().inputs_per_second = rate;
   return kExitOk;
 }
 
@@ -414,7 +419,8 @@ int run_steps(Session& s) {
                  : fmt::format("properties, model oracle: {} programs, {} ops", n.programs, n.ops),
              s.o.time <= 0
                  ? ""
-                 : fmt::format(", {} s of fuzzing: {} inputs", s.o.time, n.executions),
+                 : fmt::format(", {} s of fuzzing: {} inputs, {:.0f}/s", s.o.time,
+                               n.executions, n.inputs_per_second),
              since(s.start));
   s.print_forms();
   verdict_note().verdict = "equivalent";
@@ -438,6 +444,8 @@ void write_verdict_json(const Session& s, int rc) {
                       {"programs", n.programs},
                       {"ops", n.ops},
                       {"executions", n.executions},
+                      {"fuzz_seconds", n.fuzz_seconds},
+                      {"inputs_per_second", n.inputs_per_second},
                       {"forms", s.forms},
                       {"find_returns", s.find_returns}};
   std::ofstream f(s.o.verdict_json, std::ios::binary | std::ios::trunc);

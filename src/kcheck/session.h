@@ -52,6 +52,9 @@ struct VerdictNote {
   double found_seconds = -1;
   std::string found_in;
   std::uint64_t programs = 0, ops = 0, executions = 0;
+  // The fuzzing stage that ran to its end: its seconds (the harness's clock)
+  // and executions / fuzz_seconds (0 when it did not run or found something).
+  double fuzz_seconds = 0, inputs_per_second = 0;
 };
 VerdictNote& verdict_note();
 double since(std::chrono::steady_clock::time_point t);

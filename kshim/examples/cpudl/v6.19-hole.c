@@ -15,6 +15,8 @@
 // expect: kernel.cpudl.capacity.hole-vs-swap-file.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --baseline ${kexamples}/cpudl/v6.19-swap.c --capacity 1024,512,256 --task-util 600 --time 2 ${kfast}
 // expect: kernel.cpudl.v6.19-hole.hotplug-replay 0 - "equivalent at level deadline after 14 ops" -- cpudl --replay ${kregressions}/hotplug-down-with-dl-tasks.ops --no-build
 // expect: inkernel.cpudl.v6.19-hole.hotplug.same 0 - "verdict: SAME" -- cpudl --in-kernel --replay ${kregressions}/hotplug-down-with-dl-tasks.ops
+// expect: kernel.cpudl.v6.19-hole.changes-copy 0 - "verdict: EQUIVALENT" -- cpudl --changes copy --time 2 ${kfast}
+// expect: kernel.cpudl.bad-input.changes 2 - "^diffsched: error: .*changes.*both" -- cpudl --changes both
 #include "sched.h"
 
 static inline int parent(int i)

@@ -156,7 +156,7 @@ class KernelCSide final : public cpudl::Side {
   // The ops' kernel calls are cpudl::apply_op()'s, on the candidate's heap.
   void apply(const cpudl::Op& op, cpudl::FindResult* result) override {
     CandidateHeap heap{t_, nr_, &task_};
-    if (harness::g_settings.o.race) {
+    if (logs_stores()) {
       const kcheck_view v = t_->view();
       g_race_region = {reinterpret_cast<const char*>(v.elements), nr_ * sizeof(kcheck_item),
                        reinterpret_cast<const char*>(v.free_words),
@@ -181,8 +181,14 @@ class KernelCSide final : public cpudl::Side {
   std::string take_warning() override { return format_warning(*t_); }
   bool can_warn() const override { return true; }
   bool capacity_aware() const override { return task_.asym_capacity; }
-  // Under --race every store into the heap reaches log_cpudl_store().
-  bool logs_stores() const override { return harness::g_settings.o.race; }
+  // Under --race, and under --changes hook for the incremental checks, every
+  // store into the heap reaches log_cpudl_store(). Not for a v3.14 file: its
+  // view is the glue's copy of the items (cpu_to_idx apart), so its side keeps
+  // diffing against a copy (kernel-check says so, prepare.cpp).
+  bool logs_stores() const override {
+    const tools::KernelCheckOptions& o = harness::g_settings.o;
+    return o.race || (o.changes == "hook" && t_->api != KCHECK_API_V3_14);
+  }
 
  private:
   std::string name_;

@@ -13,6 +13,7 @@
 // expect: kernel.cpudl.broken.v4.8-hole-right-child 1 6 "heap-order" -- cpudl --time 10 ${kfast}
 // expect: kernel.cpudl.broken.v4.8-hole-right-child.by-fuzzing 1 6 "fuzzing: finding after" -- cpudl --no-properties --time 30 ${kfast}
 // expect: inkernel.cpudl.broken.v4.8-hole-right-child 1 8 "signature cpudl:invariant:heap-order:slot.dl" -- cpudl --in-kernel --nr-cpus 8 --runs 50
+// expect: kernel.cpudl.broken.v4.8-hole-right-child.changes-hook 1 6 "heap-order" -- cpudl --changes hook --time 10 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
