@@ -147,7 +147,9 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
       return true;
     }
     case TypeKind::kFunctionPointer:
-      return fail("function pointers are not generated yet");
+      // Name the one spec line that binds a function pointer (docs/fn.md).
+      return fail(fmt::format("function pointers are not generated yet, but for a comparison "
+                              "callback: the spec line `param {} less TYPE`", path));
     default:
       return fail(fmt::format("{} values are not generated", type_kind_name(t.kind)));
   }

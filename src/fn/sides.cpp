@@ -88,6 +88,10 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error,
   if (!side.x.diagnostics.empty()) {  // "LINE: message"
     *error = fmt::format("{} side {}:{} (the extracted unit of {}() does not compile)", side.role,
                          side.file, side.x.diagnostics.front(), side.function);
+    // A header the shim lacks is the likely cause of an unknown name: say so.
+    if (!side.x.missing_includes.empty())
+      *error += fmt::format("; the shim cannot resolve #include {}, which may declare it",
+                            side.x.missing_includes.front());
     return false;
   }
   for (const External& e : side.x.externals)
