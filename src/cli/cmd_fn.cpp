@@ -131,9 +131,24 @@ Runner add_fn(CLI::App& app) {
   auto* input = sub->add_option("--input", o->input,
                                 "run one call, given in the text form a finding prints "
                                 "(docs/input-format.md), instead of generated inputs");
-  sub->add_option("--replay", o->replay_file, "run one call read from a file in that text form")
+  auto* replay = sub->add_option("--replay", o->replay_file, "run one call read from a file in that text form")
       ->check(CLI::ExistingFile)
       ->excludes(input);
+  sub->add_flag("--exhaustive", o->exhaustive,
+                "every input within the bounds below instead of random ones (docs/fn.md "
+                "\"Bounded exhaustive run\"); no difference is \"equivalent within bounds\"")
+      ->excludes(input)
+      ->excludes(replay);
+  sub->add_option("--max-nr-cpus", o->max_nr_cpus, "--exhaustive: masks at nr_cpu_ids 1..N (default 4)")
+      ->check(CLI::Range(1u, 8192u));
+  sub->add_option("--int-range", o->int_range,
+                  "--exhaustive: integers LO..HI, within each type's and the spec's domain (default -2..3)");
+  sub->add_option("--max-array-len", o->max_array_len,
+                  "--exhaustive: arrays with a length parameter of lengths 0..L (default 2)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{64}));
+  sub->add_option("--max-inputs", o->max_inputs,
+                  "--exhaustive: refuse (exit 2) when the bounds hold more inputs than this (default 1000000)")
+      ->check(positive());
   sub->add_flag("!--no-minimize", o->minimize,
                 "report a finding's first input as found, without making it smaller");
   sub->add_option("--verdict-json", o->verdict_json,

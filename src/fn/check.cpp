@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "fn/check.h"
+#include "fn/exhaustive.h"
 #include "fn/minimize.h"
 #include "fn/sides.h"
 #include "tools/process.h"
@@ -115,8 +116,11 @@ std::string replay_input_command(const FnOptions& o, const Layout& layout, const
   return base_command(o) + " --input " + util::shell_quote(show_input(layout, input));
 }
 
-// Regenerates the first `runs` inputs of the seed.
-std::string replay_command(const FnOptions& o, std::uint64_t runs) {
+// Regenerates the first `runs` inputs of the seed (an exhaustive run: input
+// k's own text).
+std::string replay_command(const FnOptions& o, std::uint64_t runs, const Layout& layout,
+                           const std::vector<Input>& inputs) {
+  if (o.exhaustive) return replay_input_command(o, layout, inputs[runs - 1]);
   std::string c = base_command(o) + fmt::format(" --seed {} --runs {}", o.seed, runs);
   if (o.nr_cpus) c += fmt::format(" --nr-cpus {}", o.nr_cpus);
   return c;
@@ -242,6 +246,27 @@ std::string finding_text(const FnOptions& o, const Layout& layout, std::size_t k
   return text + fmt::format("replay: {}\n", replay);
 }
 
+// The bounds of an exhaustive run (exit 2 on a bad --int-range).
+bool bounds_of(const FnOptions& o, Bounds* b, std::string* error) {
+  b->max_nr_cpus = o.max_nr_cpus;
+  b->only_nr_cpus = o.nr_cpus;
+  b->max_array_len = o.max_array_len;
+  b->max_inputs = o.max_inputs;
+  return parse_int_range(o.int_range, b, error);
+}
+
+// "seed 1", or "exhaustive: nr_cpu_ids 1..4, ..." (and the bounds in j).
+std::string run_kind(const FnOptions& o, json* j) {
+  if (!o.exhaustive) return fmt::format("seed {}", o.seed);
+  Bounds b;
+  std::string error;
+  bounds_of(o, &b, &error);
+  (*j)["bounds"] = bounds_json(b);
+  (*j)["bounds"]["text"] = bounds_text(b);
+  j->erase("seed");
+  return "exhaustive: " + bounds_text(b);
+}
+
 int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& inputs,
            const std::vector<Observation>& a, const std::vector<Observation>& b, FnLevel level,
            const std::function<Minimized(std::size_t)>& shrink) {
@@ -268,7 +293,7 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
   } else {
     verdict = r.first_exact >= 0 ? weaker : "equivalent";
   }
-  j["verdict"] = r.first >= 0 ? "finding" : r.first_exact >= 0 ? "equivalent-at-" + std::string(level_name(r.strongest)) : "equivalent";
+  j["verdict"] = r.first >= 0 ? "finding" : r.first_exact >= 0 ? "equivalent-at-" + std::string(level_name(r.strongest)) : o.exhaustive ? "equivalent-within-bounds" : "equivalent";
   std::string declared;  // "`return`, `*s`"
   for (const std::string& row : layout.intended) declared += (declared.empty() ? "`" : ", `") + row + "`";
   if (r.first < 0 && r.first_exact < 0 && r.intended > 0) {
@@ -279,22 +304,22 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
   }
   if (!detail.empty()) j["detail"] = detail;
   if (!weaker.empty()) j["weaker"] = weaker;
-  std::string text = fmt::format("diffsched fn: old {} {}(), new {} {}(); {} inputs (seed {}), level {}\n",
+  std::string text = fmt::format("diffsched fn: old {} {}(), new {} {}(); {} inputs ({}), level {}\n",
                                  o.old_file, o.old_function, o.new_file, o.new_function,
-                                 inputs.size(), o.seed, level_name(level));
+                                 inputs.size(), run_kind(o, &j), level_name(level));
   if (shown >= 0) {
     const auto k = static_cast<std::size_t>(shown);
     const std::string in = show_input(layout, inputs[k]);
     j["first_divergence"] = {{"index", k}, {"input", in}, {"old", a[k].record},
                              {"new", b[k].record}, {"old_fault", a[k].fault_what},
                              {"new_fault", b[k].fault_what},
-                             {"replay", replay_command(o, k + 1)}};
+                             {"replay", replay_command(o, k + 1, layout, inputs)}};
     if (r.first >= 0) {
       text += finding_text(o, layout, k, inputs[k], shrink(k), &j);
     } else {
       text += fmt::format("first divergence at `exact`: input {}\n  input: {}\n{}", k, in,
                           show_observations(layout, a[k], b[k], inputs[k].nr_cpu_ids));
-      text += fmt::format("replay: {}\n", replay_command(o, k + 1));
+      text += fmt::format("replay: {}\n", replay_command(o, k + 1, layout, inputs));
     }
   }
   if (r.first >= 0 && !weaker.empty()) text += "note: " + weaker + "\n";
@@ -308,6 +333,9 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
   else if (r.intended > 0)
     text += intended_text(layout, inputs, a, b, static_cast<std::size_t>(r.first_intended)) +
             fmt::format("verdict: {}\n", verdict);
+  else if (o.exhaustive)
+    text += fmt::format("verdict: equivalent within bounds ({} inputs, every one with {}; level {})\n",
+                        r.compared, j["bounds"]["text"].get<std::string>(), level_name(level));
   else
     text += fmt::format("verdict: equivalent ({} inputs, level {})\n", r.compared, level_name(level));
   if (!o.verdict_json.empty()) {
@@ -342,6 +370,9 @@ int run_fn(const FnOptions& o) {
   const std::string level_text = !o.level.empty() ? o.level : spec.level;
   if (!level_text.empty() && !parse_level(level_text, &level))
     return bad(fmt::format("unknown level `{}` (exact, multiset, sorted)", level_text));
+  if (Bounds b; o.exhaustive) {
+    if (std::string error; !bounds_of(o, &b, &error)) return bad(error);  // before anything is built
+  }
   if (o.print_spec) return print_spec(o, spec, level_text);
   WorkDir work;
   if (work.path.empty()) return bad("cannot make a temporary directory");
@@ -374,7 +405,16 @@ int run_fn(const FnOptions& o) {
   }
   std::mt19937_64 rng(o.seed);
   const bool given = !inputs.empty();
-  for (std::uint64_t k = 0; !given && k < o.runs; ++k)
+  if (!given && o.exhaustive) {
+    Bounds bounds;
+    std::string error;
+    if (!bounds_of(o, &bounds, &error)) return bad(error);
+    const Count count = exhaustive_count(old_side.layout, bounds);
+    if (count.saturated || count.total > bounds.max_inputs)
+      return bad(too_many_line(old_side.layout, bounds, count));
+    inputs = exhaustive_inputs(old_side.layout, bounds);
+  }
+  for (std::uint64_t k = 0; !given && !o.exhaustive && k < o.runs; ++k)
     inputs.push_back(generate_input(old_side.layout, rng, o.nr_cpus));
   const fs::path batch = work.path / "inputs.bin";
   if (!write_batch(batch.string(), inputs)) return bad("cannot write the batch file");

@@ -41,6 +41,12 @@ struct FnOptions {
   std::string verdict_json;  // "" or a file that gets the JSON verdict object too
   std::string replay_prefix = "diffsched";  // how to spell the replay command
   bool print_spec = false;  // write the inferred spec (print_spec.cpp) instead of running
+  // --exhaustive (exhaustive.h): every input within these bounds, not `runs` random ones
+  bool exhaustive = false;
+  unsigned max_nr_cpus = 4;         // masks at nr_cpu_ids 1..this (--nr-cpus: that one only)
+  std::string int_range = "-2..3";  // integers LO..HI, within each type's and spec's domain
+  std::int64_t max_array_len = 2;   // arrays with a length parameter: lengths 0..this
+  std::uint64_t max_inputs = 1000000;  // more than this many: refused up front (exit 2)
 };
 
 // One side's observation of one input: its record, or a fault.
