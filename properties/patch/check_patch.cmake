@@ -58,6 +58,11 @@ foreach(case equivalent-mbox broken-diff series html pick pick-and-topology ktap
   set_tests_properties(patch.cli.${case} PROPERTIES LABELS "patch;kernel" TIMEOUT 600
                        FIXTURES_REQUIRED "kcheck_harness;kunit_parser")
 endforeach()
+# The real b4 am (Debian 12's b4 0.12; an installed dependency: missing, the
+# test fails) offline on fn-pick.mbox, its .mbx checked (a few seconds).
+add_test(NAME patch.cli.b4-am
+         COMMAND ${check_patch_script} $<TARGET_FILE:diffsched> ${check_patch_kunit} b4-am ${check_patch_tree})
+set_tests_properties(patch.cli.b4-am PROPERTIES LABELS "unit;patch" TIMEOUT 120)
 # The seed pages (section 4) are outside the repository (../shared/seeds
 # beside a checkout): the test exists only where they are; a clean clone
 # has none (docs/check-patch.md). The page path is tested anyway (page, html).
