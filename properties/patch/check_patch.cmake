@@ -112,6 +112,13 @@ add_test(NAME patch.ktap-module.guest
                  ${PROJECT_SOURCE_DIR} ${check_patch_kunit})
 set_tests_properties(patch.ktap-module.guest PROPERTIES LABELS "patch;inkernel" TIMEOUT 900
                      SKIP_RETURN_CODE 77 FIXTURES_REQUIRED "kcheck_harness;kunit_parser")
+# One module alone in one boot (the checked-in seeds against the fixed file;
+# its KTAP, plan 1..1, read by kunit.py): about 25 s here.
+add_test(NAME patch.ktap-module.alone
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/patch/ktap-module-alone.sh $<TARGET_FILE:diffsched>
+                 ${PROJECT_SOURCE_DIR} ${check_patch_kunit})
+set_tests_properties(patch.ktap-module.alone PROPERTIES LABELS "patch;inkernel" TIMEOUT 300
+                     SKIP_RETURN_CODE 77 FIXTURES_REQUIRED kunit_parser)
 # Its bad inputs: one line, exit 2, nothing written.
 add_test(NAME patch.ktap-module.bad-input
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/patch/ktap-bad-input.sh $<TARGET_FILE:diffsched>
