@@ -18,7 +18,7 @@ fail() { echo "FAIL: $*"; for f in "$tmp"/out "$tmp"/err; do [ -f "$f" ] && sed 
 
 "$ds" export --ktap-module "$src/corpus/seeds/cpudl" --candidate "$src/kshim/examples/cpudl/v4.8-hole.c" \
   -o "$tmp/alone" >"$tmp/out" 2>"$tmp/err" || fail "export --ktap-module of corpus/seeds/cpudl"
-n=$(ls "$src"/corpus/seeds/cpudl/*.ops | wc -l)
+n=$(find "$src/corpus/seeds/cpudl" -maxdepth 1 -name "*.ops" | wc -l)
 n8=$(grep -l '^cpus 8$' "$src"/corpus/seeds/cpudl/*.ops | wc -l)
 [ "$n8" -ge 1 ] || fail "no program of corpus/seeds/cpudl at nr_cpu_ids 8"
 "$ds" export --boot "$tmp/alone" --nr-cpus 8 --log "$tmp/console.txt" >"$tmp/out" 2>"$tmp/err"
