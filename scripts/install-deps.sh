@@ -21,6 +21,7 @@ packages=(
   afl++ zip unzip
   bubblewrap                                   # kernel-check's sandbox for the candidate
   patch                                        # check-patch applies a patch to a copy of its base
+  b4                                           # ctest patch.cli.b4-am: the real b4 am (0.12) feeding check-patch
   linux-source-6.1 xz-utils python3            # the kernel's own KTAP parser and cpumask/bitmap tests
   qemu-system-x86 busybox-static cpio          # kernel-check --in-kernel
 )

@@ -206,6 +206,29 @@ fn-pick)
   has "fn kernel/sched/loadbalance.c find_new_dst_cpu: EQUIVALENT"
   has "diffsched fn: 200 generated inputs"
   ;;
+b4-am)
+  # The real b4 (Debian 12's b4 0.12, installed by scripts/install-deps.sh; a
+  # missing b4 fails) run offline on fn-pick.mbox: `b4 am -m` reads the local
+  # mbox, writes its git-am-ready .mbx; check-patch reads that. A temporary
+  # HOME and XDG dirs, no system git config; b4 0.12 stops (KeyError 'email')
+  # without a user.email, so a test-only identity is given in the environment.
+  command -v b4 >/dev/null || fail "b4 is not installed (scripts/install-deps.sh installs it)"
+  mkdir -p "$tmp/home" "$tmp/b4"
+  (cd "$tmp" && env -i PATH="$PATH" HOME="$tmp/home" XDG_CONFIG_HOME="$tmp/home/.config" \
+     XDG_DATA_HOME="$tmp/home/.local/share" XDG_CACHE_HOME="$tmp/home/.cache" \
+     GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_COUNT=2 GIT_CONFIG_KEY_0=user.email \
+     GIT_CONFIG_VALUE_0=ctest@example.org GIT_CONFIG_KEY_1=user.name GIT_CONFIG_VALUE_1=ctest \
+     b4 --offline-mode am -m "$in/fn-pick.mbox" -o "$tmp/b4" '<20261202060000.1-fn-pick@example.org>') \
+     >"$tmp/out" 2>"$tmp/err" || fail "b4 am exit $?"
+  set -- "$tmp"/b4/*.mbx
+  [ $# = 1 ] && [ -f "$1" ] || fail "b4 am wrote no single .mbx in $tmp/b4"
+  grep -q '^Total patches: 1' "$tmp/err" || fail "b4 am did not take 1 patch"
+  mbx=$1
+  run 0 "$mbx" --tree "$tree" --runs 100
+  has ".mbx (mbox)" && has "[PATCH 1/1] sched/fair: find_new_dst_cpu() with cpumask_first_and_and() (test patch): EQUIVALENT"
+  has "fn kernel/sched/loadbalance.c find_new_dst_cpu: EQUIVALENT"
+  has "diffsched fn: 100 generated inputs"
+  ;;
 fn-pick-broken)
   run 1 "$in/fn-pick-broken.patch" --tree "$tree" --runs 200 --format ktap
   ktap_check "$tmp/out" 'flat["patch-1/fn kernel/sched/loadbalance.c find_new_dst_cpu/verdict"] == "FAIL"'

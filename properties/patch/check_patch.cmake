@@ -58,20 +58,50 @@ foreach(case equivalent-mbox broken-diff series html pick pick-and-topology ktap
   set_tests_properties(patch.cli.${case} PROPERTIES LABELS "patch;kernel" TIMEOUT 600
                        FIXTURES_REQUIRED "kcheck_harness;kunit_parser")
 endforeach()
-# The seed pages (section 4) are outside the repository (../shared/seeds
-# beside a checkout): the test exists only where they are; a clean clone
-# has none (docs/check-patch.md). The page path is tested anyway (page, html).
-set(DIFFSCHED_SEEDS_DIR "${PROJECT_SOURCE_DIR}/../shared/seeds" CACHE PATH
-    "the two seed pages of issue 25 (000_*.txt, 004_*.txt), for the patch.cli.seeds test")
-file(GLOB check_patch_seeds "${DIFFSCHED_SEEDS_DIR}/000_*.txt" "${DIFFSCHED_SEEDS_DIR}/004_*.txt")
-list(LENGTH check_patch_seeds check_patch_nseeds)
-if(check_patch_nseeds EQUAL 2)
+# The real b4 am (Debian 12's b4 0.12; an installed dependency: missing, the
+# test fails) offline on fn-pick.mbox, its .mbx checked (a few seconds).
+add_test(NAME patch.cli.b4-am
+         COMMAND ${check_patch_script} $<TARGET_FILE:diffsched> ${check_patch_kunit} b4-am ${check_patch_tree})
+set_tests_properties(patch.cli.b4-am PROPERTIES LABELS "unit;patch" TIMEOUT 120)
+# The seed pages (section 4) are outside the repository. They are looked for
+# in DIFFSCHED_SEEDS_DIR (a cache variable, or the environment variable of
+# that name at configure time), else ../shared/seeds beside the source tree,
+# else /work/shared/seeds. patch.cli.seeds is always registered: without the
+# pages it is a test that fails naming the directories looked in (never absent
+# or passing), and configure says so in one line. scripts/check-fresh-machine.sh
+# copies the host's seeds into its root and sets DIFFSCHED_SEEDS_DIR there.
+set(check_patch_seed_dirs)
+if(DIFFSCHED_SEEDS_DIR)
+  list(APPEND check_patch_seed_dirs "${DIFFSCHED_SEEDS_DIR}")
+elseif(DEFINED ENV{DIFFSCHED_SEEDS_DIR} AND NOT "$ENV{DIFFSCHED_SEEDS_DIR}" STREQUAL "")
+  list(APPEND check_patch_seed_dirs "$ENV{DIFFSCHED_SEEDS_DIR}")
+else()
+  list(APPEND check_patch_seed_dirs "${PROJECT_SOURCE_DIR}/../shared/seeds" "/work/shared/seeds")
+endif()
+set(check_patch_seeds_found "")
+foreach(dir IN LISTS check_patch_seed_dirs)
+  get_filename_component(dir "${dir}" ABSOLUTE)
+  file(GLOB s0 "${dir}/000_*.txt")
+  file(GLOB s4 "${dir}/004_*.txt")
+  if(s0 AND s4)
+    set(check_patch_seeds_found "${dir}")
+    break()
+  endif()
+endforeach()
+if(check_patch_seeds_found)
+  set(DIFFSCHED_SEEDS_DIR "${check_patch_seeds_found}" CACHE PATH
+      "the two seed pages of issue 25 (000_*.txt, 004_*.txt), for the patch.cli.seeds test")
   add_test(NAME patch.cli.seeds
            COMMAND ${check_patch_script} $<TARGET_FILE:diffsched> ${check_patch_kunit} seeds ${check_patch_tree})
   set_tests_properties(patch.cli.seeds PROPERTIES LABELS "unit;patch" TIMEOUT 120
-                       ENVIRONMENT "SEEDS_DIR=${DIFFSCHED_SEEDS_DIR}")
+                       ENVIRONMENT "SEEDS_DIR=${check_patch_seeds_found}")
 else()
-  message(STATUS "diffsched check-patch: no seed pages in ${DIFFSCHED_SEEDS_DIR} (DIFFSCHED_SEEDS_DIR): no patch.cli.seeds test")
+  string(REPLACE ";" ", " check_patch_seed_dirs_text "${check_patch_seed_dirs}")
+  message(STATUS "diffsched check-patch: no seed pages (000_*.txt and 004_*.txt) in ${check_patch_seed_dirs_text}: patch.cli.seeds will fail (set DIFFSCHED_SEEDS_DIR)")
+  add_test(NAME patch.cli.seeds
+           COMMAND ${CMAKE_COMMAND} -E echo "FAIL (seeds): no seed pages (000_*.txt and 004_*.txt) in ${check_patch_seed_dirs_text}; set DIFFSCHED_SEEDS_DIR")
+  set_tests_properties(patch.cli.seeds PROPERTIES LABELS "unit;patch" TIMEOUT 120
+                       FAIL_REGULAR_EXPRESSION "FAIL \\(seeds\\)")
 endif()
 # export --ktap-module (section 3): a finding of kernel-check and a directory
 # of programs as two kselftest-style test modules, built with kbuild and loaded
@@ -82,6 +112,13 @@ add_test(NAME patch.ktap-module.guest
                  ${PROJECT_SOURCE_DIR} ${check_patch_kunit})
 set_tests_properties(patch.ktap-module.guest PROPERTIES LABELS "patch;inkernel" TIMEOUT 900
                      SKIP_RETURN_CODE 77 FIXTURES_REQUIRED "kcheck_harness;kunit_parser")
+# One module alone in one boot (the checked-in seeds against the fixed file;
+# its KTAP, plan 1..1, read by kunit.py): about 25 s here.
+add_test(NAME patch.ktap-module.alone
+         COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/patch/ktap-module-alone.sh $<TARGET_FILE:diffsched>
+                 ${PROJECT_SOURCE_DIR} ${check_patch_kunit})
+set_tests_properties(patch.ktap-module.alone PROPERTIES LABELS "patch;inkernel" TIMEOUT 300
+                     SKIP_RETURN_CODE 77 FIXTURES_REQUIRED kunit_parser)
 # Its bad inputs: one line, exit 2, nothing written.
 add_test(NAME patch.ktap-module.bad-input
          COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/patch/ktap-bad-input.sh $<TARGET_FILE:diffsched>
