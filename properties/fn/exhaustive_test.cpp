@@ -13,7 +13,7 @@
 namespace diffsched::fn {
 namespace {
 
-Node scalar(unsigned bits, bool is_signed) {
+Node int_node(unsigned bits, bool is_signed) {
   Node n;
   n.kind = NodeKind::kScalar;
   n.bits = bits;
@@ -36,7 +36,7 @@ Node mask_ptr() {
 Layout masks(int how_many) {
   Layout l;
   l.function = "f";
-  l.result = scalar(32, true);
+  l.result = int_node(32, true);
   for (int k = 0; k < how_many; ++k) l.params.push_back({"m" + std::to_string(k), false, false, -1, mask_ptr()});
   return l;
 }
@@ -74,14 +74,14 @@ TEST(FnExhaustive, ThreeMasksAreCountedAndEnumeratedInOrder) {
 TEST(FnExhaustive, ScalarsAreTheIntRangeWithinTheTypeAndTheSpec) {
   Layout l;
   l.function = "g";
-  l.result = scalar(32, true);
-  l.params.push_back({"a", false, false, -1, scalar(32, true)});   // -2..3: 6
-  l.params.push_back({"u", false, false, -1, scalar(8, false)});   // 0..3: 4
-  Node cpu = scalar(32, true);                                     // 0..nr_cpu_ids-1
+  l.result = int_node(32, true);
+  l.params.push_back({"a", false, false, -1, int_node(32, true)});   // -2..3: 6
+  l.params.push_back({"u", false, false, -1, int_node(8, false)});   // 0..3: 4
+  Node cpu = int_node(32, true);                                     // 0..nr_cpu_ids-1
   cpu.spec.lo = Bound{0};
   cpu.spec.hi = Bound{-1, true};
   l.params.push_back({"cpu", false, false, -1, cpu});
-  Node far = scalar(32, true);  // the spec's 100..200 misses -2..3: its nearest end
+  Node far = int_node(32, true);  // the spec's 100..200 misses -2..3: its nearest end
   far.spec.lo = Bound{100};
   far.spec.hi = Bound{200};
   l.params.push_back({"far", false, false, -1, far});
@@ -99,14 +99,14 @@ TEST(FnExhaustive, ScalarsAreTheIntRangeWithinTheTypeAndTheSpec) {
 TEST(FnExhaustive, ArraysByLengthAndNestedMasksOnlyNested) {
   Layout l;
   l.function = "h";
-  l.result = scalar(32, true);
+  l.result = int_node(32, true);
   Node arr;
   arr.kind = NodeKind::kArray;
   arr.c_type = "unsigned int *";
   arr.length_param = "n";
-  arr.kids.push_back(scalar(32, false));
+  arr.kids.push_back(int_node(32, false));
   l.params.push_back({"a", false, false, -1, arr});
-  l.params.push_back({"n", false, true, 0, scalar(32, true)});
+  l.params.push_back({"n", false, true, 0, int_node(32, true)});
   Bounds b;
   b.max_nr_cpus = 1;
   ASSERT_TRUE(parse_int_range("0..1", &b, nullptr));
