@@ -176,7 +176,53 @@ broken-diff)
 ktap-finding)
   run 1 "$in/cpudl-broken.diff" --tree "$tree" $thorough --format ktap --work-dir "$tmp/work-ktap"
   has "# reproduce: "
-  ktap_check "$tmp/out" 'flat["patch-1/cpudl kernel/sched/cpudeadline.c/verdict"] == "FAIL"'
+  # The stage that found it is not ok; the verdict is not ok.
+  ktap_check "$tmp/out" '([v for k, v in flat.items() if k.endswith("cpudeadline.c/verdict")] == ["FAIL"] and
+"FAIL" in [v for k, v in flat.items() if k.endswith(("cpudeadline.c/properties", "cpudeadline.c/fuzzing"))])'
+  ;;
+in-kernel)
+  # --in-kernel: the host check and, as its stage, the patched file in the
+  # booted kernel (QEMU) against the same file in the shim.
+  "$ds" check-patch "$in/cpudl-equivalent.mbox" --tree "$tree" $fast --in-kernel --format ktap >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  if [ "$rc" = 2 ] && grep -q "needs" "$tmp/out" "$tmp/err"; then grep -h "needs" "$tmp/out" "$tmp/err" | head -3; exit 77; fi
+  [ "$rc" = 0 ] || fail "exit $rc, expected 0: check-patch --in-kernel"
+  h="patch-1/cpudl kernel/sched/cpudeadline.c"
+  ktap_check "$tmp/out" "(flat['$h/verdict'] == 'PASS' and flat['$h/properties'] == 'PASS' and
+flat['$h/in_kernel'] == 'PASS' and flat['$h/exhaustive'] == 'SKIP' and 'FAIL' not in flat.values())"
+  grep -q "# in_kernel: in the booted kernel (QEMU) and in the shim, op by op: [1-9][0-9]* programs" "$tmp/out" ||
+    fail "the in-kernel stage does not say what ran"
+  # The host check's command has no --in-kernel; the in-kernel one no baseline.
+  "$ds" check-patch "$in/cpudl-equivalent.mbox" --tree "$tree" $fast --in-kernel --format json >"$tmp/out" 2>"$tmp/err"
+  python3 - "$tmp/out" <<'EOF' || fail "in-kernel json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["units"][0]["checks"]
+assert len(c) == 1 and [x["stage"] for x in c[0]["stages"]] == ["in-kernel"], c
+k = c[0]["stages"][0]
+assert "--in-kernel" not in c[0]["command"] and "--baseline" in c[0]["command"], c[0]["command"]
+assert "--in-kernel" in k["command"] and "--baseline" not in k["command"], k["command"]
+assert k["status"] == 0 and k["programs"] > 0 and c[0]["status_with_stages"] == 0, k
+EOF
+  ;;
+exhaustive)
+  # --exhaustive: each check's bounded exhaustive form as its stage; pick at
+  # its default bound (every mask triple over 4 CPUs), fn at its own.
+  run 0 "$in/pick.patch" --tree "$tree" $fast --exhaustive --format ktap
+  h="patch-1/pick kernel/sched/fair.c pick_new_dst_cpu"
+  ktap_check "$tmp/out" "(flat['$h/exhaustive'] == 'PASS' and flat['$h/verdict'] == 'PASS' and
+flat['$h/in_kernel'] == 'SKIP' and 'FAIL' not in flat.values())"
+  has "# exhaustive: every program within the subject's default bounds (kernel-check --exhaustive): 4096 programs"
+  run 1 "$in/fn-pick-broken.patch" --tree "$tree" $fast --exhaustive --format json
+  python3 - "$tmp/out" <<'EOF' || fail "fn --exhaustive json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["units"][0]["checks"][0]
+assert c["tool"] == "fn" and [x["stage"] for x in c["stages"]] == ["exhaustive"], c
+x = c["stages"][0]
+assert "--exhaustive" in x["command"] and "--runs" not in x["command"], x["command"]
+assert x["status"] == 1 and x["verdict"] == "finding", x
+EOF
   ;;
 series)
   run 1 "$in/cpudl-series.mbox" --tree "$tree" $thorough --format json --work-dir "$tmp/work-series"

@@ -52,12 +52,18 @@ endforeach()
 set_tests_properties(patch.cli.nothing-checkable PROPERTIES FIXTURES_REQUIRED kunit_parser)
 # Cases that run kernel-check (short: --time 1, few programs).
 foreach(case equivalent-mbox broken-diff series html pick pick-and-topology ktap-finding
-             fn-pick fn-pick-broken)
+             fn-pick fn-pick-broken exhaustive)
   add_test(NAME patch.cli.${case}
            COMMAND ${check_patch_script} $<TARGET_FILE:diffsched> ${check_patch_kunit} ${case} ${check_patch_tree})
   set_tests_properties(patch.cli.${case} PROPERTIES LABELS "patch;kernel" TIMEOUT 600
                        FIXTURES_REQUIRED "kcheck_harness;kunit_parser")
 endforeach()
+# --in-kernel: the patched file in a booted kernel too (one guest boot per run;
+# two runs, about 30 s each here).
+add_test(NAME patch.cli.in-kernel
+         COMMAND ${check_patch_script} $<TARGET_FILE:diffsched> ${check_patch_kunit} in-kernel ${check_patch_tree})
+set_tests_properties(patch.cli.in-kernel PROPERTIES LABELS "patch;inkernel" TIMEOUT 900 SKIP_RETURN_CODE 77
+                     FIXTURES_REQUIRED "kcheck_harness;kunit_parser")
 # The real b4 am (Debian 12's b4 0.12; an installed dependency: missing, the
 # test fails) offline on fn-pick.mbox, its .mbx checked (a few seconds).
 add_test(NAME patch.cli.b4-am

@@ -151,7 +151,44 @@ TEST(CheckPatchReport, KtapFindingHasDiagnosticsAndNotOk) {
   EXPECT_NE(k.find("\nnot ok 3 series\n"), std::string::npos) << k;
   EXPECT_NE(k.find("        # clear 0\n"), std::string::npos) << k;
   EXPECT_NE(k.find("        # reproduce: diffsched kernel-check cpudl"), std::string::npos) << k;
-  EXPECT_NE(k.find("        not ok 3 verdict\n"), std::string::npos) << k;
+  EXPECT_NE(k.find("        ok 3 exhaustive # SKIP not asked for (check-patch --exhaustive)\n"),
+            std::string::npos) << k;
+  EXPECT_NE(k.find("        ok 4 in_kernel # SKIP not asked for (check-patch --in-kernel)\n"),
+            std::string::npos) << k;
+  EXPECT_NE(k.find("        not ok 5 verdict\n"), std::string::npos) << k;
+}
+
+// A stage's finding fails its subtest and the check's verdict, though the
+// check itself was equivalent; a stage that could not run is a SKIP with its
+// reason and "not everything checked" (3), never a pass.
+TEST(CheckPatchReport, StagesDecideTheVerdictAndSkipWithTheirReason) {
+  Report r = series_with_a_finding();
+  CheckRun& c = r.units[0].checks[0];
+  CheckRun x = {.stage = Stage::kExhaustive, .skip = "fn --exhaustive: 10^9 inputs (--max-inputs)"};
+  CheckRun k = c;
+  k.stage = Stage::kInKernel;
+  k.status = kExitFinding;
+  k.signature = "cpudl:kernel-vs-shim:find.ret:find";
+  k.replay = "diffsched kernel-check cpudl --candidate c.c --in-kernel --replay k.ops";
+  c.stages = {x};
+  EXPECT_EQ(check_status(c), kExitOutOfDomain);
+  c.stages.push_back(k);
+  EXPECT_EQ(check_status(c), kExitFinding);
+  const std::string t = format_report(r, Format::kKtap);
+  EXPECT_NE(t.find("        ok 3 exhaustive # SKIP could not run: fn --exhaustive: 10^9 inputs"),
+            std::string::npos) << t;
+  EXPECT_NE(t.find("        # reproduce: diffsched kernel-check cpudl --candidate c.c --in-kernel"),
+            std::string::npos) << t;
+  EXPECT_NE(t.find("        not ok 4 in_kernel\n        not ok 5 verdict\n    not ok 1 cpudl"),
+            std::string::npos) << t;
+  const std::string text = format_report(r, Format::kText);
+  EXPECT_NE(text.find("    exhaustive: NOT RUN\n      not run: fn --exhaustive"), std::string::npos) << text;
+  EXPECT_NE(text.find("    in-kernel: FINDING cpudl:kernel-vs-shim:find.ret:find\n"), std::string::npos) << text;
+  const nlohmann::json j = nlohmann::json::parse(format_report(r, Format::kJson));
+  const nlohmann::json& jc = j.at("units").at(0).at("checks").at(0);
+  EXPECT_EQ(jc.at("status"), 0);
+  EXPECT_EQ(jc.at("status_with_stages"), 1);
+  EXPECT_EQ(jc.at("stages").at(1).at("stage"), "in-kernel");
 }
 
 TEST(CheckPatchReport, JsonAndB4CarryTheSameVerdicts) {
@@ -173,11 +210,15 @@ namespace diffsched::patch {
 namespace {
 
 // The route and the passthrough, without running kernel-check: `self`
-// does not exist, so the check is an error (2, never a verdict), and the
-// command it would have run is in the report.
-TEST(CheckPatch, CpudlRouteRunsKernelCheckWithBothStatesAndInKernel) {
+// does not exist, so each run is an error (2, never a verdict), and the
+// command it would have run is in the report. --exhaustive and --in-kernel
+// add stages to the check: the pair at the subject's default bounds, and the
+// patched file in the booted kernel against the same file in the shim
+// (kernel-check --in-kernel takes no baseline and no fuzzing).
+TEST(CheckPatch, CpudlRouteRunsKernelCheckWithBothStatesAndItsStages) {
   CheckPatchOptions o = options("cpudl-broken.diff");
   o.in_kernel = true;
+  o.exhaustive = true;
   o.time = 3;
   o.nr_cpus = {4};
   const Report r = check_patch(o);
@@ -186,12 +227,33 @@ TEST(CheckPatch, CpudlRouteRunsKernelCheckWithBothStatesAndInKernel) {
   ASSERT_EQ(r.units.at(0).checks.size(), 1u);
   const CheckRun& c = r.units[0].checks[0];
   EXPECT_EQ(c.subject, "cpudl");
+  EXPECT_EQ(c.stage, Stage::kCheck);
   EXPECT_EQ(c.functions, (std::vector<std::string>{"cpudl_clear"}));
   EXPECT_NE(c.detail.find("wrote no verdict"), std::string::npos) << c.detail;
   for (const char* word : {"kernel-check cpudl --candidate ", "/states/state-1/kernel/sched/cpudeadline.c",
-                           "--baseline ", "/states/state-0/kernel/sched/cpudeadline.c", "--in-kernel",
+                           "--baseline ", "/states/state-0/kernel/sched/cpudeadline.c",
                            "--time 3", "--nr-cpus 4", "--verdict-json "})
     EXPECT_NE(c.command.find(word), std::string::npos) << word << " not in " << c.command;
+  for (const char* word : {"--in-kernel", "--exhaustive"})
+    EXPECT_EQ(c.command.find(word), std::string::npos) << word << " in " << c.command;
+  ASSERT_EQ(c.stages.size(), 2u);
+  const CheckRun& x = c.stages[0];
+  EXPECT_EQ(x.stage, Stage::kExhaustive);
+  EXPECT_EQ(x.status, kExitBadInput);
+  for (const char* word : {"--baseline ", "--exhaustive 3 3 3", "--time 0", "--verdict-json "})
+    EXPECT_NE(x.command.find(word), std::string::npos) << word << " not in " << x.command;
+  for (const char* word : {"--in-kernel", "--nr-cpus", "--runs"})
+    EXPECT_EQ(x.command.find(word), std::string::npos) << word << " in " << x.command;
+  const CheckRun& k = c.stages[1];
+  EXPECT_EQ(k.stage, Stage::kInKernel);
+  EXPECT_EQ(k.functions, c.functions);
+  EXPECT_EQ(k.status, kExitBadInput);
+  for (const char* word : {"kernel-check cpudl --candidate ", "/states/state-1/kernel/sched/cpudeadline.c",
+                           "--in-kernel", "--nr-cpus 4", "--verdict-json "})
+    EXPECT_NE(k.command.find(word), std::string::npos) << word << " not in " << k.command;
+  for (const char* word : {"--baseline", "--time", "--runs", "--harness", "--exhaustive"})
+    EXPECT_EQ(k.command.find(word), std::string::npos) << word << " in " << k.command;
+  EXPECT_EQ(check_status(c), kExitBadInput);
   EXPECT_FALSE(r.work.empty()) << "an error keeps its work directory";
   std::error_code ec;
   std::filesystem::remove_all(r.work, ec);

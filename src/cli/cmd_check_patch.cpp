@@ -53,14 +53,18 @@ Runner add_check_patch(CLI::App& app) {
   sub->add_flag("--b4", args->b4,
                 "b4's check hook: the patch on standard input, one JSON array of "
                 "{tool, status, summary, details} out");
-  auto* in_kernel =
-      sub->add_flag("--in-kernel", args->o.in_kernel, "passed to kernel-check (a booted kernel too)");
+  sub->add_flag("--in-kernel", args->o.in_kernel,
+                "also run each patched file kernel-check takes in a booted kernel (QEMU), against "
+                "the same file in the shim: a check of its own (kernel-check --in-kernel)");
+  sub->add_flag("--exhaustive", args->o.exhaustive,
+                "also run each check's bounded exhaustive form: kernel-check --exhaustive at the "
+                "subject's default bounds, fn --exhaustive at its own");
   sub->add_option("--time", args->o.time, "kernel-check --time: seconds of fuzzing per check")
       ->check(non_negative());
   sub->add_option("--runs", args->o.runs,
                   "kernel-check --runs: random programs per check; fn --runs: generated inputs");
   sub->add_option("--nr-cpus", args->o.nr_cpus, "kernel-check --nr-cpus")->check(positive());
-  sub->add_option("--harness", args->o.harness, "kernel-check --harness")->excludes(in_kernel);
+  sub->add_option("--harness", args->o.harness, "kernel-check --harness (the host checks')");
   sub->add_flag("--no-build", args->o.no_build, "kernel-check --no-build");
   sub->add_option("--work-dir", args->o.work_dir,
                   "where the states and the checks' files go (new or empty; default: a temporary "

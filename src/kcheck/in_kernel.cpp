@@ -138,8 +138,15 @@ int run_in_kernel(const InKernelOptions& o) {
                   out.programs, out.ops, env.boots, env.boots == 1 ? "" : "s", env.boot_seconds, since(start));
   };
   const std::string figures = figures_now();
+  InKernelResult ignored;
+  InKernelResult& res = o.result ? *o.result : ignored;
+  res.programs = out.programs;
+  res.ops = out.ops;
   if (out.finding) {
     const Finding& f = *out.finding;
+    res.signature = f.signature;
+    res.kind = f.kind;
+    res.detail = f.details.empty() ? std::string() : f.details.front();
     const HostProgram& p = programs[static_cast<std::size_t>(f.id)];
     fmt::print("FINDING ({}) in {} at op #{}: {}\n  signature {}\n", f.kind, p.name, f.op,
                p.ops.size() >= static_cast<std::size_t>(f.op) && f.op > 0 ? p.ops[static_cast<std::size_t>(f.op - 1)] : "",
@@ -158,6 +165,8 @@ int run_in_kernel(const InKernelOptions& o) {
       if (!written)
         fmt::print(stderr, "diffsched: error: cannot write {} (the reproducer is printed below)\n",
                    repro.string());
+      else
+        res.reproducer = repro.string();
       fmt::print("minimised{}: {} ops -> {} ops ({} variants; {} guest boot{}){}\n",
                  m.minimal ? "" : " (NOT MINIMAL: the boot budget ran out)", f.op, m.program.ops.size(),
                  m.variants, m.rounds, m.rounds == 1 ? "" : "s",
@@ -176,8 +185,9 @@ int run_in_kernel(const InKernelOptions& o) {
     for (std::size_t i = 0; i < out.not_run.size() && i < 5; ++i) fmt::print("  not run: {}\n", out.not_run[i]);
     fmt::print("verdict: INCOMPLETE ({}; {} program{} did not run)\n", figures, out.not_run.size(),
                out.not_run.size() == 1 ? "" : "s");
-    return fail(fmt::format("{} of {} programs could not run in the guest or the shim twin (first: {})",
-                            out.not_run.size(), programs.size(), out.not_run.front()));
+    res.detail = fmt::format("{} of {} programs could not run in the guest or the shim twin (first: {})",
+                             out.not_run.size(), programs.size(), out.not_run.front());
+    return fail(res.detail);
   }
   fmt::print("verdict: SAME in the kernel and the shim, no check failed in the guest ({})\n", figures);
   return kExitOk;

@@ -18,6 +18,7 @@
 // docs/kernel-check.md, "In a real kernel", says what is compared.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -48,6 +49,13 @@ struct KernelPieces {
 // how to get it (scripts/install-deps.sh, scripts/fetch-kernel.sh).
 std::optional<KernelPieces> find_kernel_pieces(const fs::path& kernel, std::string* error);
 
+// What a run established, as data (kernel-check --verdict-json writes it).
+struct InKernelResult {
+  std::uint64_t programs = 0, ops = 0;  // compared op by op in the guest and the twin
+  std::string signature, kind, detail;  // a finding's; detail: an error's reason too
+  std::string reproducer;               // the minimised .ops, when written
+};
+
 struct InKernelOptions {
   const SubjectTool* subject = &kCpudlTool;
   CandidateSpec spec;   // as kernel-check classified the candidate
@@ -62,6 +70,7 @@ struct InKernelOptions {
   unsigned max_ops = 64;          // ops of a random program (at most)
   // Extra compile flags of the shim build only (tests: a planted primitive).
   std::vector<std::string> shim_flags;
+  InKernelResult* result = nullptr;  // filled when not null
 };
 
 // Runs the check and prints its report; returns the exit status (0 the

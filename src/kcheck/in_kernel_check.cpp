@@ -36,7 +36,20 @@ int run_in_kernel_check(Session& s) {
     for (std::string w; words >> w;) k.shim_flags.push_back(w);
   }
   s.print_forms();
-  return tools::run_in_kernel(k);
+  tools::InKernelResult res;
+  k.result = &res;
+  const int rc = tools::run_in_kernel(k);
+  // The verdict as data (--verdict-json): what the guest and the twin compared.
+  VerdictNote& n = verdict_note();
+  n.verdict = rc == kExitOk ? "equivalent" : rc == kExitFinding ? "finding" : "error";
+  n.kind = rc == kExitFinding ? res.kind : "";
+  n.signature = res.signature;
+  n.detail = res.detail;
+  n.reproducer = res.reproducer;
+  n.programs = res.programs;
+  n.ops = res.ops;
+  if (rc == kExitFinding) n.found_in = "in-kernel";
+  return rc;
 }
 
 }  // namespace diffsched::kcheck

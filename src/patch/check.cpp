@@ -111,6 +111,7 @@ bool read_verdict(const fs::path& file, CheckRun* run) {
   run->signature = j.value("signature", "");
   run->detail = j.value("detail", "");
   run->reproducer = j.value("reproducer", "");
+  run->found_in = j.value("found_in", "");
   run->seconds = j.value("seconds", 0.0);
   run->programs = j.value("programs", std::uint64_t{0});
   run->ops = j.value("ops", std::uint64_t{0});
@@ -137,33 +138,48 @@ struct Context {
   fs::path checks;  // work/checks
 };
 
-// One `diffsched kernel-check` child: base -> baseline, patched -> candidate.
+// One `diffsched kernel-check` child: base -> baseline, patched -> candidate;
+// or a stage of that check: "exhaustive", the same pair with --exhaustive
+// at the subject's default bounds instead of the seeds and random programs
+// (no fuzzing); "in-kernel", the patched file in the booted kernel against
+// the same file in the shim (kernel-check --in-kernel takes no baseline).
 CheckRun run_kernel_check(const Context& c, const Route& r, const std::string& id,
                           const std::string& file, std::size_t from, std::size_t to,
-                          const std::string& function) {
+                          const std::string& function, Stage stage = Stage::kCheck) {
+  const bool in_kernel = stage == Stage::kInKernel, exhaustive = stage == Stage::kExhaustive;
   CheckRun run;
   run.subject = std::string(r.tool->name);
   run.file = file;
   run.function = function;
-  run.time = c.o.time;
-  run.runs = c.o.runs;
+  run.stage = stage;
+  run.time = stage == Stage::kCheck ? c.o.time : 0;
+  run.runs = stage == Stage::kCheck ? c.o.runs : 0;
   run.nr_cpus = c.o.nr_cpus;
-  run.in_kernel = c.o.in_kernel;
   run.level = std::string(level_name(r.tool->default_level));
   tools::KernelCheckOptions k;
   k.tool = r.tool;
   k.candidate = (c.staged.state(to) / file).string();
   const fs::path base = c.staged.state(from) / file;
   std::error_code ec;
-  if (fs::exists(base, ec)) k.baseline = base.string();  // a new file: the built-in reference
+  // A new file: the built-in reference.
+  if (fs::exists(base, ec) && !in_kernel) k.baseline = base.string();
   if (!function.empty()) k.function = function;
-  k.time = c.o.time;
-  k.runs = c.o.runs;
-  k.runs_given = true;
-  k.nr_cpus = c.o.nr_cpus;
-  k.in_kernel = c.o.in_kernel;
-  k.harness = c.o.harness;
-  k.no_build = c.o.no_build;
+  k.in_kernel = in_kernel;
+  if (in_kernel) {  // its own count of random programs; no fuzzing, no harness
+    k.nr_cpus = c.o.nr_cpus;
+  } else if (exhaustive) {  // every program within the bounds: no nr_cpus, runs or fuzzing
+    k.exhaustive.assign(r.tool->equiv_bounds.begin(), r.tool->equiv_bounds.end());
+    k.time = 0;
+  } else {
+    k.nr_cpus = c.o.nr_cpus;
+    k.time = c.o.time;
+    k.runs = c.o.runs;
+    k.runs_given = true;
+  }
+  if (!in_kernel) {
+    k.harness = c.o.harness;
+    k.no_build = c.o.no_build;
+  }
   k.work_dir = (c.checks / id).string();
   k.verdict_json = (c.checks / (id + ".verdict.json")).string();
   k.output = (c.checks / (id + ".min.ops")).string();
@@ -173,7 +189,7 @@ CheckRun run_kernel_check(const Context& c, const Route& r, const std::string& i
   run.log = (c.checks / (id + ".log")).string();
   // The fuzzing, the property run, minimisation and the watchdogs' slack,
   // and a first build of the harness (fuzz preset: minutes on a busy machine).
-  const double deadline = c.o.time + c.o.runs / 100.0 + 1800 + (c.o.in_kernel ? 1800 : 0);
+  const double deadline = c.o.time + c.o.runs / 100.0 + 1800 + (stage == Stage::kCheck ? 0 : 1800);
   const int rc = tools::run({.argv = argv, .log = run.log, .new_process_group = true,
                              .deadline = deadline, .stdin_null = true});
   if (!read_verdict(k.verdict_json, &run)) {
@@ -198,7 +214,9 @@ CheckRun run_kernel_check(const Context& c, const Route& r, const std::string& i
   if (run.verdict == "error" && run.detail.empty()) run.detail = fmt::format("see {}", run.log);
   if (!run.reproducer.empty() && fs::exists(run.reproducer, ec)) {
     run.trace = util::read_text(run.reproducer);
-    run.replay = c.o.self_command + " " + util::shell_join(tools::replay_args(k, run.reproducer, false));
+    std::vector<std::string> replay = tools::replay_args(k, run.reproducer, false);
+    if (in_kernel) replay.insert(replay.end() - 2, "--in-kernel");
+    run.replay = c.o.self_command + " " + util::shell_join(replay);
   }
   return run;
 }
@@ -254,10 +272,21 @@ Unit check_unit(const Context& c, const FnCheck& fn, const std::string& name,
       u.unchecked.push_back({path, "", "the patch deletes the file"});
       continue;
     }
-    if (r && r->whole_file) {
-      CheckRun run = run_kernel_check(c, *r, fmt::format("{}-{}", name, r->tool->name), path, from, to, "");
-      run.functions = functions;
+    // kernel-check, and its stages: --exhaustive, --in-kernel.
+    const auto kernel_checks = [&](const std::string& id, const std::string& function,
+                                   const std::vector<std::string>& covers) {
+      CheckRun run = run_kernel_check(c, *r, id, path, from, to, function);
+      run.functions = covers;
+      for (const Stage stage : {Stage::kExhaustive, Stage::kInKernel}) {
+        if (!(stage == Stage::kExhaustive ? c.o.exhaustive : c.o.in_kernel)) continue;
+        run.stages.push_back(run_kernel_check(c, *r, fmt::format("{}-{}", id, stage_name(stage)), path,
+                                              from, to, function, stage));
+        run.stages.back().functions = covers;
+      }
       u.checks.push_back(std::move(run));
+    };
+    if (r && r->whole_file) {
+      kernel_checks(fmt::format("{}-{}", name, r->tool->name), "", functions);
       continue;
     }
     for (const std::string& function : functions) {
@@ -266,16 +295,24 @@ Unit check_unit(const Context& c, const FnCheck& fn, const std::string& name,
         continue;
       }
       if (r && is_pick_shaped(patched_text, function) && is_pick_shaped(base_text, function)) {
-        CheckRun run = run_kernel_check(c, *r, fmt::format("{}-{}-{}", name, r->tool->name, function),
-                                        path, from, to, function);
-        run.functions = {function};
-        u.checks.push_back(std::move(run));
+        kernel_checks(fmt::format("{}-{}-{}", name, r->tool->name, function), function, {function});
         continue;
       }
       CheckRun run;
       std::string why = std::string(kFnMissing);
       const FnCall call{base, patched, path, function, c.checks / fmt::format("{}-fn-{}", name, function)};
       if (fn && fn(call, &run, &why)) {
+        if (c.o.exhaustive) {  // fn --exhaustive beside it; one it refuses is a skipped stage
+          FnCall all = call;
+          all.work = call.work.string() + "-exhaustive";
+          all.exhaustive = true;
+          CheckRun stage;
+          std::string refused;
+          if (!fn(all, &stage, &refused)) stage = {.tool = "fn", .subject = "fn", .file = path,
+                                                   .function = function, .skip = refused};
+          stage.stage = Stage::kExhaustive;
+          run.stages.push_back(std::move(stage));
+        }
         u.checks.push_back(std::move(run));
         continue;
       }
@@ -288,7 +325,7 @@ Unit check_unit(const Context& c, const FnCheck& fn, const std::string& name,
   }
   // The worst status; anything not checked is at least "no verdict".
   int status = kExitOk;
-  for (const CheckRun& run : u.checks) status = worse_status(status, run.status);
+  for (const CheckRun& run : u.checks) status = worse_status(status, check_status(run));
   if (!u.unchecked.empty() || u.checks.empty()) status = worse_status(status, kExitOutOfDomain);
   u.status = status;
   return u;
@@ -322,6 +359,21 @@ bool read_fn_verdict(const fs::path& file, CheckRun* run) {
 
 }  // namespace
 
+std::string_view stage_name(Stage s) {
+  switch (s) {
+    case Stage::kExhaustive: return "exhaustive";
+    case Stage::kInKernel: return "in-kernel";
+    case Stage::kCheck: break;
+  }
+  return "";
+}
+
+int check_status(const CheckRun& c) {
+  int status = c.skip.empty() ? c.status : kExitOutOfDomain;
+  for (const CheckRun& s : c.stages) status = worse_status(status, check_status(s));
+  return status;
+}
+
 FnCheck fn_child(const CheckPatchOptions& o) {
   return [o](const FnCall& call, CheckRun* run, std::string* why) {
     run->tool = "fn";
@@ -335,9 +387,14 @@ FnCheck fn_child(const CheckPatchOptions& o) {
     fs::create_directories(call.work, ec);
     const fs::path verdict = call.work / "fn.verdict.json";
     std::vector<std::string> argv = {"fn", "--old", call.base.string(), "--new", call.patched.string(),
-                                     "--function", call.function, "--runs", std::to_string(o.runs),
-                                     "--verdict-json", verdict.string()};
-    if (o.nr_cpus.size() == 1) argv.insert(argv.end(), {"--nr-cpus", std::to_string(o.nr_cpus[0])});
+                                     "--function", call.function, "--verdict-json", verdict.string()};
+    if (call.exhaustive) {
+      argv.emplace_back("--exhaustive");
+      run->runs = 0;
+    } else {
+      argv.insert(argv.end(), {"--runs", std::to_string(o.runs)});
+      if (o.nr_cpus.size() == 1) argv.insert(argv.end(), {"--nr-cpus", std::to_string(o.nr_cpus[0])});
+    }
     argv.insert(argv.end(), o.fn_args.begin(), o.fn_args.end());
     run->command = o.self_command + " " + util::shell_join(argv);
     argv.insert(argv.begin(), o.self.string());

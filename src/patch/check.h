@@ -43,7 +43,8 @@ struct CheckPatchOptions {
   std::string patch;            // a file, or "-" for standard input
   fs::path tree;                // the user's tree, never written
   std::string base;             // --base REV
-  bool in_kernel = false;       // passed to kernel-check
+  bool in_kernel = false;       // each kernel-check check also runs --in-kernel (a stage)
+  bool exhaustive = false;      // each check also runs its bounded exhaustive form (a stage)
   double time = 10;             // kernel-check --time (fuzzing seconds)
   unsigned runs = 2000;         // kernel-check --runs
   std::vector<unsigned> nr_cpus;  // kernel-check --nr-cpus (empty: its default)
@@ -59,6 +60,13 @@ struct CheckPatchOptions {
   std::vector<std::string> fn_args;
 };
 
+// A run beside a check of the same file and function: the bounded
+// exhaustive form (check-patch --exhaustive), the patched file in a booted
+// kernel against the same file in the shim (--in-kernel).
+enum class Stage { kCheck, kExhaustive, kInKernel };
+// "", "exhaustive", "in-kernel": the report's and the JSON's word.
+std::string_view stage_name(Stage s);
+
 // One check run (a kernel-check, or a diffsched fn): what ran and its
 // verdict, from its --verdict-json.
 struct CheckRun {
@@ -70,6 +78,7 @@ struct CheckRun {
   int status = 2;         // kernel-check's exit status as its record says
   std::string verdict;    // equivalent | finding | out-of-domain | error
   std::string kind, signature, detail, reproducer, forms;
+  std::string found_in;   // a finding's stage: properties, fuzzing, in-kernel, ...
   std::string trace;      // the minimised reproducer (.ops text), "" if none
   std::string replay;     // the command that replays the finding
   std::string command;    // the kernel-check command that ran
@@ -78,7 +87,9 @@ struct CheckRun {
   unsigned runs = 0;
   std::vector<unsigned> nr_cpus;
   std::string level;      // the comparison level (kernel-check's default for the subject)
-  bool in_kernel = false;
+  Stage stage = Stage::kCheck;
+  std::string skip;       // a stage asked for that could not run: why (status 3)
+  std::vector<CheckRun> stages;  // the check's stages, in the order they ran
   std::uint64_t programs = 0, ops = 0, executions = 0;
   std::uint64_t inputs = 0, compared = 0;  // fn: generated inputs, and those compared
 };
@@ -116,6 +127,7 @@ struct FnCall {
   fs::path base, patched;
   std::string file, function;
   fs::path work;
+  bool exhaustive = false;  // fn --exhaustive (its default bounds) instead of random inputs
 };
 using FnCheck = std::function<bool(const FnCall& call, CheckRun* out, std::string* why)>;
 // `diffsched fn --old BASE --new PATCHED --function F` as a child (o.self,
@@ -127,6 +139,10 @@ using FnCheck = std::function<bool(const FnCall& call, CheckRun* out, std::strin
 FnCheck fn_child(const CheckPatchOptions& o);
 
 Report check_patch(const CheckPatchOptions& o, const FnCheck& fn = nullptr);
+
+// A check's status with its stages': the worst of them (a stage that could
+// not run counts as "not everything checked").
+int check_status(const CheckRun& c);
 
 enum class Format { kText, kKtap, kMail, kJson };
 std::string format_report(const Report& r, Format f);

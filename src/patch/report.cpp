@@ -46,16 +46,28 @@ bool stopped_early(const CheckRun& c) { return c.status != kExitOk; }
 // "properties (2013 programs, 30512 ops), fuzzing 2 s (11843 inputs), ...".
 std::string what_ran(const CheckRun& c) {
   if (c.tool == "fn")
-    return fmt::format("diffsched fn: {} generated inputs ({} compared); level {}; nr_cpu_ids: {}; "
+    return fmt::format("diffsched fn{}: {} generated inputs ({} compared); level {}; nr_cpu_ids: {}; "
                        "{:.1f} s in all",
+                       c.stage == Stage::kExhaustive ? " --exhaustive (every input within its default bounds)" : "",
                        c.inputs, c.compared, c.level,
                        c.nr_cpus.size() == 1 ? std::to_string(c.nr_cpus[0]) : "drawn per input", c.seconds);
-  std::string s = c.programs > 0 ? fmt::format("properties ({} programs, {} ops)", c.programs, c.ops)
-                                 : "no property run";
-  s += c.executions > 0               ? fmt::format(", fuzzing {:g} s ({} inputs)", c.time, c.executions)
-       : c.time > 0 && stopped_early(c) ? ", fuzzing (stopped at the finding; no count recorded)"
-                                        : ", no fuzzing";
-  if (c.in_kernel) s += ", in-kernel";
+  if (c.stage == Stage::kInKernel)
+    return fmt::format("in the booted kernel (QEMU) and in the shim, op by op: {} programs, {} ops; "
+                       "nr_cpu_ids: {}; {:.1f} s in all",
+                       c.programs, c.ops, c.nr_cpus.empty() ? "the programs' own" : nr_cpus_text(c.nr_cpus),
+                       c.seconds);
+  if (c.stage == Stage::kExhaustive)
+    return fmt::format("every program within the subject's default bounds (kernel-check --exhaustive): "
+                       "{} programs, {} ops; level {}; {:.1f} s in all",
+                       c.programs, c.ops, c.level, c.seconds);
+  std::string s = c.programs > 0                   ? fmt::format("properties ({} programs, {} ops)", c.programs, c.ops)
+                  : c.found_in == "properties"   ? "properties (stopped at the finding; no count recorded)"
+                  : c.runs == 0                  ? "no property run (--runs 0)"
+                                                 : "no property run completed";
+  s += c.executions > 0                 ? fmt::format(", fuzzing {:g} s ({} inputs)", c.time, c.executions)
+       : c.found_in == "fuzzing"          ? ", fuzzing (stopped at the finding; no count recorded)"
+       : c.time > 0 && stopped_early(c)   ? ", no fuzzing (the run stopped before it)"
+                                          : ", no fuzzing";
   s += fmt::format("; level {}; nr_cpu_ids: {}; {:.1f} s in all", c.level, nr_cpus_text(c.nr_cpus),
                    c.seconds);
   return s;
@@ -70,6 +82,13 @@ std::string joined(const std::vector<std::string>& words) {
 std::string check_name(const CheckRun& c) {
   return c.function.empty() ? fmt::format("{} {}", c.subject, c.file)
                             : fmt::format("{} {} {}", c.subject, c.file, c.function);
+}
+
+// The stage of `c` named `stage`, or null when it was not asked for.
+const CheckRun* stage_of(const CheckRun& c, Stage stage) {
+  for (const CheckRun& s : c.stages)
+    if (s.stage == stage) return &s;
+  return nullptr;
 }
 
 std::vector<std::string> lines_of(const std::string& text, std::size_t max = 200) {
@@ -90,12 +109,22 @@ std::string ktap_name(std::string s) {
 }
 
 void text_check(std::string& out, const CheckRun& c, const std::string& pad) {
-  out += fmt::format("{}{}: {}{}\n", pad, check_name(c), verdict_word(c.status),
-                     c.signature.empty() ? "" : " " + c.signature);
-  if (!c.functions.empty())
+  const int status = check_status(c);
+  if (c.stage != Stage::kCheck)
+    out += fmt::format("{}{}: {}{}\n", pad, stage_name(c.stage), c.skip.empty() ? verdict_word(status) : "NOT RUN",
+                       c.signature.empty() ? "" : " " + c.signature);
+  else
+    out += fmt::format("{}{}: {}{}\n", pad, check_name(c), verdict_word(status),
+                       c.signature.empty() ? "" : " " + c.signature);
+  if (!c.skip.empty()) {
+    out += fmt::format("{}  not run: {}\n", pad, c.skip);
+    return;
+  }
+  if (!c.functions.empty() && c.stage == Stage::kCheck)
     out += fmt::format("{}  functions: {}\n", pad, joined(c.functions));
   out += fmt::format("{}  ran: {}\n", pad, what_ran(c));
-  for (const std::string& l : lines_of(c.forms)) out += fmt::format("{}  {}\n", pad, l);
+  if (c.stage == Stage::kCheck)
+    for (const std::string& l : lines_of(c.forms)) out += fmt::format("{}  {}\n", pad, l);
   if (!c.detail.empty()) out += fmt::format("{}  detail: {}\n", pad, c.detail);
   if (!c.trace.empty()) {
     out += c.reproducer.empty() ? fmt::format("{}  first diverging input:\n", pad)
@@ -104,6 +133,7 @@ void text_check(std::string& out, const CheckRun& c, const std::string& pad) {
   }
   if (!c.replay.empty()) out += fmt::format("{}  reproduce: {}\n", pad, c.replay);
   if (c.status == kExitBadInput) out += fmt::format("{}  its output: {}\n", pad, c.log);
+  for (const CheckRun& st : c.stages) text_check(out, st, pad + "  ");
 }
 
 std::string format_text(const Report& r, bool mail) {
@@ -156,42 +186,64 @@ class Ktap {
   }
 };
 
-// One check: subtests for what ran (properties, fuzzing, in-kernel) and its verdict.
+// A finding's or an error's diagnostic lines: signature, detail, trace, replay.
+void ktap_diag_result(Ktap& k, int depth, const CheckRun& c) {
+  if (!c.detail.empty()) k.diag(depth, fmt::format("{} {}: {}", verdict_word(c.status), c.signature, c.detail));
+  if (!c.trace.empty()) {
+    k.diag(depth, c.reproducer.empty() ? "first diverging input:" : "minimised trace:");
+    k.diag(depth, c.trace);
+  }
+  if (!c.replay.empty()) k.diag(depth, "reproduce: " + c.replay);
+  if (c.status == kExitBadInput) k.diag(depth, "its output: " + c.log);
+}
+
+// A stage's subtest: SKIP when not asked for (`flag` names how) or when it
+// could not run; else ok unless it found something or failed.
+void ktap_stage(Ktap& k, int depth, int n, const CheckRun& c, Stage stage, std::string_view flag) {
+  const std::string name = stage == Stage::kInKernel ? "in_kernel" : std::string(stage_name(stage));
+  const CheckRun* s = stage_of(c, stage);
+  if (!s) return k.result(depth, n, true, name, fmt::format("not asked for ({})", flag));
+  if (!s->skip.empty()) return k.result(depth, n, true, name, "could not run: " + s->skip);
+  k.diag(depth, fmt::format("{}: {}", name, what_ran(*s)));
+  ktap_diag_result(k, depth, *s);
+  k.result(depth, n, s->status == kExitOk || s->status == kExitOutOfDomain, name,
+           s->status == kExitOutOfDomain ? "out of domain (no verdict)" : "");
+}
+
+// One check: subtests for what ran (properties, fuzzing, exhaustive,
+// in-kernel; fn: inputs, exhaustive) and its verdict, the worst of them.
 void ktap_check(Ktap& k, int depth, int n, const CheckRun& c) {
   const std::string name = check_name(c);
   const bool fn = c.tool == "fn";
-  k.header(depth + 1, name, fn ? 2 : c.in_kernel ? 4 : 3);
+  const int d = depth + 1;
+  int i = 0;
   if (fn) {
-    k.result(depth + 1, 1, true, "inputs", c.inputs > 0 ? "" : "no inputs compared");
-  } else if (c.programs > 0) {
-    k.diag(depth + 1, fmt::format("{} programs, {} ops", c.programs, c.ops));
-    k.result(depth + 1, 1, true, "properties");
+    k.header(d, name, 3);
+    k.result(d, ++i, c.status != kExitFinding, "inputs", c.inputs > 0 ? "" : "no inputs compared");
   } else {
-    k.result(depth + 1, 1, true, "properties", c.runs == 0 ? "--runs 0" : "no property run completed");
+    k.header(d, name, 5);
+    // A stage is not ok when the finding is its.
+    const bool in_properties = c.found_in == "properties", in_fuzzing = c.found_in == "fuzzing";
+    if (c.programs > 0) k.diag(d, fmt::format("{} programs, {} ops", c.programs, c.ops));
+    k.result(d, ++i, !in_properties, "properties",
+             c.programs > 0 || in_properties ? "" : c.runs == 0 ? "--runs 0" : "no property run completed");
+    if (c.executions > 0 || in_fuzzing)
+      k.result(d, ++i, !in_fuzzing, "fuzzing");
+    else
+      k.result(d, ++i, true, "fuzzing",
+               c.time <= 0        ? "--time 0"
+               : stopped_early(c) ? "the run stopped at the verdict below; no fuzzing count recorded"
+                                  : "not run");
   }
-  if (fn) {
-  } else if (c.executions > 0) {
-    k.result(depth + 1, 2, true, "fuzzing");
-  } else {
-    k.result(depth + 1, 2, true, "fuzzing",
-             c.time <= 0         ? "--time 0"
-             : stopped_early(c) ? "the run stopped at the verdict below; no fuzzing count recorded"
-                                : "not run");
-  }
-  int i = fn ? 2 : 3;
-  if (c.in_kernel) k.result(depth + 1, i++, c.status == kExitOk || c.status == kExitOutOfDomain, "in_kernel");
-  const bool ok = c.status == kExitOk || c.status == kExitOutOfDomain;
-  k.diag(depth + 1, fmt::format("ran: {}", what_ran(c)));
-  if (!c.functions.empty()) k.diag(depth + 1, "functions: " + joined(c.functions));
-  if (!c.detail.empty()) k.diag(depth + 1, fmt::format("{} {}: {}", verdict_word(c.status), c.signature, c.detail));
-  if (!c.trace.empty()) {
-    k.diag(depth + 1, c.reproducer.empty() ? "first diverging input:" : "minimised trace:");
-    k.diag(depth + 1, c.trace);
-  }
-  if (!c.replay.empty()) k.diag(depth + 1, "reproduce: " + c.replay);
-  if (c.status == kExitBadInput) k.diag(depth + 1, "its output: " + c.log);
-  k.result(depth + 1, i, ok, "verdict", c.status == kExitOutOfDomain ? "out of domain (no verdict)" : "");
-  k.result(depth, n, ok, name, c.status == kExitOutOfDomain ? "out of domain (no verdict)" : "");
+  k.diag(d, fmt::format("ran: {}", what_ran(c)));
+  if (!c.functions.empty()) k.diag(d, "functions: " + joined(c.functions));
+  ktap_diag_result(k, d, c);
+  ktap_stage(k, d, ++i, c, Stage::kExhaustive, "check-patch --exhaustive");
+  if (!fn) ktap_stage(k, d, ++i, c, Stage::kInKernel, "check-patch --in-kernel");
+  const int status = check_status(c);
+  const bool ok = status == kExitOk || status == kExitOutOfDomain;
+  k.result(d, ++i, ok, "verdict", status == kExitOutOfDomain ? "out of domain (no verdict)" : "");
+  k.result(depth, n, ok, name, status == kExitOutOfDomain ? "out of domain (no verdict)" : "");
 }
 
 std::string format_ktap(const Report& r) {
@@ -220,15 +272,19 @@ std::string format_ktap(const Report& r) {
 }
 
 nlohmann::json check_json(const CheckRun& c) {
+  nlohmann::json stages = nlohmann::json::array();
+  for (const CheckRun& s : c.stages) stages.push_back(check_json(s));
   return {{"tool", c.tool},         {"inputs", c.inputs},     {"compared", c.compared},
           {"subject", c.subject},   {"file", c.file},         {"function", c.function},
           {"functions", c.functions}, {"status", c.status},   {"verdict", c.verdict},
           {"kind", c.kind},         {"signature", c.signature}, {"detail", c.detail},
+          {"found_in", c.found_in},
           {"forms", c.forms},       {"reproducer", c.reproducer}, {"trace", c.trace},
           {"replay", c.replay},     {"command", c.command},   {"log", c.log},
           {"seconds", c.seconds},   {"time", c.time},         {"runs", c.runs},
-          {"nr_cpus", c.nr_cpus},   {"level", c.level},       {"in_kernel", c.in_kernel},
-          {"programs", c.programs},
+          {"nr_cpus", c.nr_cpus},   {"level", c.level},       {"stage", stage_name(c.stage)},
+          {"skip", c.skip},         {"status_with_stages", check_status(c)},
+          {"stages", stages},       {"programs", c.programs},
           {"ops", c.ops},           {"executions", c.executions}};
 }
 
