@@ -15,7 +15,7 @@ struct CpudlOptions {
   std::string level = "deadline";
   unsigned max_depth = 0;
   bool force = false;
-  std::string output = "diffsched-verify-cpudl.ops";
+  std::string output = fmt::format("diffsched-verify-{}.ops", cpudl::Subject::kName);
 };
 
 std::string list_values(const std::vector<kernel::u64>& values) {
@@ -32,7 +32,7 @@ int run_cpudl_once(const CpudlOptions& o, verify::Domain domain, Level level) {
   b.level = level;
   b.max_depth = o.max_depth;
   const std::string command = fmt::format(
-      "diffsched verify cpudl --cpus {} --deadlines {} --domain {} --level {}{}", o.cpus,
+      "diffsched verify {} --cpus {} --deadlines {} --domain {} --level {}{}", cpudl::Subject::kName, o.cpus,
       o.deadlines, verify::domain_name(domain), level_name(level),
       o.max_depth ? fmt::format(" --max-depth {}", o.max_depth) : std::string());
   if (b.cpus < 1 || b.cpus > verify::CpudlBounds::kMaxCpus || b.deadlines < 1 ||
@@ -130,7 +130,7 @@ template <>
 std::pair<CLI::App*, Runner> add_verify_subject<cpudl::Subject>(CLI::App& verify) {
   auto c = std::make_shared<CpudlOptions>();
   auto* cpudl = verify.add_subcommand(
-      "cpudl", "Breadth-first search over every reachable state of both heaps and the model");
+      std::string(cpudl::Subject::kName), "Breadth-first search over every reachable state of both heaps and the model");
   cpudl->add_option("--cpus", c->cpus, "nr_cpu_ids")
       ->capture_default_str()
       ->check(CLI::Range(1u, verify::CpudlBounds::kMaxCpus));

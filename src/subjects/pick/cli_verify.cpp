@@ -13,7 +13,7 @@ struct PickOptions {
   unsigned boundary_cpus = 192;
   bool no_z3 = false;
   bool force = false;
-  std::string output = "diffsched-verify-pick.ops";
+  std::string output = fmt::format("diffsched-verify-{}.ops", pick::Subject::kName);
 };
 
 int run_pick(const PickOptions& o) {
@@ -23,7 +23,7 @@ int run_pick(const PickOptions& o) {
   b.boundary_cpus = o.boundary_cpus;
   b.z3 = !o.no_z3;
   const std::string command =
-      fmt::format("diffsched verify pick --bits {} --boundary-cpus {}{}", o.bits,
+      fmt::format("diffsched verify {} --bits {} --boundary-cpus {}{}", pick::Subject::kName, o.bits,
                   o.boundary_cpus, o.no_z3 ? " --no-z3" : "");
   const pick::verify::PickEstimate e = pick::verify::estimate_pick(b);
   const std::string estimate = fmt::format(
@@ -94,7 +94,7 @@ template <>
 std::pair<CLI::App*, Runner> add_verify_subject<pick::Subject>(CLI::App& verify) {
   auto p = std::make_shared<PickOptions>();
   auto* pick = verify.add_subcommand(
-      "pick", "Every triple of masks up to --bits CPUs, two-CPU triples up to "
+      std::string(pick::Subject::kName), "Every triple of masks up to --bits CPUs, two-CPU triples up to "
               "--boundary-cpus, and the Z3 word lemmas");
   pick->add_option("--bits", p->bits, "every triple of masks for nr_cpu_ids 1..B")
       ->capture_default_str()

@@ -91,7 +91,7 @@ void setup_sides<pick::Subject>() {
 template <>
 int exhaustive<pick::Subject>(const std::vector<unsigned>& b) {
   std::vector<std::string> ops;
-  if (b.size() != 1 || b[0] > 6) fail("--exhaustive for pick is N (1..6)", kHarnessBadUsage);
+  if (b.size() != 1 || b[0] > 6) fail(fmt::format("--exhaustive for {} is N (1..6)", pick::Subject::kName), kHarnessBadUsage);
   const unsigned n = b[0];
   for (unsigned d = 0; d < (1u << n); ++d)
     for (unsigned c = 0; c < (1u << n); ++c)

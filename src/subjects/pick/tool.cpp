@@ -9,7 +9,9 @@ namespace diffsched {
 
 template <>
 std::string equiv_bounds_error<pick::Subject>(const std::vector<unsigned>& b) {
-  return b.size() == 1 && b[0] <= 6 ? "" : "--equiv-bounds for pick is N: CPUs, 1..6";
+  return b.size() == 1 && b[0] <= 6
+             ? ""
+             : fmt::format("--equiv-bounds for {} is N: CPUs, 1..6", pick::Subject::kName);
 }
 
 // One call over every dst/cpus/allowed mask triple of N CPUs.
