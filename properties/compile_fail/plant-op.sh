@@ -25,8 +25,7 @@ cc=${CC:-cc}
 doc="$src/docs/extending.md"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-status=0
-fail() { echo "FAIL: $*"; status=1; }
+. "$(dirname "$0")/../support/testlib.sh"  # fail: counted in $fails
 
 # file-the-doc-names : a unit whose compile shows it is left out : where the
 # error is (default: the file itself; a header is shown by a unit that
@@ -177,4 +176,4 @@ for file in "${files[@]}"; do
   done
   cp "$tmp/planted" "$tmp/tree/$file"
 done
-exit $status
+[ "$fails" = 0 ]

@@ -10,7 +10,11 @@ in=$src/properties/patch/inputs
 pairs=$src/kshim/examples/fn/pairs
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fn-patch-test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL ($case): $*"; for f in "$tmp"/out "$tmp"/err; do [ -f "$f" ] && sed 's/^/  | /' "$f" | head -60; done; exit 1; }
+# The shared helpers (fail: the message, the outputs, exit 1).
+show_outputs() { for f in "$tmp"/out "$tmp"/err; do [ -f "$f" ] && sed 's/^/  | /' "$f" | head -60; done; }
+TL_FAIL_EXIT=1 TL_FAIL_HOOK=show_outputs
+TL_FAIL_PREFIX="FAIL ($case): "
+. "$(dirname "$0")/../support/testlib.sh"
 # run EXPECTED_STATUS ARGS...: diffsched's output in $tmp/out, $tmp/err.
 run() {
   want=$1; shift

@@ -20,7 +20,11 @@ harness=
 fast="--time 1 --runs 300 $harness"
 thorough="--time 15 --runs 2000 $harness"
 
-fail() { echo "FAIL ($case): $*"; for f in "$tmp"/out "$tmp"/err; do [ -f "$f" ] && sed 's/^/  | /' "$f" | head -80; done; exit 1; }
+# The shared helpers (fail: the message, the outputs, exit 1).
+show_outputs() { for f in "$tmp"/out "$tmp"/err; do [ -f "$f" ] && sed 's/^/  | /' "$f" | head -80; done; }
+TL_FAIL_EXIT=1 TL_FAIL_HOOK=show_outputs
+TL_FAIL_PREFIX="FAIL ($case): "
+. "$(dirname "$0")/../support/testlib.sh"
 # run EXPECTED_STATUS ARGS...: check-patch's output in $tmp/out, $tmp/err.
 run() {
   want=$1; shift

@@ -17,7 +17,11 @@ ds=$1 src=$2 kunit=$3
 kunitpy=$kunit/linux-source-6.1/tools/testing/kunit/kunit.py
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktap-alone-test.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; for f in "$tmp"/out "$tmp"/err; do [ -f "$f" ] && sed 's/^/  | /' "$f" | tail -40; done; exit 1; }
+# The shared helpers (fail: the message, the outputs, exit 1).
+show_outputs() { for f in "$tmp"/out "$tmp"/err; do [ -f "$f" ] && sed 's/^/  | /' "$f" | tail -40; done; }
+TL_FAIL_EXIT=1 TL_FAIL_HOOK=show_outputs
+TL_FAIL_PREFIX="FAIL: "
+. "$(dirname "$0")/../support/testlib.sh"
 
 ex=$src/kshim/examples/cpudl
 n=$(find "$src/corpus/seeds/cpudl" -maxdepth 1 -name "*.ops" | wc -l)
