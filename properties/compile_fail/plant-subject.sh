@@ -14,10 +14,15 @@
 #     tool subject's hooks (verify, perf, kernel-check's build and
 #     --in-kernel, export, mutate, the harness, the registry), compile, as do
 #     the driver's subject part and the glue;
-#   - with --build (not in ctest: a whole build of the copy), `diffsched` is
-#     built in the copy and verify and perf run on the new subject (mutate
-#     and kernel-check list it); with --build --build-harness also
-#     kernel-check --exhaustive (the copy's fuzz preset is built for it).
+#   - with --build (ctest contract.add-a-subject.build: a whole build of the
+#     copy, about 8 min here), `diffsched` is built in the copy and verify
+#     and perf run on the new subject (mutate and kernel-check list it);
+#   - with --build --build-harness (the same ctest) also the copy's harness
+#     (fuzz preset, kcheck_harness), and every mode runs on picktwo:
+#     kernel-check (properties and fuzzing: equivalent; --exhaustive 3:
+#     equivalent; a broken pick file: a picktwo finding), mutate (two
+#     mutants, a JSON report of subject picktwo) and kernel-check
+#     --in-kernel (one guest boot: the same answers in the kernel).
 set -u
 cxx=$1
 src=$2
@@ -27,8 +32,7 @@ cc=${CC:-cc}
 doc="$src/docs/extending.md"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-status=0
-fail() { echo "FAIL: $*"; status=1; }
+. "$(dirname "$0")/../support/testlib.sh"  # fail: counted in $fails
 
 # The tree as it is (tracked and new files, not the build directories).
 copy=$tmp/tree
@@ -171,12 +175,43 @@ if [ "$build" = --build ]; then
   "$ds" perf picktwo --cpus 64 --runs 50 >"$tmp/perf.txt" || fail "perf picktwo"; tail -3 "$tmp/perf.txt"
   "$ds" mutate picktwo --help >/dev/null || fail "mutate picktwo --help"
   "$ds" kernel-check picktwo --help >/dev/null || fail "kernel-check picktwo --help"
-  # kernel-check's run itself builds the fuzz preset's harness in the copy
-  # (a second whole build): asked for with --build-harness.
+  # The copy's harness (the fuzz preset: a second build), then every mode.
   if [ "${5:-}" = --build-harness ]; then
-    "$ds" kernel-check picktwo --candidate "$copy/kshim/examples/pick/optimized.c" --exhaustive 3 ||
-      fail "kernel-check picktwo --exhaustive 3"
+    t0=$(date +%s)
+    (cd "$copy" && cmake --preset fuzz >/dev/null && nice cmake --build build-fuzz -j2 --target kcheck_harness \
+       >"$tmp/build-fuzz.log" 2>&1) ||
+      { fail "the copy's harness does not build:"; tail -20 "$tmp/build-fuzz.log"; exit 1; }
+    echo "built the harness in $(($(date +%s) - t0)) s"
+    ex=$copy/kshim/examples/pick
+    h="--harness $copy/build-fuzz/kshim/kcheck_harness --no-build"
+    # run WANT NAME ARGS...: the copy's diffsched, its exit status and a
+    # line of its output that names picktwo.
+    run() {
+      want=$1 name=$2; shift 2
+      "$ds" "$@" >"$tmp/mode.log" 2>&1
+      rc=$?
+      if [ "$rc" != "$want" ] || ! grep -q picktwo "$tmp/mode.log"; then
+        fail "$name: exit $rc (expected $want), or no 'picktwo' in its output:"; tail -15 "$tmp/mode.log"
+      else
+        echo "ok: $name: exit $rc: $(grep -m1 "verdict\|score\|FINDING" "$tmp/mode.log")"
+      fi
+    }
+    # shellcheck disable=SC2086
+    run 0 "kernel-check picktwo" kernel-check picktwo --candidate "$ex/optimized.c" $h --time 1 --runs 200
+    # shellcheck disable=SC2086
+    run 0 "kernel-check picktwo --exhaustive 3" kernel-check picktwo --candidate "$ex/optimized.c" $h --exhaustive 3 --time 0
+    # shellcheck disable=SC2086
+    run 1 "kernel-check picktwo on a broken file" kernel-check picktwo --candidate "$ex/broken/first-only.c" $h \
+      --time 2 --runs 500 -o "$tmp/finding.ops"
+    grep -q '^subject picktwo$' "$tmp/finding.ops" 2>/dev/null || fail "the reproducer is not a picktwo program"
+    # shellcheck disable=SC2086
+    run 0 "mutate picktwo" mutate picktwo --candidate "$ex/optimized.c" --max-mutants 2 --budget 1 --runs 200 \
+      --no-confirm --no-equiv --harness "$copy/build-fuzz/kshim/kcheck_harness" --json "$tmp/mutate.json"
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert "picktwo" in json.dumps(d)' "$tmp/mutate.json" ||
+      fail "mutate's JSON report does not name picktwo"
+    run 0 "kernel-check picktwo --in-kernel" kernel-check picktwo --candidate "$ex/optimized.c" --in-kernel --runs 10 \
+      --nr-cpus 8
   fi
 fi
-[ $status = 0 ] && echo "ok: a third subject (picktwo) edits ${#edited[@]} existing files, all named by the doc, and compiles"
-exit $status
+[ "$fails" = 0 ] || exit 1
+echo "ok: a third subject (picktwo) edits ${#edited[@]} existing files, all named by the doc, and compiles${build:+; built and run: $build ${5:-}}"
