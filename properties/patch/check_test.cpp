@@ -3,6 +3,7 @@
 // patches and trees (2), the base order; the JSON and b4 reports parsed
 // back with nlohmann-json, the KTAP's shape.
 #include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -25,6 +26,47 @@ CheckPatchOptions options(const std::string& input) {
   o.self_command = "diffsched";
   o.version = "diffsched test";
   return o;
+}
+
+// A git rename with a change: staged as a move, then its hunk; the changed
+// function is found against the old file, and listed under the new path.
+TEST(CheckPatch, RenameIsStagedAndDiffedAgainstTheOldPath) {
+  const Report r = check_patch(options("rename-topology.diff"));
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.status, kExitOutOfDomain);
+  ASSERT_EQ(r.units.size(), 1u);
+  EXPECT_EQ(r.units[0].files, (std::vector<std::string>{"kernel/sched/topology_span.c"}));
+  ASSERT_EQ(r.units[0].unchecked.size(), 1u);
+  EXPECT_EQ(r.units[0].unchecked[0].file, "kernel/sched/topology_span.c");
+  EXPECT_EQ(r.units[0].unchecked[0].function, "sd_degenerate_span");
+}
+
+// A rename alone changes no line: listed with its reason (3, never 0); a
+// rename of a file the tree lacks is one error line (2).
+TEST(CheckPatch, PureRenameIsNotCheckedWithItsReasonAndAMissingSourceIsAnError) {
+  const fs::path dir = fs::temp_directory_path() / "diffsched-check-rename-test";
+  fs::create_directories(dir);
+  const auto write = [&](const char* name, const char* text) {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  };
+  CheckPatchOptions o = options("topology.patch");
+  o.patch = write("pure.diff", "diff --git a/kernel/sched/topology.c b/kernel/sched/topo.c\n"
+                               "similarity index 100%\nrename from kernel/sched/topology.c\n"
+                               "rename to kernel/sched/topo.c\n");
+  const Report r = check_patch(o);
+  ASSERT_TRUE(r.error.empty()) << r.error;
+  EXPECT_EQ(r.status, kExitOutOfDomain);
+  ASSERT_EQ(r.units.at(0).unchecked.size(), 1u);
+  EXPECT_EQ(r.units[0].unchecked[0].reason, "renamed or copied from kernel/sched/topology.c; no line changed");
+  o.patch = write("missing.diff", "diff --git a/kernel/sched/none.c b/kernel/sched/n.c\n"
+                                  "similarity index 100%\nrename from kernel/sched/none.c\n"
+                                  "rename to kernel/sched/n.c\n");
+  const Report bad = check_patch(o);
+  EXPECT_EQ(bad.status, kExitBadInput);
+  EXPECT_EQ(bad.error, "patch 1 renames kernel/sched/none.c, which is not in the tree");
+  std::error_code ec;
+  fs::remove_all(dir, ec);
 }
 
 TEST(CheckPatch, NothingCheckableIsExitThreeNeverZero) {

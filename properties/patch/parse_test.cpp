@@ -149,6 +149,26 @@ TEST(PatchParse, NewAndDeletedFiles) {
   EXPECT_EQ(files[1].path(), "d.c");
 }
 
+// git's rename and copy headers; the hunks of a renamed file apply to its
+// new path (staged first), so the regenerated diff names it on both sides.
+TEST(PatchParse, RenamesAndCopies) {
+  const Parsed p = parse_patch(
+      "diff --git a/o.c b/n.c\nsimilarity index 90%\nrename from o.c\nrename to n.c\n"
+      "--- a/o.c\n+++ b/n.c\n@@ -1 +1 @@\n-x\n+y\n"
+      "diff --git a/p.c b/q.c\nsimilarity index 100%\ncopy from p.c\ncopy to q.c\n");
+  ASSERT_TRUE(p.ok()) << p.error;
+  const auto& files = p.series.patches[0].files;
+  ASSERT_EQ(files.size(), 2u);
+  EXPECT_TRUE(files[0].is_rename);
+  EXPECT_EQ(files[0].old_path, "o.c");
+  EXPECT_EQ(files[0].path(), "n.c");
+  EXPECT_TRUE(files[1].is_copy);
+  EXPECT_TRUE(files[1].hunks.empty());
+  EXPECT_EQ(files[1].old_path, "p.c");
+  EXPECT_EQ(files[1].path(), "q.c");
+  EXPECT_EQ(unified_diff(p.series.patches[0]), "--- a/n.c\n+++ b/n.c\n@@ -1 +1 @@\n-x\n+y\n");
+}
+
 TEST(PatchParse, UnifiedDiffRoundTrips) {
   const Parsed p = parse_patch(kPlain);
   ASSERT_TRUE(p.ok());

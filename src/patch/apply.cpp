@@ -113,6 +113,27 @@ std::string failing_hunk(const Patch& p, std::size_t index, const fs::path& dir,
   return fmt::format("patch {} does not apply: {}", index, first_line(scratch / "patch.log"));
 }
 
+// git's renames and copies of patch k, in `dir` (a copy of the state before
+// it): the old file moved or copied to the new path, before any hunk.
+std::string stage_renames(const Patch& p, std::size_t k, const fs::path& dir) {
+  for (const FileDiff& f : p.files) {
+    if (!f.is_rename && !f.is_copy) continue;
+    std::error_code ec;
+    const fs::path from = dir / f.old_path, to = dir / f.new_path;
+    if (!fs::is_regular_file(from, ec))
+      return fmt::format("patch {} {}s {}, which is not in the tree", k, f.is_rename ? "rename" : "copie",
+                         f.old_path);
+    if (fs::exists(to, ec))
+      return fmt::format("patch {} {}s {} to {}, which is already in the tree", k,
+                         f.is_rename ? "rename" : "copie", f.old_path, f.new_path);
+    fs::create_directories(to.parent_path(), ec);
+    if (f.is_rename) fs::rename(from, to, ec);
+    else fs::copy_file(from, to, ec);
+    if (ec) return fmt::format("patch {}: cannot stage {} -> {}: {}", k, f.old_path, f.new_path, ec.message());
+  }
+  return {};
+}
+
 std::string copy_state(const fs::path& from, const fs::path& to) {
   std::error_code ec;
   fs::create_directories(to, ec);
@@ -167,6 +188,7 @@ std::string stage(const Series& series, const StageOptions& o, Staged* out) {
     const Patch& p = series.patches[k - 1];
     const fs::path dir = out->state(k);
     if (std::string e = copy_state(out->state(k - 1), dir); !e.empty()) return e;
+    if (std::string e = stage_renames(p, k, dir); !e.empty()) return e;
     const fs::path diff = o.root / fmt::format("patch-{}.diff", k);
     const std::string text = unified_diff(p);
     if (text.empty()) continue;  // only mode changes or renames: no content changes
@@ -179,7 +201,7 @@ std::string stage(const Series& series, const StageOptions& o, Staged* out) {
     const fs::path log = o.root / "patch.log";
     const int rc = run(dry, log, o.deadline);
     if (rc == -1 || rc == tools::kExitNotExecuted) return "cannot run patch (install GNU patch)";
-    if (rc != 0) return failing_hunk(p, k, out->state(k - 1), o.root, o.deadline);
+    if (rc != 0) return failing_hunk(p, k, dir, o.root, o.deadline);  // dir: renames staged, no hunk
     if (run(common, log, o.deadline) != 0)
       return fmt::format("patch {} did not apply after its dry run: {}", k, first_line(log));
   }

@@ -1,5 +1,6 @@
 // patch::check_patch: stage, route, run the checks, one report (check.h).
 #include <algorithm>
+#include <map>
 #include <chrono>
 #include <optional>
 #include <cstdlib>
@@ -144,7 +145,7 @@ struct Context {
 // (no fuzzing); "in-kernel", the patched file in the booted kernel against
 // the same file in the shim (kernel-check --in-kernel takes no baseline).
 CheckRun run_kernel_check(const Context& c, const Route& r, const std::string& id,
-                          const std::string& file, std::size_t from, std::size_t to,
+                          const std::string& file, const fs::path& base, std::size_t to,
                           const std::string& function, Stage stage = Stage::kCheck) {
   const bool in_kernel = stage == Stage::kInKernel, exhaustive = stage == Stage::kExhaustive;
   CheckRun run;
@@ -159,7 +160,6 @@ CheckRun run_kernel_check(const Context& c, const Route& r, const std::string& i
   tools::KernelCheckOptions k;
   k.tool = r.tool;
   k.candidate = (c.staged.state(to) / file).string();
-  const fs::path base = c.staged.state(from) / file;
   std::error_code ec;
   // A new file: the built-in reference.
   if (fs::exists(base, ec) && !in_kernel) k.baseline = base.string();
@@ -248,8 +248,13 @@ Unit check_unit(const Context& c, const FnCheck& fn, const std::string& name,
     const std::string path = f->path();
     if (std::find(u.files.begin(), u.files.end(), path) == u.files.end()) u.files.push_back(path);
   }
+  // A renamed or copied file's base is its old path (the first rename wins).
+  std::map<std::string, std::string> base_of;
+  for (const auto& [f, k] : files)
+    if (f->is_rename || f->is_copy) base_of.try_emplace(f->new_path, f->old_path);
   for (const std::string& path : u.files) {
-    const fs::path base = c.staged.state(from) / path, patched = c.staged.state(to) / path;
+    const std::string base_rel = base_of.count(path) ? base_of.at(path) : path;
+    const fs::path base = c.staged.state(from) / base_rel, patched = c.staged.state(to) / path;
     const std::string base_text = util::read_text(base), patched_text = util::read_text(patched);
     std::vector<std::string> functions;
     auto add = [&](const std::vector<std::string>& names) {
@@ -272,15 +277,21 @@ Unit check_unit(const Context& c, const FnCheck& fn, const std::string& name,
       u.unchecked.push_back({path, "", "the patch deletes the file"});
       continue;
     }
+    if (functions.empty()) {  // a rename, copy or mode change alone
+      u.unchecked.push_back({path, "", base_rel != path
+                                           ? fmt::format("renamed or copied from {}; no line changed", base_rel)
+                                           : "no line changed (a mode change)"});
+      continue;
+    }
     // kernel-check, and its stages: --exhaustive, --in-kernel.
     const auto kernel_checks = [&](const std::string& id, const std::string& function,
                                    const std::vector<std::string>& covers) {
-      CheckRun run = run_kernel_check(c, *r, id, path, from, to, function);
+      CheckRun run = run_kernel_check(c, *r, id, path, base, to, function);
       run.functions = covers;
       for (const Stage stage : {Stage::kExhaustive, Stage::kInKernel}) {
         if (!(stage == Stage::kExhaustive ? c.o.exhaustive : c.o.in_kernel)) continue;
         run.stages.push_back(run_kernel_check(c, *r, fmt::format("{}-{}", id, stage_name(stage)), path,
-                                              from, to, function, stage));
+                                              base, to, function, stage));
         run.stages.back().functions = covers;
       }
       u.checks.push_back(std::move(run));

@@ -145,6 +145,8 @@ class DiffReader {
       if (starts(l, "new file mode")) f.is_new = explained = true;
       else if (starts(l, "deleted file mode")) f.is_deleted = explained = true;
       else if (starts(l, "Binary files") || starts(l, "GIT binary patch")) f.binary = explained = true;
+      else if (starts(l, "rename from ")) f.is_rename = explained = true;
+      else if (starts(l, "copy from ")) f.is_copy = explained = true;
       else if (starts(l, "--- ")) break;
       else if (starts(l, "old mode") || starts(l, "new mode") || starts(l, "similarity") ||
                starts(l, "dissimilarity") || starts(l, "rename ") || starts(l, "copy "))
@@ -351,7 +353,9 @@ std::string unified_diff(const Patch& p, long only_file, long only_hunk) {
     if (only_file >= 0 && static_cast<std::size_t>(only_file) != i) continue;
     const FileDiff& f = p.files[i];
     if (f.hunks.empty()) continue;  // a mode change or rename: no content to apply
-    out += fmt::format("--- {}\n+++ {}\n", f.old_path.empty() ? "/dev/null" : "a/" + f.old_path,
+    // A rename or copy is staged first (apply.cpp): its hunks apply to the new path.
+    const std::string& from = f.is_rename || f.is_copy ? f.new_path : f.old_path;
+    out += fmt::format("--- {}\n+++ {}\n", from.empty() ? "/dev/null" : "a/" + from,
                        f.new_path.empty() ? "/dev/null" : "b/" + f.new_path);
     for (std::size_t h = 0; h < f.hunks.size(); ++h) {
       if (only_hunk >= 0 && h > static_cast<std::size_t>(only_hunk)) break;

@@ -39,6 +39,9 @@ struct Hunk {
 struct FileDiff {
   std::string old_path, new_path;  // prefix stripped; "" for /dev/null
   bool is_new = false, is_deleted = false, binary = false;
+  // git's `rename from`/`copy from`: the new path starts as the old file (a
+  // rename removes the old one), then the hunks apply to the new path.
+  bool is_rename = false, is_copy = false;
   std::vector<Hunk> hunks;
   // The path the file has in the tree after the patch (new_path, or
   // old_path for a deletion).
