@@ -79,6 +79,9 @@ empty)
 unknown-flag)
   run 2 "$in/topology.patch" --tree "$tree" --frobnicate
   one_error_line "unknown option '--frobnicate'"
+  # Nothing generated is no check: refused before anything runs.
+  run 2 "$in/fn-pick-broken.patch" --tree "$tree" --runs 0
+  one_error_line "--runs: must be greater than 0"
   ;;
 missing-tree)
   run 2 "$in/topology.patch" --tree "$tmp/no-such-tree"
@@ -113,6 +116,19 @@ base-commit-git)
   has "base:    base-commit $head (from the patch)"
   run 3 "$in/topology.patch" --tree "$tmp/git" --base HEAD
   has "base:    --base HEAD ($head)"
+  # Real `git format-patch --cover-letter --base`: the base is stated in the
+  # cover letter only (0000-*), and it is the series' base.
+  g() { git -C "$tmp/git" -c user.name=t -c user.email=t@example.org "$@"; }
+  g checkout -q -- . && g am -q "$in/topology.patch" && g format-patch -q --cover-letter --base="$head" -1 -o "$tmp/fp" ||
+    fail "git am / format-patch"
+  grep -q "^base-commit: $head" "$tmp"/fp/0000-* || fail "git wrote no base-commit in the cover letter"
+  grep -q "^base-commit:" "$tmp"/fp/0001-* && fail "the patch itself has the base-commit: not the case tested"
+  cat "$tmp"/fp/0000-* "$tmp"/fp/0001-* >"$tmp/cover.mbox"
+  g reset -q --hard "$head" && echo "change" >>"$tmp/git/kernel/sched/topology.c"
+  run 3 "$tmp/cover.mbox" --tree "$tmp/git"
+  has "base:    base-commit $head (from the patch)"
+  run 0 "$tmp/cover.mbox" --list
+  has "base-commit: $head"
   ;;
 list)
   # The patch alone: files and the functions each hunk changes.
@@ -146,9 +162,17 @@ a=json.load(open('$tmp/out'))
 assert isinstance(a, list) and len(a) == 1, a
 assert set(a[0]) == {'tool','status','summary','details'}, a[0]
 assert a[0]['status'] == 'warn', a[0]" || fail "b4 array"
+  # A bad patch: still the array (one warn), and its one line and exit 2.
   "$ds" check-patch --b4 --tree "$tree" <"$in/no-files.mbox" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  [ "$rc" = 2 ] || fail "b4 mode on a bad patch: exit $rc, expected 2"
+  one_error_line "standard input: no file diff found"
   python3 -c "import json; a=json.load(open('$tmp/out')); assert a[0]['status']=='warn' and 'could not check' in a[0]['summary']" ||
     fail "b4 bad patch"
+  "$ds" check-patch --b4 --tree "$tree" </dev/null >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+  [ "$rc" = 2 ] || fail "b4 mode on empty input: exit $rc, expected 2"
+  one_error_line "standard input: the patch is empty"
   ;;
 equivalent-mbox)
   run 0 "$in/cpudl-equivalent.mbox" --tree "$tree" $fast

@@ -55,6 +55,18 @@ TEST(PatchParse, FormatPatchSeriesSkipsTheCoverLetter) {
   EXPECT_NE(p.series.patches[1].subject.find("[PATCH 2/2]"), std::string::npos);
 }
 
+// git format-patch --cover-letter --base: only the cover letter (no diff)
+// has the line; it is the first patch's, so the series' base.
+TEST(PatchParse, CoverLetterBaseCommitIsTheSeriesBase) {
+  const Parsed p = parse_patch(
+      "From 0 Mon Sep 17 00:00:00 2001\nSubject: [PATCH 0/1] cover\n\ntext\n\nbase-commit: abc123\n"
+      "From 1 Mon Sep 17 00:00:00 2001\nSubject: [PATCH 1/1] one\n\n---\n"
+      "--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-a\n+b\n");
+  ASSERT_TRUE(p.ok()) << p.error;
+  ASSERT_EQ(p.series.patches.size(), 1u);
+  EXPECT_EQ(p.series.patches[0].base_commit, "abc123");
+}
+
 TEST(PatchParse, BaseCommitLineIsRead) {
   const Parsed p = read_patch_file(inputs("base-missing.mbox"));
   ASSERT_TRUE(p.ok()) << p.error;

@@ -55,14 +55,15 @@ Runner add_check_patch(CLI::App& app) {
                 "{tool, status, summary, details} out");
   sub->add_flag("--in-kernel", args->o.in_kernel,
                 "also run each patched file kernel-check takes in a booted kernel (QEMU), against "
-                "the same file in the shim: a check of its own (kernel-check --in-kernel)");
+                "the same file in the shim: a stage of its check (kernel-check --in-kernel)");
   sub->add_flag("--exhaustive", args->o.exhaustive,
                 "also run each check's bounded exhaustive form: kernel-check --exhaustive at the "
                 "subject's default bounds, fn --exhaustive at its own");
   sub->add_option("--time", args->o.time, "kernel-check --time: seconds of fuzzing per check")
       ->check(non_negative());
   sub->add_option("--runs", args->o.runs,
-                  "kernel-check --runs: random programs per check; fn --runs: generated inputs");
+                  "kernel-check --runs: random programs per check; fn --runs: generated inputs")
+      ->check(positive());  // a check with nothing generated is no check
   sub->add_option("--nr-cpus", args->o.nr_cpus, "kernel-check --nr-cpus")->check(positive());
   sub->add_option("--harness", args->o.harness, "kernel-check --harness (the host checks')");
   sub->add_flag("--no-build", args->o.no_build, "kernel-check --no-build");
@@ -91,8 +92,12 @@ Runner add_check_patch(CLI::App& app) {
     (void)sub;
     const patch::Report r = patch::check_patch(o, patch::fn_child(o));
     if (args->b4) {
+      // The verdict is in the array, which b4 reads; exit 0 once it is
+      // written, unless the patch or tree was bad: then its one line and 2.
       std::cout << patch::format_b4(r);
-      return kExitOk;  // the verdict is in the array; b4 reads it there
+      if (r.error.empty()) return kExitOk;
+      fmt::print(stderr, "diffsched: error: {}\n", r.error);
+      return r.status;
     }
     static const std::map<std::string, patch::Format> kFormats = {
         {"text", patch::Format::kText}, {"ktap", patch::Format::kKtap},

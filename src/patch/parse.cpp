@@ -313,14 +313,19 @@ Parsed parse_patch(std::string_view text) {
   if (starts_at.empty() || starts_at.front() != 0) starts_at.insert(starts_at.begin(), 0);
   starts_at.push_back(lines.size());
   bool mail = false;
+  // `git format-patch --cover-letter --base=REV` states the base in the cover
+  // letter (a message without a diff) only: it is the series' base.
+  std::string cover_base;
   for (std::size_t m = 0; m + 1 < starts_at.size(); ++m) {
     Patch p;
     if (std::string e = read_message(lines, starts_at[m], starts_at[m + 1], html, &p); !e.empty())
       return {{}, e};
     mail = mail || !p.subject.empty();
     if (!p.files.empty()) out.series.patches.push_back(std::move(p));
+    else if (cover_base.empty()) cover_base = p.base_commit;
   }
   if (out.series.patches.empty()) return {{}, "no file diff found (no 'diff --git' or '---'/'+++' lines)"};
+  if (out.series.patches.front().base_commit.empty()) out.series.patches.front().base_commit = cover_base;
   // mbox: "From " separators (git format-patch, git-am); mail: headers
   // without them (a page's text, a saved message); diff: no headers.
   out.series.form = html ? "html" : starts_at.size() > 2 || is_mbox_from(lines.empty() ? "" : lines[0])
