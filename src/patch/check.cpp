@@ -192,7 +192,17 @@ CheckRun run_kernel_check(const Context& c, const Route& r, const std::string& i
   const double deadline = c.o.time + c.o.runs / 100.0 + 1800 + (stage == Stage::kCheck ? 0 : 1800);
   const int rc = tools::run({.argv = argv, .log = run.log, .new_process_group = true,
                              .deadline = deadline, .stdin_null = true});
-  if (!read_verdict(k.verdict_json, &run)) {
+  const bool read = read_verdict(k.verdict_json, &run);
+  // The forms name the staged copies (removed after a clean run): the
+  // tree's paths instead, patched and base (state-N/ dropped).
+  const fs::path base_rel = base.lexically_relative(c.staged.root);
+  const std::string base_shown =
+      fs::path(base_rel.string().substr(base_rel.begin()->string().size() + 1)).string() + " (base)";
+  for (const auto& [staged, shown] : {std::pair{k.candidate, file + " (patched)"},
+                                      std::pair{base.string(), base_shown}})
+    for (std::size_t at; (at = run.forms.find(staged)) != std::string::npos;)
+      run.forms.replace(at, staged.size(), shown);
+  if (!read) {
     run.status = kExitBadInput;
     run.verdict = "error";
     run.detail = rc == tools::kExitTimedOut
