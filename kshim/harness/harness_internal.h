@@ -57,6 +57,8 @@ void arm_hang_alarm(bool on);
 bool is_failure(const Verdict& v);
 int minimize_and_write(const io::AnyProgram& program, const std::string& out);
 int mode_exhaustive();
+// The body the decoder sees (--nr-cpus reshapes it; harness.cpp).
+std::span<const std::uint8_t> shape_body(std::span<const std::uint8_t> in);
 int mode_race();  // cpudl's kcheck_harness.cpp: --race
 
 // A subject's part of the harness, its package's kcheck_harness.cpp (each

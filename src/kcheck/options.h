@@ -108,6 +108,7 @@ struct KernelCheckOptions {
   bool raw = false;
   bool fail_alloc = false;
   bool race = false;  // the lockless-reader analysis (subjects/cpudl/race.h), trace-stores
+  unsigned race_programs = 200;  // --race: random programs analysed after the seeds
   // How the incremental checks learn what an op changed in a kernel file's
   // heap: copy (diff its elements against a copy after every op) or hook
   // (trace-stores: the harness logs the op's stores, kcheck_harness.cpp).
@@ -247,6 +248,12 @@ void for_each_option(Options& o, F&& f) {
                .uses = kCli | kHarness, .shape = S::kHeapApi,
                .excludes = "replay in-kernel capacity exhaustive"},
     o.race);
+  f(OptionSpec{.name = "race-programs",
+               .help = "with --race: after the seed programs, analyse this many random programs "
+                       "(the property run's first N, from --seed; default 200, 0: seeds only)",
+               .uses = kCli | kHarness, .shape = S::kHeapApi, .min = 0, .max = 1000000,
+               .needs = "race"},
+    o.race_programs);
   f(OptionSpec{.name = "changes",
                .help = "how the incremental checks learn what an op changed in a kernel file's "
                        "heap: copy (default: diff its element array against a copy after every "

@@ -371,17 +371,26 @@ int run_fuzzing(Session& s) {
   return kExitOk;
 }
 
-// --race: the lockless-reader analysis of the seed programs, baseline vs
+// --race: the lockless-reader analysis of the seed programs, then of
+// --race-programs random ones (the property run's, from --seed), baseline vs
 // candidate (both compiled with trace-stores). kExitOk to go on, or the verdict.
 int run_race(Session& s) {
   const auto t = std::chrono::steady_clock::now();
-  fmt::print("  race: a lockless cpudl_find() between any two stores of each update, seeds\n");
+  fmt::print("  race: a lockless cpudl_find() between any two stores of each update, seeds "
+             "and {} random programs (seed {})\n",
+             s.o.race_programs, s.o.seed);
   KernelCheckOptions rc = s.h.with_mode("race");
   rc.seeds = tools::SourceTree{tools::source_dir()}.seeds(s.target).string();
   rc.output = s.reproducer.string();
-  const HarnessRun r = s.h.run(rc, {}, {}, kWatchdogSlack + 60);
+  // The seeds take well under a second; a random program a few milliseconds.
+  const double limit = kWatchdogSlack + 60 + 0.05 * s.o.race_programs;
+  const HarnessRun r = s.h.run(rc, {}, {}, limit);
   if (r.timed_out()) return error("timeout", "the race analysis did not finish in time");
   if (!r.record) return ended(s, r, "race analysis");
+  const tools::HarnessRecord& rec = *r.record;
+  VerdictNote& n = verdict_note();
+  n.race_random_programs = rec.random_programs;
+  n.race_seed_programs = rec.programs - rec.random_programs;
   if (r.is("finding")) {
     const int rc = harness_finding(s, r, fmt::format("race, {:.1f} s", since(t)));
     fmt::print("(that replay runs the lockstep, not the race analysis: the finding is the "
@@ -389,11 +398,15 @@ int run_race(Session& s) {
     return rc;
   }
   if (!r.is("ok"))
-    return error(fmt::format("the harness failed in the race analysis ({}: {})", r.record->outcome,
-                             r.record->detail));
-  if (r.record->programs == 0) return error("the race analysis ran 0 programs: no verdict");
-  fmt::print("  race: no reader class only the candidate reaches ({} programs; {}; {:.1f} s)\n",
-             r.record->programs, r.record->detail, since(t));
+    return error(fmt::format("the harness failed in the race analysis ({}: {})", rec.outcome,
+                             rec.detail));
+  if (rec.programs == 0) return error("the race analysis ran 0 programs: no verdict");
+  if (rec.random_programs != s.o.race_programs)
+    return error(fmt::format("the race analysis ran {} of the {} random programs asked: no "
+                             "verdict", rec.random_programs, s.o.race_programs));
+  fmt::print("  race: no reader class only the candidate reaches ({} programs: {} seeds, {} "
+             "random; {}; {:.1f} s)\n",
+             rec.programs, n.race_seed_programs, n.race_random_programs, rec.detail, since(t));
   return kExitOk;
 }
 
@@ -446,6 +459,8 @@ void write_verdict_json(const Session& s, int rc) {
                       {"executions", n.executions},
                       {"fuzz_seconds", n.fuzz_seconds},
                       {"inputs_per_second", n.inputs_per_second},
+                      {"race_seed_programs", n.race_seed_programs},
+                      {"race_random_programs", n.race_random_programs},
                       {"forms", s.forms},
                       {"find_returns", s.find_returns}};
   std::ofstream f(s.o.verdict_json, std::ios::binary | std::ios::trunc);

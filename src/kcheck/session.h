@@ -55,6 +55,8 @@ struct VerdictNote {
   // The fuzzing stage that ran to its end: its seconds (the harness's clock)
   // and executions / fuzz_seconds (0 when it did not run or found something).
   double fuzz_seconds = 0, inputs_per_second = 0;
+  // --race: the programs the lockless-reader analysis ran to their end.
+  std::uint64_t race_seed_programs = 0, race_random_programs = 0;
 };
 VerdictNote& verdict_note();
 double since(std::chrono::steady_clock::time_point t);

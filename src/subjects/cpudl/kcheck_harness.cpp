@@ -9,12 +9,14 @@
 #include <fstream>
 #include <cstdio>
 #include <cstdlib>
+#include <random>
 #include <vector>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include "harness_internal.h"
+#include "io/binary.h"
 #include "kernel/cpumask.h"
 #include "subjects/cpudl/kernel_side.h"
 #include "subjects/cpudl/race.h"
@@ -301,11 +303,61 @@ int exhaustive<cpudl::Subject>(const std::vector<unsigned>& b) {
 }
 
 // --mode=race (kernel-check --race): the lockless-reader analysis
-// (subjects/cpudl/race.h) of every seed program (--seeds), side 0 the
-// baseline, side 1 the candidate, their stores logged by log_cpudl_store().
-// A class only the candidate reaches is a finding: its program minimised to
+// (subjects/cpudl/race.h) of every seed program (--seeds), then of
+// --race-programs random programs, side 0 the baseline, side 1 the
+// candidate, their stores logged by log_cpudl_store(). The random programs
+// are the property run's (mode_check): bodies of random bytes from --seed
+// through the total decoder (--nr-cpus shapes them), cut to their first
+// kRaceMaxOps ops as the cpudl_race fuzz target cuts its inputs. A class
+// only the candidate reaches is a finding: its program minimised to
 // --output, its signature cpudl:reader:CLASS:OP in the record. The classes
 // both reach go to the record's detail ("shared: torn at set, ...").
+namespace {
+
+constexpr std::size_t kRaceMaxOps = 64;
+
+// One program's analysis: kHarnessOk to go on, kHarnessFinding (reported,
+// its minimised program written to --output). `shared` collects the classes
+// both sides reach.
+int race_one(const io::Program<cpudl::Subject>& p, const std::string& from,
+             const std::vector<cpudl::Side*>& sides, std::vector<std::string>& shared) {
+  const tools::KernelCheckOptions& o = g_settings.o;
+  const cpudl::race::RaceResult r = cpudl::race::analyze_race(p.config, p.ops, sides);
+  if (!r.error.empty()) fail(fmt::format("race, {}: {}", from, r.error));
+  ++record().programs;
+  record().ops += p.ops.size();
+  for (const auto& [cls, kind] : r.shared) {
+    const std::string s = fmt::format("{} at {}", cpudl::race::class_name(cls),
+                                      cpudl::race::op_kind_name(kind));
+    if (std::find(shared.begin(), shared.end(), s) == shared.end()) shared.push_back(s);
+  }
+  if (r.findings.empty()) return kHarnessOk;
+  const cpudl::race::RaceFinding& rf = r.findings.front();
+  io::Program<cpudl::Subject> m = p;
+  m.ops = cpudl::race::minimize_race(p.config, p.ops, sides, rf.signature);
+  const cpudl::race::RaceResult mr = cpudl::race::analyze_race(m.config, m.ops, sides);
+  cpudl::race::Example e = rf.example;
+  for (const auto& g : mr.findings)
+    if (g.signature == rf.signature) e = g.example;
+  kernel::NrCpuIdsScope scope(m.config.nr_cpu_ids);
+  fmt::print("FINDING {} in {}: the candidate's reader reaches {}, the baseline's never does\n"
+             "  minimised: {} ops -> {} ops\n"
+             "  at op #{} {} (an update of {} stores): {}\n  reader answers {}\n  reads: {}\n",
+             rf.signature, from, cpudl::race::class_name(rf.cls), p.ops.size(), m.ops.size(),
+             e.op_index, io::format_op(m.ops[e.op_index]), e.stores,
+             cpudl::race::task_text(e.task), cpudl::race::answer_text(e), e.store_text);
+  const std::string text = io::format_program(io::AnyProgram(m));
+  fmt::print("---- reproducer ----\n{}----\n", text);
+  std::ofstream(o.output) << text;
+  record().signature = rf.signature;
+  record().reproducer = o.output;
+  record().detail = fmt::format("{}; {} ops: op #{}, {}", from, m.ops.size(), e.op_index,
+                                e.store_text);
+  return kHarnessFinding;
+}
+
+}  // namespace
+
 int mode_race() {
   const tools::KernelCheckOptions& o = g_settings.o;
   if (g_settings.tool != &kCpudlTool) fail("--race is cpudl's", kHarnessBadUsage);
@@ -323,38 +375,26 @@ int mode_race() {
     if (!any) fail(error);
     const auto* p = std::get_if<io::Program<cpudl::Subject>>(&*any);
     if (!p) continue;
-    const cpudl::race::RaceResult r = cpudl::race::analyze_race(p->config, p->ops, sides);
-    if (!r.error.empty()) fail(fmt::format("race, {}: {}", f.string(), r.error));
-    ++record().programs;
-    record().ops += p->ops.size();
-    for (const auto& [cls, kind] : r.shared) {
-      const std::string s = fmt::format("{} at {}", cpudl::race::class_name(cls),
-                                        cpudl::race::op_kind_name(kind));
-      if (std::find(shared.begin(), shared.end(), s) == shared.end()) shared.push_back(s);
-    }
-    if (r.findings.empty()) continue;
-    const cpudl::race::RaceFinding& rf = r.findings.front();
-    io::Program<cpudl::Subject> m = *p;
-    m.ops = cpudl::race::minimize_race(p->config, p->ops, sides, rf.signature);
-    const cpudl::race::RaceResult mr = cpudl::race::analyze_race(m.config, m.ops, sides);
-    cpudl::race::Example e = rf.example;
-    for (const auto& g : mr.findings)
-      if (g.signature == rf.signature) e = g.example;
-    kernel::NrCpuIdsScope scope(m.config.nr_cpu_ids);
-    fmt::print("FINDING {} in {}: the candidate's reader reaches {}, the baseline's never does\n"
-               "  at op #{} {}: {}\n  reader answers {}\n  reads: {}\n",
-               rf.signature, f.string(), cpudl::race::class_name(rf.cls), e.op_index,
-               io::format_op(m.ops[e.op_index]), cpudl::race::task_text(e.task),
-               cpudl::race::answer_text(e), e.store_text);
-    std::ofstream(o.output) << io::format_program(io::AnyProgram(m));
-    record().signature = rf.signature;
-    record().reproducer = o.output;
-    record().detail = fmt::format("{} ops: {}", m.ops.size(), e.store_text);
-    return kHarnessFinding;
+    if (int rc = race_one(*p, f.string(), sides, shared); rc != kHarnessOk) return rc;
+  }
+  const std::uint64_t seed_programs = record().programs;
+  // The property run's random programs (mode_check draws the same bodies).
+  std::mt19937_64 rng(o.seed);
+  std::vector<std::uint8_t> body;
+  for (unsigned long i = 0; i < o.race_programs; ++i) {
+    body.resize(8 + rng() % 248);
+    for (auto& b : body) b = static_cast<std::uint8_t>(rng());
+    io::Program<cpudl::Subject> p = io::decode_body<cpudl::Subject>(shape_body(body));
+    if (p.ops.size() > kRaceMaxOps) p.ops.resize(kRaceMaxOps);
+    const std::string from = fmt::format("random program {} (seed {})", i, o.seed);
+    const int rc = race_one(p, from, sides, shared);
+    record().random_programs = i + 1;  // analysed, with a finding or not
+    if (rc != kHarnessOk) return rc;
   }
   record().detail = shared.empty() ? "shared: none" : fmt::format("shared: {}", fmt::join(shared, ", "));
-  fmt::print("race: no class only the candidate reaches over {} programs; {}\n",
-             record().programs, record().detail);
+  fmt::print("race: no class only the candidate reaches over {} programs ({} seeds, {} random); "
+             "{}\n",
+             record().programs, seed_programs, record().random_programs, record().detail);
   return kHarnessOk;
 }
 
