@@ -3,17 +3,19 @@
 # cpudeadline.c era (kshim/examples/cpudl/*.c) against a baseline (default
 # builtin-reference, the swap heap), as a Markdown table: the verdict (exit
 # status), the finding's signature or the classes both sides reach.
-#   scripts/race-eras.sh [DIFFSCHED] [BASELINE]   (build and build-fuzz first)
+#   scripts/race-eras.sh [DIFFSCHED] [BASELINE] [RACE_PROGRAMS]   (build and build-fuzz first)
+# RACE_PROGRAMS: kernel-check --race-programs (default 0: the seeds only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 diffsched=${1:-build/diffsched}
 baseline=${2:-builtin-reference}
+programs=${3:-0}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "| file | exit | answer (baseline $baseline) |"
 echo "|---|---:|---|"
 for f in kshim/examples/cpudl/*.c; do
-  "$diffsched" kernel-check cpudl --candidate "$f" --baseline "$baseline" --race \
+  "$diffsched" kernel-check cpudl --candidate "$f" --baseline "$baseline" --race --race-programs "$programs" \
     --no-properties --time 0 --no-build -o "$tmp/min.ops" --work-dir "$tmp/work" >"$tmp/log" 2>&1
   rc=$?
   case $rc in

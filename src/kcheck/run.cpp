@@ -379,12 +379,12 @@ int run_race(Session& s) {
   fmt::print("  race: a lockless cpudl_find() between any two stores of each update, seeds "
              "and {} random programs (seed {})\n",
              s.o.race_programs, s.o.seed);
-  KernelCheckOptions rc = s.h.with_mode("race");
-  rc.seeds = tools::SourceTree{tools::source_dir()}.seeds(s.target).string();
-  rc.output = s.reproducer.string();
+  KernelCheckOptions race = s.h.with_mode("race");
+  race.seeds = tools::SourceTree{tools::source_dir()}.seeds(s.target).string();
+  race.output = s.reproducer.string();
   // The seeds take well under a second; a random program a few milliseconds.
   const double limit = kWatchdogSlack + 60 + 0.05 * s.o.race_programs;
-  const HarnessRun r = s.h.run(rc, {}, {}, limit);
+  const HarnessRun r = s.h.run(race, {}, {}, limit);
   if (r.timed_out()) return error("timeout", "the race analysis did not finish in time");
   if (!r.record) return ended(s, r, "race analysis");
   const tools::HarnessRecord& rec = *r.record;

@@ -11,7 +11,7 @@
 // expect: kernel.cpudl.v4.9-hole.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --time 2 ${kfast}
 // expect: kernel.cpudl.v4.9-hole.nr-cpus 0 - "verdict: EQUIVALENT" -- cpudl --nr-cpus 3 5 130 --time 2 ${kfast}
 // expect: kernel.cpudl.hole-vs-swap-file.exact-tie 1 2 "cpudl:divergence:exact:slot" -- cpudl --baseline ${kexamples}/cpudl/v4.8-swap.c --level exact --time 5 ${kfast}
-// expect: kernel.cpudl.race.hole-vs-swap-file 0 - "no reader class only the candidate reaches .206 programs: 6 seeds, 200 random; shared: torn at set, stale at set, stale at clear, torn at clear, phantom at set, stale at cpu_down, stale at clear_online" -- cpudl --race --baseline ${kexamples}/cpudl/v4.8-swap.c --no-properties --time 0 --no-build
+// expect: kernel.cpudl.race.hole-vs-swap-file 0 - "no reader class only the candidate reaches .206 programs: 6 seeds, 200 random; shared: torn at set, stale at set, stale at clear, torn at clear, phantom at set, stale at cpu_down, stale at clear_online" -- cpudl --race --race-programs 200 --baseline ${kexamples}/cpudl/v4.8-swap.c --no-properties --time 0 --no-build
 // expect: inkernel.cpudl.v4.9-hole.same 0 - "verdict: SAME" -- cpudl --in-kernel --nr-cpus 4 --runs 100
 #include <linux/gfp.h>
 #include <linux/kernel.h>

@@ -10,7 +10,7 @@
  * Includes "sched.h" (v6.17+) and allocates with kzalloc_objs() (newest).
  */
 // expect: kernel.cpudl.v6.19-swap.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --time 2 ${kfast}
-// expect: kernel.cpudl.race.random.v6.19-swap 0 - "no reader class only the candidate reaches .206 programs: 6 seeds, 200 random" -- cpudl --race --no-properties --time 0 --no-build
+// expect: kernel.cpudl.race.random.v6.19-swap 0 - "no reader class only the candidate reaches .206 programs: 6 seeds, 200 random" -- cpudl --race --race-programs 200 --no-properties --time 0 --no-build
 #include "sched.h"
 
 static inline int parent(int i)
