@@ -139,7 +139,7 @@ void log_cpudl_store(const void* where, std::size_t size) {
 class KernelCSide final : public cpudl::Side {
  public:
   KernelCSide(std::string name, const kcheck_candidate* t, const TaskShape& task)
-      : name_(std::move(name)), t_(t), task_(task) {}
+      : name_(std::move(name)), t_(t), task_(task), logs_stores_(stores_logged(*t)) {}
   ~KernelCSide() override = default;
 
   std::string_view name() const override { return name_; }
@@ -187,17 +187,21 @@ class KernelCSide final : public cpudl::Side {
   // store into the heap reaches log_cpudl_store(). Not for a v3.14 file: its
   // view is the glue's copy of the items (cpu_to_idx apart), so its side keeps
   // diffing against a copy (kernel-check says so, prepare.cpp).
-  bool logs_stores() const override {
-    const tools::KernelCheckOptions& o = harness::g_settings.o;
-    return o.race || (o.changes == "hook" && t_->api != KCHECK_API_V3_14);
-  }
+  // Resolved once, when the side is made (apply() asks on every op).
+  bool logs_stores() const override { return logs_stores_; }
 
  private:
+  static bool stores_logged(const kcheck_candidate& t) {
+    const tools::KernelCheckOptions& o = harness::g_settings.o;
+    return o.race || (o.changes == "hook" && t.api != KCHECK_API_V3_14);
+  }
+
   std::string name_;
   const kcheck_candidate* t_;
   TaskShape task_;
   unsigned nr_ = 0;
   std::string init_failure_;
+  bool logs_stores_;
 };
 
 }  // namespace
