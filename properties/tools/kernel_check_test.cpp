@@ -307,7 +307,22 @@ TEST(KernelCheckMessages, GlueErrorsAreTheFormNotTheShim) {
   EXPECT_NE(s.find("cpudl_set_freecpu(), struct cpudl_item, struct array_item.idx"),
             std::string::npos) << s;
   EXPECT_EQ(s.find("kernel shim (kshim/) lacks"), std::string::npos) << s;
-  EXPECT_EQ(summarize_missing_api(without_glue_errors(out)), "");
+  EXPECT_EQ(summarize_missing_api(without_glue_errors(out, "glue_cpudl.c")), "");
+}
+
+// Each subject names its own glue: a third subject's glue errors are its
+// form's, and another subject's glue lines are not (no name list here).
+TEST(KernelCheckMessages, GlueErrorsAreTheNamedGluesOnly) {
+  const std::string out =
+      "/src/kshim/runtime/glue_third.c:12:3: error: use of undeclared identifier 'third_fn'\n"
+      "/k/third.c:3:1: error: unknown type name 'atomic_t'\n";
+  const std::string s = summarize_glue_errors(out, {"glue_third.c", "", "the third forms"});
+  EXPECT_NE(s.find("the glue (kshim/runtime/glue_third.c) expects of the file: third_fn"),
+            std::string::npos) << s;
+  EXPECT_NE(s.find("supported: the third forms"), std::string::npos) << s;
+  EXPECT_EQ(without_glue_errors(out, "glue_third.c"), "/k/third.c:3:1: error: unknown type name 'atomic_t'\n");
+  EXPECT_EQ(without_glue_errors(out, "glue_cpudl.c"), out);
+  EXPECT_EQ(summarize_glue_errors(out, {"glue_cpudl.c", "", "x"}), "");
 }
 
 TEST(KernelCheckMessages, ConflictingTypesOfAnEntryPointIsASignature) {

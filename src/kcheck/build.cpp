@@ -223,8 +223,11 @@ BuildResult build_candidate(const CandidateSpec& spec, const fs::path& work_dir)
   r.compiler_output = replace_all(r.compiler_output, st.header().string(), header.string());
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!r.ok) {
-    r.summary = summarize_form_errors(r.compiler_output, file.string());
-    if (r.summary.empty()) r.summary = summarize_missing_api(without_glue_errors(r.compiler_output));
+    with_tool_subject(*spec.tool, [&]<class S>(std::type_identity<S>) {
+      r.summary = kcheck::form_errors<S>(r.compiler_output, file.string());
+      if (r.summary.empty())
+        r.summary = summarize_missing_api(without_glue_errors(r.compiler_output, kcheck::glue_file<S>()));
+    });
     if (r.summary.empty())
       r.summary = summarize_link_errors(r.compiler_output, util::read_text(file), file.string());
     if (r.summary.empty()) r.summary = summarize_era_errors(r.compiler_output, spec.kernel_version);

@@ -52,18 +52,17 @@ std::string identifier_at(const std::string& out, std::size_t at) {
   return is_identifier(id) ? id : std::string();
 }
 
-// The compiler's lines about the glue (kshim/runtime/glue_cpudl.c): what it
-// expects of the file's form, not kernel API.
-bool is_glue_line(const std::string& line) {
-  return line.find("glue_cpudl.c:") != std::string::npos ||
-         line.find("glue_pick.c:") != std::string::npos;
+// The compiler's lines about the subject's glue (kshim/runtime/glue_cpudl.c):
+// what it expects of the file's form, not kernel API.
+bool is_glue_line(const std::string& line, std::string_view glue) {
+  return line.find(fmt::format("{}:", glue)) != std::string::npos;
 }
 
-std::string select_lines(const std::string& out, bool glue) {
+std::string select_lines(const std::string& out, std::string_view glue, bool about_glue) {
   std::istringstream in(out);
   std::string kept;
   for (std::string line; std::getline(in, line);)
-    if (is_glue_line(line) == glue) kept += line + "\n";
+    if (is_glue_line(line, glue) == about_glue) kept += line + "\n";
   return kept;
 }
 
@@ -83,7 +82,27 @@ std::vector<std::string> shim_helpers_defined_by(const std::string& source) {
   return out;
 }
 
-std::string without_glue_errors(const std::string& out) { return select_lines(out, false); }
+std::string without_glue_errors(const std::string& out, std::string_view glue) {
+  return select_lines(out, glue, false);
+}
+
+std::string summarize_glue_errors(const std::string& out, const GlueForms& g) {
+  const std::string glue = select_lines(out, g.glue, true);
+  if (glue.find("error:") == std::string::npos) return {};
+  std::string expects = summarize_missing_api(glue);
+  const std::string prefix = "the kernel shim (kshim/) lacks: ";
+  if (expects.starts_with(prefix)) {
+    expects = expects.substr(prefix.size());
+    expects = expects.substr(0, expects.find(" (unless"));
+  }
+  return fmt::format("the file has an API form kernel-check does not support (not a limit "
+                     "of the shim): the glue "
+                     "(kshim/runtime/{}) expects of the file{}{}{}, "
+                     "which are the supported forms' own definitions, not kernel API; "
+                     "supported: {}",
+                     g.glue, g.expects_of, expects.empty() ? " what the compiler names above" : ": ",
+                     expects, g.supported);
+}
 
 std::string summarize_form_errors(const std::string& out, const std::string& /*file*/) {
   // Every kernel entry point whose definition conflicts with the form's
@@ -105,21 +124,7 @@ std::string summarize_form_errors(const std::string& out, const std::string& /*f
                           each.empty() ? "" : "; ", name);
     return fmt::format("{}; supported: {}", each, supported_cpudl_forms());
   }
-  const std::string glue = select_lines(out, true);
-  if (glue.find("error:") == std::string::npos) return {};
-  std::string expects = summarize_missing_api(glue);
-  const std::string prefix = "the kernel shim (kshim/) lacks: ";
-  if (expects.starts_with(prefix)) {
-    expects = expects.substr(prefix.size());
-    expects = expects.substr(0, expects.find(" (unless"));
-  }
-  return fmt::format("the file has an API form kernel-check does not support (not a limit "
-                     "of the shim): the glue "
-                     "(kshim/runtime/glue_cpudl.c) expects of the file or its cpudeadline.h{}{}, "
-                     "which are the supported forms' own definitions, not kernel API; "
-                     "supported: {}",
-                     expects.empty() ? " what the compiler names above" : ": ", expects,
-                     supported_cpudl_forms());
+  return summarize_glue_errors(out, {"glue_cpudl.c", " or its cpudeadline.h", supported_cpudl_forms()});
 }
 
 std::string_view kernel_api_name(KernelApi api) {

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace diffsched::tools {
@@ -104,13 +105,22 @@ std::string summarize_missing_api(const std::string& compiler_output);
 // definition wins over the shim's.
 std::vector<std::string> shim_helpers_defined_by(const std::string& source);
 
-// The compiler's output without its lines about the glue (glue_cpudl.c).
-std::string without_glue_errors(const std::string& compiler_output);
-// One line when the errors are about the file's API form rather than kernel
-// API: a cpudl_* entry point with "conflicting types" ("`cpudl_find` has an
-// unsupported signature ..."), or errors in the glue, which expects the
-// supported forms' own definitions ("FILE has an API form kernel-check does
-// not support: ... expects ... cpudl_set_freecpu() ..."); "" otherwise.
+// The compiler's output without its lines about the subject's glue `glue`
+// (kshim/runtime/'s file: "glue_cpudl.c").
+std::string without_glue_errors(const std::string& compiler_output, std::string_view glue);
+// A subject's glue and what it expects of a file (its form_errors hook).
+struct GlueForms {
+  std::string_view glue;        // "glue_cpudl.c"
+  std::string_view expects_of;  // after "expects of the file": " or its cpudeadline.h"
+  std::string supported;        // the supported forms, after "supported: "
+};
+// One line when the compile's errors are in the glue, which expects the
+// supported forms' own definitions ("the file has an API form kernel-check
+// does not support: ... expects ... cpudl_set_freecpu() ..."); "" otherwise.
+std::string summarize_glue_errors(const std::string& compiler_output, const GlueForms& glue);
+// cpudl's form errors (its form_errors hook): a cpudl_* entry point with
+// "conflicting types" ("`cpudl_find` has an unsupported signature ..."), else
+// summarize_glue_errors() with glue_cpudl.c; "" otherwise.
 std::string summarize_form_errors(const std::string& compiler_output, const std::string& file);
 
 // One line for link errors (ld's "undefined reference to `X'", lld's and

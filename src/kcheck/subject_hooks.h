@@ -34,6 +34,10 @@
 //                      other than auto): the build then tries no other form
 //   replay_args<S>(spec)  the file's part of a replay command line, after
 //                      --candidate FILE (pick: --function F)
+//   glue_file<S>()     its glue, kshim/runtime/'s file: "glue_cpudl.c"
+//   form_errors<S>(output, file)  one line when a failed compile's errors are
+//                      about the file's form (what the glue expects), not kernel
+//                      API; "" otherwise
 #pragma once
 
 #include <filesystem>
@@ -100,6 +104,10 @@ template <class S>
 bool form_forced(const tools::KernelCheckOptions& o);
 template <class S>
 std::vector<std::string> replay_args(const tools::CandidateSpec& spec);
+template <class S>
+std::string_view glue_file();
+template <class S>
+std::string form_errors(const std::string& compiler_output, const std::string& file);
 
 // A file an earlier kernel-check wrote in the given --work-dir (the header it
 // staged beside a candidate in candidate/): its leftover, never an input.

@@ -22,6 +22,18 @@ namespace diffsched::kcheck {
 using tools::FindReturn;
 using tools::KernelApi;
 
+template <>
+std::string_view glue_file<cpudl::Subject>() {
+  return "glue_cpudl.c";
+}
+
+// A cpudl_* entry point of another signature, or what the glue expects of
+// the file or its cpudeadline.h (the forms' table is kernel_check.cpp's).
+template <>
+std::string form_errors<cpudl::Subject>(const std::string& output, const std::string& file) {
+  return tools::summarize_form_errors(output, file);
+}
+
 namespace {
 
 // The driver's op table (kshim/abi/kc_ops.h): row i is cpudl::Op's
@@ -153,7 +165,7 @@ std::vector<std::string> glue_args<cpudl::Subject>(const tools::CandidateSpec& s
           fmt::format("-DKCHECK_FIND_RETURNS_CPU={}", spec.find_return == FindReturn::kCpu ? 1 : 0),
           fmt::format("-DKCHECK_HAS_FREECPU={}", has_freecpu ? 1 : 0),
           staged.string(),
-          shim.runtime("glue_cpudl.c").string()};
+          shim.runtime(glue_file<cpudl::Subject>()).string()};
 }
 
 // As the build above: a v4.8/v4.9-form file without the free-CPU helpers
@@ -163,7 +175,7 @@ ModuleGlue module_glue<cpudl::Subject>(const tools::CandidateSpec& spec, const s
   const int api = static_cast<int>(spec.api);  // not v3.14: in_kernel_refusal() refuses it
   const bool has_freecpu = spec.api != KernelApi::kV6_19 &&
                            tools::defines_function(util::read_text(spec.file), "cpudl_set_freecpu");
-  return {.glue = "glue_cpudl.c",
+  return {.glue = std::string(glue_file<cpudl::Subject>()),
           .glue_flags = fmt::format("-D__NO_FORTIFY -DKCHECK_API={} -DKCHECK_FIND_RETURNS_CPU={} "
                                     "-DKCHECK_HAS_FREECPU={} {}",
                                     api, spec.find_return == FindReturn::kCpu ? 1 : 0,

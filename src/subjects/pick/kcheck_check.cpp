@@ -10,6 +10,21 @@
 namespace diffsched::kcheck {
 
 template <>
+std::string_view glue_file<pick::Subject>() {
+  return "glue_pick.c";
+}
+
+// The glue calls the one function: errors there are about its signature.
+template <>
+std::string form_errors<pick::Subject>(const std::string& output, const std::string&) {
+  return tools::summarize_glue_errors(
+      output, {glue_file<pick::Subject>(), "",
+               "a function (--function) of the destination pick's signature, "
+               "int F(const struct cpumask *dst_grpmask, const struct cpumask *cpus, "
+               "const struct cpumask *allowed)"});
+}
+
+template <>
 int classify_file<pick::Subject>(Session& s, const std::string& file, const std::string& text,
                                  tools::CandidateSpec* spec) {
   spec->api = tools::KernelApi::kPICK;
@@ -40,7 +55,7 @@ std::vector<std::string> glue_args<pick::Subject>(const tools::CandidateSpec& sp
                                                   const fs::path& staged) {
   return {"-include", shim.shim_header().string(),
           fmt::format("-DKCHECK_FUNCTION={}", spec.function), staged.string(),
-          shim.runtime("glue_pick.c").string()};
+          shim.runtime(glue_file<pick::Subject>()).string()};
 }
 
 // Kernels before v6.6 lack cpumask_first_and_and(): kbuild asks the headers
@@ -49,7 +64,7 @@ std::vector<std::string> glue_args<pick::Subject>(const tools::CandidateSpec& sp
 template <>
 ModuleGlue module_glue<pick::Subject>(const tools::CandidateSpec& spec, const std::string& source) {
   const std::string need = " $(KC_FAA)";
-  return {.glue = "glue_pick.c",
+  return {.glue = std::string(glue_file<pick::Subject>()),
           .glue_flags = fmt::format("-D__NO_FORTIFY -DKCHECK_FUNCTION={} {}{}", spec.function,
                                     source, need),
           .cand_flags = fmt::format("-include $(src)/kc_pick.h{}", need),
