@@ -41,6 +41,9 @@ class KernelModelSide : public Side {
   // Every element store goes through the Logging fields, whatever apply()
   // (or a derived test side's) does.
   bool logs_stores() const override { return true; }
+  // cpudl_init() sizes the mask's writes to nr_cpu_ids; every later write is
+  // a kernel::cpumask_*() call (a derived test side's too).
+  bool free_tail_guarded() const override { return true; }
 
   void restore(const HeapView& state) override {
     cp_.size = state.size;

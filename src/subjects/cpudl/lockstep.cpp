@@ -1,5 +1,6 @@
 #include "subjects/cpudl/lockstep.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -48,7 +49,10 @@ void Lockstep::init_sides() {
   for (const auto& s : sides_) {
     any_side_warns_ |= s->can_warn();
     log_stores_.push_back(s->logs_stores());
+    tail_guarded_.push_back(s->free_tail_guarded());
   }
+  slot_mark_.assign(kernel::NR_CPUS, 0);
+  cpu_mark_.assign(kernel::NR_CPUS, 0);
   results_.resize(sides_.size());
   snapshots_.resize(sides_.size());
   logs_ = std::make_unique<kernel::StoreLog[]>(sides_.size());
@@ -169,7 +173,7 @@ void Lockstep::close(std::size_t last_index, Level level, Verdict& v) {
   }
 }
 
-bool Lockstep::summary_ok(const HeapView& h, std::optional<u64> max) const {
+bool Lockstep::summary_ok(const HeapView& h, std::optional<u64> max, bool check_tail) const {
   static constexpr unsigned long kZero[kernel::BITS_TO_LONGS(kernel::NR_CPUS)] = {};
   const unsigned nr = model_.nr_cpu_ids();
   const unsigned words = kernel::BITS_TO_LONGS(nr);
@@ -180,7 +184,8 @@ bool Lockstep::summary_ok(const HeapView& h, std::optional<u64> max) const {
   // free_cpus: equal to the model's below nr_cpu_ids, zero beyond.
   const unsigned long* bits = h.free_cpus->bits;
   if (!kernel::cpumask_equal(h.free_cpus, &model_.free_cpus())) return false;
-  if (std::memcmp(bits + words, kZero, (kernel::BITS_TO_LONGS(kernel::NR_CPUS) - words) * 8))
+  if (check_tail &&
+      std::memcmp(bits + words, kZero, (kernel::BITS_TO_LONGS(kernel::NR_CPUS) - words) * 8))
     return false;
   return !(nr % 64 && (bits[words - 1] & (~0UL << (nr % 64))));
 }
@@ -193,7 +198,19 @@ bool Lockstep::collect_changes(std::size_t side, const HeapView& h, int op_cpu) 
   const Snapshot& snap = snapshots_[side];
   const auto* el = h.elements;
   bool room = true;
+  // Each slot and CPU once (an op stores a slot's fields several times).
+  if (++mark_ == 0) {
+    std::fill(slot_mark_.begin(), slot_mark_.end(), 0);
+    std::fill(cpu_mark_.begin(), cpu_mark_.end(), 0);
+    mark_ = 1;
+  }
   auto push = [&](auto& list, int value) {
+    auto& marks = &list == &changed_slots_ ? slot_mark_ : cpu_mark_;
+    const auto at = static_cast<std::size_t>(value);
+    if (at < marks.size()) {
+      if (marks[at] == mark_) return;
+      marks[at] = mark_;
+    }
     if (list.size() < list.capacity())
       list.push_back(value);
     else
@@ -274,7 +291,7 @@ bool Lockstep::incremental_state_ok(const Op& op, Level level) {
   for (std::size_t side = 0; side < sides_.size(); ++side) {
     const HeapView h = sides_[side]->view();
     const auto* el = h.elements;
-    if (!summary_ok(h, max)) return false;
+    if (!summary_ok(h, max, !tail_guarded_[side])) return false;
     if (!collect_changes(side, h, op_cpu)) {
       // Cannot tell what changed (a log overflowed): this op gets the full check.
       if (!fast_state_ok(level)) return false;

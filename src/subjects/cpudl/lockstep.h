@@ -80,7 +80,7 @@ class Lockstep {
   bool fast_state_ok(Level level) const;
   // Size, root deadline and free mask of one side against the model (O(1) and
   // O(NR_CPUS / 64) word compares); both fast passes start with it.
-  bool summary_ok(const HeapView& h, std::optional<u64> max) const;
+  bool summary_ok(const HeapView& h, std::optional<u64> max, bool check_tail = true) const;
   // The detailed checks, in the order that names the finding. With
   // check_state false only the find answers are compared.
   bool check_side_invariants(const Op& op, std::size_t index, Verdict& v);
@@ -112,9 +112,14 @@ class Lockstep {
   CheckMode mode_ = CheckMode::kIncremental;
   std::vector<Snapshot> snapshots_;  // one per side (elements only for sides without a log)
   std::vector<char> log_stores_;     // per side: Side::logs_stores()
+  std::vector<char> tail_guarded_;   // per side: Side::free_tail_guarded()
   std::unique_ptr<kernel::StoreLog[]> logs_;  // one per side
   boost::container::static_vector<int, 4 * kernel::NR_CPUS> changed_slots_, changed_cpus_,
       ref_changed_slots_, ref_changed_cpus_;
+  // collect_changes() lists each slot and CPU once: an entry is in this op's
+  // list when its mark equals mark_ (bumped per side and op; O(1) to clear).
+  std::vector<std::uint32_t> slot_mark_, cpu_mark_;
+  std::uint32_t mark_ = 0;
   bool skipped_ = false;
   Model::ContractCheck skip_rule_;      // the contract rule the last op broke, if any
   mutable std::string skip_reason_;     // its text, or find_cap's reason

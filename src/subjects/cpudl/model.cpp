@@ -193,7 +193,7 @@ bool Model::find_takes_free_branch(const Cpumask& affinity, bool with_mask) cons
   return with_mask && kernel::cpumask_and(&both, &free_, &affinity);
 }
 
-Cpumask Model::capacity_pick(const Cpumask& candidates, const CapTask& task) const {
+void Model::capacity_pick(const Cpumask& candidates, const CapTask& task, Cpumask* out) const {
   // Written from the meaning, bit by bit: the CPUs with enough capacity for
   // the task's bandwidth (floor(d * c / 1024) >= r  <=>  d * c >= r * 1024).
   auto cap = [&](unsigned c) -> unsigned long {
@@ -208,16 +208,23 @@ Cpumask Model::capacity_pick(const Cpumask& candidates, const CapTask& task) con
         if (c >= nr_cpu_ids_ || !f(c)) return;
       }
   };
-  Cpumask fit{};
+  // Only out's words below nr_cpu_ids are written (the 1 KiB mask is never
+  // cleared whole: this runs on every find_cap).
+  const unsigned words = kernel::BITS_TO_LONGS(nr_cpu_ids_);
+  std::fill_n(out->bits, words, 0UL);
+  Cpumask& fit = *out;
+  bool any_fit = false;
   unsigned long largest = 0;
   const auto need = static_cast<unsigned __int128>(task.dl_runtime) * 1024;
   for_each_candidate([&](unsigned c) {
-    if (static_cast<unsigned __int128>(task.dl_deadline) * cap(c) >= need)
+    if (static_cast<unsigned __int128>(task.dl_deadline) * cap(c) >= need) {
       fit.bits[c / 64] |= 1UL << (c % 64);
+      any_fit = true;
+    }
     largest = std::max(largest, cap(c));
     return true;
   });
-  if (!kernel::cpumask_empty(&fit)) return fit;
+  if (any_fit) return;
   // None fits: the largest capacity; the task's CPU among those, else the lowest.
   const auto own = static_cast<unsigned>(task.cpu);
   unsigned pick = own < nr_cpu_ids_ && has(candidates, own) && cap(own) == largest ? own : nr_cpu_ids_;
@@ -226,9 +233,7 @@ Cpumask Model::capacity_pick(const Cpumask& candidates, const CapTask& task) con
       if (cap(c) == largest) pick = c;
       return pick == nr_cpu_ids_;
     });
-  Cpumask out{};
-  out.bits[pick / 64] |= 1UL << (pick % 64);
-  return out;
+  if (pick < nr_cpu_ids_) out->bits[pick / 64] |= 1UL << (pick % 64);
 }
 
 bool Model::find_permits(const FindArgs& a, const FindResult& r, std::string* why,
@@ -237,12 +242,17 @@ bool Model::find_permits(const FindArgs& a, const FindResult& r, std::string* wh
   const u64 task_dl = a.dl;
   const Cpumask& aff = *a.affinity;
   if (find_takes_free_branch(aff, r.with_mask)) {
-    Cpumask want;
-    kernel::cpumask_and(&want, &free_, &aff);
-    if (a.cap) want = capacity_pick(want, *a.cap);
+    // Words below nr_cpu_ids only (cpumask_and() and capacity_pick() write
+    // no others, and cpumask_equal() reads no others).
+    Cpumask free_allowed, picked;
+    kernel::cpumask_and(&free_allowed, &free_, &aff);
+    if (a.cap) capacity_pick(free_allowed, *a.cap, &picked);
+    const Cpumask& want = a.cap ? picked : free_allowed;
     if (r.ret != 1 || !kernel::cpumask_equal(&r.later_mask, &want)) {
+      Cpumask shown{};
+      kernel::cpumask_copy(&shown, &want);
       *why = fmt::format("a free CPU is in the affinity: expected 1 with later_mask {}{}",
-                         io::format_value(want),
+                         io::format_value(shown),
                          a.cap ? " (the free CPUs the task fits by capacity, else the largest)"
                                : "");
       return false;

@@ -109,8 +109,8 @@ class Model {
   // CPU capacities for find_cap (Config::capacity: repeated; empty = all 1024).
   void set_capacity(const std::vector<std::uint16_t>& capacity) { capacity_ = capacity; }
   // What later_mask a find_cap on the free branch must leave: from the free
-  // CPUs of the affinity (not empty).
-  Cpumask capacity_pick(const Cpumask& candidates, const CapTask& task) const;
+  // CPUs of the affinity (not empty), into out's words below nr_cpu_ids.
+  void capacity_pick(const Cpumask& candidates, const CapTask& task, Cpumask* out) const;
   // Whether the free branch decides this find (later_mask given and a free
   // CPU in the affinity).
   bool find_takes_free_branch(const Cpumask& affinity, bool with_mask) const;

@@ -70,6 +70,13 @@ class Side {
   // The built-in sides (KernelModelSide) do; a kernel file through the shim
   // does not.
   virtual bool logs_stores() const { return false; }
+  // Whether apply() writes free_cpus only through the shim's cpumask calls
+  // (kernel/cpumask.h: they abort on a CPU at or beyond nr_cpu_ids and write
+  // no word beyond it), so the mask's words past nr_cpu_ids stay zero by
+  // construction: the incremental checks then leave those words to the full
+  // check that closes every run. The built-in sides do; a kernel file does
+  // not (its own bitmap code: a cpumask_setall() may fill them).
+  virtual bool free_tail_guarded() const { return false; }
   // The run's CPU capacities (Config::capacity) for find_cap; Lockstep::reset()
   // sets them before reset().
   void set_capacity(const std::vector<std::uint16_t>& capacity) { config_.capacity = capacity; }
