@@ -82,6 +82,14 @@ unknown-flag)
   # Nothing generated is no check: refused before anything runs.
   run 2 "$in/fn-pick-broken.patch" --tree "$tree" --runs 0
   one_error_line "--runs: must be greater than 0"
+  # A report format that does not exist, and a work directory in use: refused
+  # before anything runs, one line each.
+  run 2 "$in/topology.patch" --tree "$tree" --format bogus
+  one_error_line "" && has "--format" err
+  mkdir -p "$tmp/used" && : >"$tmp/used/keep"
+  run 2 "$in/topology.patch" --tree "$tree" --work-dir "$tmp/used"
+  one_error_line "" && has "exists and is not empty" err
+  [ -f "$tmp/used/keep" ] || fail "check-patch removed a file of a work directory in use"
   ;;
 missing-tree)
   run 2 "$in/topology.patch" --tree "$tmp/no-such-tree"
@@ -149,6 +157,17 @@ nothing-checkable)
   has "verdict: NO VERDICT" && has "not checked: kernel/sched/topology.c sd_degenerate_span"
   run 3 "$in/topology.patch" --tree "$tree" --format ktap
   ktap_check "$tmp/out" 'flat == {"patch-1/kernel/sched/topology.c sd_degenerate_span": "SKIP"}'
+  # Nested by 4 spaces (KUnit's); kunit.py reads the KTAP document's 2 alike.
+  grep -q "^    # Subtest: patch-1\$" "$tmp/out" || fail "the subtests are not nested by 4 spaces"
+  awk '{ match($0, /^ */); print substr($0, 1, RLENGTH / 2) substr($0, RLENGTH + 1) }' "$tmp/out" >"$tmp/two.ktap"
+  grep -q "^  # Subtest: patch-1\$" "$tmp/two.ktap" || fail "no 2-space copy"
+  ktap_check "$tmp/two.ktap" 'flat == {"patch-1/kernel/sched/topology.c sd_degenerate_span": "SKIP"}'
+  # A binary file of a git diff cannot be applied: one line, exit 2.
+  printf '%s\n' "diff --git a/kernel/sched/logo.bin b/kernel/sched/logo.bin" "new file mode 100644" \
+    "index 0000000..a1b2c3d" "GIT binary patch" "literal 4" "LcmZQzWMT#Y01f~L" "" "literal 0" \
+    "HcmV?d00001" "" >"$tmp/binary.diff"
+  run 2 "$tmp/binary.diff" --tree "$tree"
+  one_error_line "kernel/sched/logo.bin: a binary diff, which check-patch cannot apply"
   run 3 "$in/topology.patch" --tree "$tree" --format json
   python3 -c "import json,sys; d=json.load(open('$tmp/out')); sys.exit(d['status'] != 3)" ||
     fail "json"
@@ -198,6 +217,9 @@ broken-diff)
   [ $? = 1 ] || { cat "$tmp/replay"; fail "the reproduce command did not exit 1: $cmd"; }
   run 1 "$in/cpudl-broken.diff" --tree "$tree" $thorough --format mail --work-dir "$tmp/work-mail"
   head -1 "$tmp/out" | grep -q "^diffsched check-patch: FINDING: " || fail "mail's first line"
+  # No trailer that would pretend to come from another tool (or a person).
+  grep -qE "^(Reported-by|Closes|Link|Tested-by|Signed-off-by|Fixes):" "$tmp/out" &&
+    fail "the mail report carries a trailer"
   has "minimised trace" && has "-- " && has "(check-patch)" && has "level deadline; nr_cpu_ids: "
   has "base:    the tree as it is" && has "tree:    $tree"
   ;;
@@ -325,6 +347,14 @@ page)
   has "(mail, 1 patch)" && has "author: Check Patch Tester <tester@example.org>"
   has "[PATCH] sched/deadline: clear sifts only down (test page)"
   has "kernel/sched/cpudeadline.c: 1 hunk; functions: cpudl_clear"
+  ;;
+page-finding)
+  # The same page checked end to end: its patch applies to the tree and the
+  # bug it brings is found (the text page form, as cpudl-broken.diff's diff).
+  run 1 "$in/archive-page.txt" --tree "$tree" $thorough --format mail
+  head -1 "$tmp/out" | grep -q "^diffsched check-patch: FINDING: .*clear sifts only down (test page)" ||
+    fail "mail's first line"
+  has "reproduce: "
   ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac

@@ -52,7 +52,7 @@ endforeach()
 set_tests_properties(patch.cli.nothing-checkable PROPERTIES FIXTURES_REQUIRED kunit_parser)
 # Cases that run kernel-check (short: --time 1, few programs).
 foreach(case equivalent-mbox broken-diff series html pick pick-and-topology ktap-finding
-             fn-pick fn-pick-broken exhaustive)
+             fn-pick fn-pick-broken exhaustive page-finding)
   add_test(NAME patch.cli.${case}
            COMMAND ${check_patch_script} $<TARGET_FILE:diffsched> ${check_patch_kunit} ${case} ${check_patch_tree})
   set_tests_properties(patch.cli.${case} PROPERTIES LABELS "patch;kernel" TIMEOUT 600
