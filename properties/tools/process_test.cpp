@@ -8,6 +8,7 @@
 #include <chrono>
 #include <csignal>
 #include <filesystem>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -85,6 +86,33 @@ TEST(Command, StopKillsTheGroupWithItsOwnStatus) {
   // A stop that never says so changes nothing.
   EXPECT_EQ(run({.argv = {"sh", "-c", "exit 4"}, .stop = [] { return false; }}), 4);
   EXPECT_NE(kExitStopped, kExitTimedOut);
+}
+
+// try_wait() reaps a child spawned in its own group without blocking and
+// forgets its group: more children than the table of groups holds (256),
+// polled one after another, never fill it, so the last is still remembered
+// (stop_children_on_signal() would stop it) and none is left behind.
+TEST(Command, TryWaitForgetsTheGroupsOfMoreChildrenThanTheTableHolds) {
+  const std::size_t before = remembered_groups();
+  for (int k = 0; k < 300; ++k) {
+    const pid_t pid = spawn({.argv = {"sh", "-c", fmt::format("exit {}", k % 7)}, .new_process_group = true});
+    ASSERT_GT(pid, 0);
+    ASSERT_EQ(remembered_groups(), before + 1) << "child " << k;
+    std::optional<int> rc;
+    while (!(rc = try_wait(pid))) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    EXPECT_EQ(*rc, k % 7);
+    ASSERT_EQ(remembered_groups(), before) << "child " << k;
+  }
+  // A child still running is not reaped; once killed, its status.
+  const pid_t pid = spawn({.argv = {"sleep", "60"}, .new_process_group = true});
+  ASSERT_GT(pid, 0);
+  EXPECT_EQ(try_wait(pid), std::nullopt);
+  ::kill(pid, SIGTERM);
+  std::optional<int> rc;
+  while (!(rc = try_wait(pid))) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_EQ(*rc, kExitSignalBase + SIGTERM);
+  EXPECT_EQ(remembered_groups(), before);
+  EXPECT_EQ(try_wait(-1), -1);
 }
 
 }  // namespace

@@ -26,6 +26,7 @@
 #include "campaign/util.h"
 #include "engine/exit_status.h"
 #include "io/load.h"
+#include "kcheck/work.h"
 #include "tools/process.h"
 
 namespace diffsched::campaign {
@@ -132,7 +133,7 @@ void print_target_line(const std::string& label, const TargetRun& run, double en
 TargetRun fuzz_target(const Context& c, std::size_t i, const FuzzTarget* target,
                       std::vector<Crash>* crashes) {
   const TargetLayout t = c.layout.target(target->name);
-  prepare_target(t, tools::source_dir() / "corpus" / std::string(target->name));
+  prepare_target(t, tools::SourceTree{tools::source_dir()}.corpus(target->name));
   TargetRun run;
   run.target = t.target;
   run.property = std::string(target->property);
@@ -189,7 +190,7 @@ bool find_binaries(Context* c, const std::vector<const FuzzTarget*>& targets,
   const bool afl = c->o.engine == "afl";
   auto build = [&](const std::string& preset, fs::path* dir) {
     if (!dir->empty()) return true;
-    *dir = tools::preset_dir(preset) / "fuzz";
+    *dir = tools::FuzzBuild{tools::preset_dir(preset)}.fuzzers();
     fmt::print("campaign: building the {} binaries if needed (cmake --build --preset {})\n",
                preset == "afl" ? "AFL++" : "libFuzzer", preset);
     std::fflush(stdout);
@@ -230,7 +231,7 @@ int run_campaign(const CampaignOptions& o, CampaignReport* report, std::string* 
     return kExitBadInput;
   }
   const fs::path accepted_file =
-      o.accepted.empty() ? tools::source_dir() / "corpus" / "accepted.txt" : o.accepted;
+      o.accepted.empty() ? tools::SourceTree{tools::source_dir()}.corpus_tree().accepted() : o.accepted;
   const auto accepted = load_accepted(accepted_file, error);
   Context c{.o = o,
             .layout = {.out = o.out, .corpus = o.corpus},

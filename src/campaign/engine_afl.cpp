@@ -50,8 +50,8 @@ class Afl final : public Engine {
   std::vector<fs::path> crash_files(const TargetLayout& t) const override {
     std::vector<fs::path> out = collected_crash_files(t);
     std::error_code ec;
-    for (const auto& inst : fs::directory_iterator(t.afl_out, ec))
-      for (const auto& f : regular_files(inst.path() / "crashes"))
+    for (const auto& entry : fs::directory_iterator(t.afl_out, ec))
+      for (const auto& f : regular_files(AflInstance{entry.path()}.crashes()))
         if (is_crash_file(f)) out.push_back(f);
     return out;
   }
@@ -59,13 +59,11 @@ class Afl final : public Engine {
   fs::path collect(const TargetLayout& t) const override {
     std::error_code ec;
     fs::create_directories(t.afl_queue, ec);
-    for (const auto& inst : fs::directory_iterator(t.afl_out, ec)) {
-      const std::string name = inst.path().filename().string();
-      for (const auto& f : regular_files(inst.path() / "queue"))
-        fs::copy_file(f, t.afl_queue / fmt::format("{}-{}", name, f.filename().string()), ec);
-      for (const auto& f : regular_files(inst.path() / "crashes"))
-        if (f.filename().string().starts_with("id:"))
-          fs::copy_file(f, t.crashes / fmt::format("afl-{}-{}", name, f.filename().string()), ec);
+    for (const auto& entry : fs::directory_iterator(t.afl_out, ec)) {
+      const AflInstance inst{entry.path()};
+      for (const auto& f : regular_files(inst.queue())) fs::copy_file(f, t.afl_queue_copy(inst, f), ec);
+      for (const auto& f : regular_files(inst.crashes()))
+        if (f.filename().string().starts_with("id:")) fs::copy_file(f, t.afl_crash_copy(inst, f), ec);
     }
     return t.afl_queue;
   }
@@ -79,9 +77,9 @@ class Afl final : public Engine {
 EngineStatus afl_status(const fs::path& afl_out) {
   EngineStatus st;
   std::error_code ec;
-  for (const auto& inst : fs::directory_iterator(afl_out, ec)) {
+  for (const auto& entry : fs::directory_iterator(afl_out, ec)) {
     std::string error;
-    const auto s = read_afl_stats(inst.path() / "fuzzer_stats", &error);
+    const auto s = read_afl_stats(AflInstance{entry.path()}.fuzzer_stats(), &error);
     if (!s) continue;
     st.started = true;
     st.execs += s->execs_done;

@@ -28,7 +28,7 @@ class LibFuzzer final : public Engine {
     std::vector<std::string> argv = {fuzzer.string(), fmt::format("-fork={}", s_.jobs),
                                      "-ignore_crashes=1", "-ignore_timeouts=1", "-ignore_ooms=1",
                                      fmt::format("-max_total_time={}", seconds),
-                                     "-artifact_prefix=" + (t.crashes.string() + "/"),
+                                     "-artifact_prefix=" + t.artifact_prefix(),
                                      "-print_final_stats=1"};
     if (s_.seed) argv.push_back(fmt::format("-seed={}", *s_.seed));
     for (auto& a : options_file_args(s_.fuzz_dir / (t.target + ".options"), s_.fuzz_dir))

@@ -16,6 +16,14 @@ fs::path TargetLayout::engine_log(std::size_t k) const {
   return k == 0 ? log : dir / fmt::format("engine-{}.log", k);
 }
 
+fs::path TargetLayout::afl_queue_copy(const AflInstance& instance, const fs::path& file) const {
+  return afl_queue / fmt::format("{}-{}", instance.name(), file.filename().string());
+}
+
+fs::path TargetLayout::afl_crash_copy(const AflInstance& instance, const fs::path& file) const {
+  return crashes / fmt::format("afl-{}-{}", instance.name(), file.filename().string());
+}
+
 std::string TargetLayout::staging_prefix() const { return "." + target + ".merge-"; }
 
 fs::path TargetLayout::staging(long pid) const {

@@ -4,11 +4,12 @@
 //   OUT/.diffsched-campaign        marker: a later campaign may replace what follows
 //   OUT/summary.md, junit.xml, results.sarif     the reports (campaign/report.h)
 //   OUT/build-fuzz.log, build-afl.log            building the engines' binaries
+//   OUT/perf/                                    campaign --perf's reproducers
 //   OUT/findings/<target>-<n>.ops, .bin          reproducers
 //   OUT/work/classify.log, rerun.log             fuzz binary runs on crash files
 //   OUT/work/<target>/                           one target's run (TargetLayout):
 //     engine.log, engine-<k>.log                 the engine's processes' output
-//     found/        libFuzzer's new inputs       afl/<instance>/   afl-fuzz's -o
+//     found/        libFuzzer's new inputs       afl/<instance>/   afl-fuzz's -o (AflInstance)
 //     crashes/      crash files (AFL's copied)   afl-queue/        AFL's queues, to merge
 //     merge.log     libFuzzer -merge=1
 //   CORPUS/<target>/                             the corpus, grows by merges
@@ -24,6 +25,16 @@ namespace diffsched::campaign {
 
 namespace fs = std::filesystem;
 
+// One afl-fuzz instance's output directory (afl-fuzz -o DIR, DIR/<instance>/).
+struct AflInstance {
+  fs::path dir;
+
+  std::string name() const { return dir.filename().string(); }
+  fs::path crashes() const { return dir / "crashes"; }
+  fs::path queue() const { return dir / "queue"; }
+  fs::path fuzzer_stats() const { return dir / "fuzzer_stats"; }
+};
+
 // One target's paths.
 struct TargetLayout {
   std::string target;  // FuzzTarget::name
@@ -37,6 +48,12 @@ struct TargetLayout {
   fs::path corpus;     // CORPUS/<target>
 
   fs::path engine_log(std::size_t k) const;   // process k's output (0: log)
+  // libFuzzer's -artifact_prefix: crash files land in `crashes`.
+  std::string artifact_prefix() const { return crashes.string() + "/"; }
+  // An AFL instance's queue entry or crash file, copied for the merge
+  // (afl-queue/<instance>-<file>) or as a crash (crashes/afl-<instance>-<file>).
+  fs::path afl_queue_copy(const AflInstance& instance, const fs::path& file) const;
+  fs::path afl_crash_copy(const AflInstance& instance, const fs::path& file) const;
   fs::path staging(long pid) const;           // CORPUS/.<target>.merge-<pid>
   std::string staging_prefix() const;         // ".<target>.merge-"
 };
@@ -59,6 +76,7 @@ struct Layout {
   fs::path results_sarif() const { return out / "results.sarif"; }
   fs::path findings() const { return out / "findings"; }
   fs::path work() const { return out / "work"; }
+  fs::path perf() const { return out / "perf"; }
   fs::path build_log(std::string_view preset) const;  // OUT/build-<preset>.log
   fs::path classify_log() const { return work() / "classify.log"; }
   fs::path rerun_log() const { return work() / "rerun.log"; }

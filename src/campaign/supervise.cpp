@@ -1,12 +1,10 @@
 #include "campaign/supervise.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <optional>
 #include <thread>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tools/process.h"
@@ -30,23 +28,18 @@ double seconds_since(Clock::time_point t) {
 }
 
 // Reaps the processes of `pids` that have exited; the first non-zero status
-// goes to s->rc. Each is a process group leader: its group is killed once it
-// is gone, so that no child of the engine outlives it.
+// goes to s->rc. Each is a process group leader: tools::try_wait() kills its
+// group before it reaps it, so that no child of the engine (libFuzzer -fork
+// jobs) outlives it, and forgets the group.
 void reap(std::vector<pid_t>* pids, bool stopping, Supervised* s) {
   for (auto it = pids->begin(); it != pids->end();) {
-    int status = 0;
-    const pid_t r = *it < 0 ? -1 : ::waitpid(*it, &status, WNOHANG);
-    if (r == 0 || (r < 0 && errno == EINTR)) {
+    const std::optional<int> code = tools::try_wait(*it);
+    if (!code) {
       ++it;
       continue;
     }
-    const int code = r < 0                 ? -1
-                     : WIFEXITED(status)   ? WEXITSTATUS(status)
-                     : WIFSIGNALED(status) ? 128 + WTERMSIG(status)
-                                           : -1;
-    if (!s->rc) s->rc = code;
-    if (code != 0 && !stopping) s->failed_early = true;
-    if (*it > 0) ::kill(-*it, SIGKILL);  // stragglers of its process group (libFuzzer -fork jobs)
+    if (!s->rc) s->rc = *code;
+    if (*code != 0 && !stopping) s->failed_early = true;
     it = pids->erase(it);
   }
 }

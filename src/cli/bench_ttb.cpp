@@ -9,9 +9,11 @@
 
 #include <fmt/format.h>
 
+#include "cli/bench_workdir.h"
 #include "cli/commands.h"
 #include "tools/process.h"
 #include "util/json.h"
+#include "util/temp_dir.h"
 #include "util/text.h"
 
 namespace diffsched::cli {
@@ -57,16 +59,15 @@ int run_ttb(const TtbOptions& o) {
   const fs::path python = tools::find_program("python3");
   if (python.empty())
     return bad_input("python3 not found on PATH (needed for bench --ttb; apt-get install python3)");
-  const fs::path script = tools::source_dir() / "scripts" / "ttb.py";
+  const fs::path script = TtbTemp::script();
   if (!fs::is_regular_file(script))
     return bad_input(fmt::format("{} not found (bench --ttb runs it from the source tree)",
                                  script.string()));
   for (const std::string& f : o.files)
     if (!fs::is_regular_file(f)) return bad_input(fmt::format("{}: no such file", f));
-  std::string tmpl = (fs::temp_directory_path() / "diffsched-ttb.XXXXXX").string();
-  if (!::mkdtemp(tmpl.data())) return bad_input("cannot create a temporary directory");
-  const fs::path tmp = tmpl;
-  const fs::path json = o.json.empty() ? tmp / "ttb.json" : fs::path(o.json);
+  const TtbTemp tmp{util::make_temp_dir(TtbTemp::kTemplate)};
+  if (tmp.dir.empty()) return bad_input("cannot create a temporary directory");
+  const fs::path json = o.json.empty() ? tmp.json() : fs::path(o.json);
 
   std::vector<std::string> argv{python.string(), script.string(), "--time",
                                 fmt::format("{:g}", o.time_s), "--json", json.string(),
@@ -78,7 +79,7 @@ int run_ttb(const TtbOptions& o) {
     argv.push_back("--files");
     for (const std::string& f : o.files) argv.push_back(fs::absolute(f).string());
   }
-  const fs::path log = tmp / "ttb.log";
+  const fs::path log = tmp.log();
   fmt::print(stderr, "diffsched bench: time to bug (seeds 1-{}, --time {:g}; log {})...\n",
              o.seeds, o.time_s, log.string());
   const auto t0 = std::chrono::steady_clock::now();
@@ -100,7 +101,7 @@ int run_ttb(const TtbOptions& o) {
   fmt::print("\ntime to bug run in {:.0f} s{}\n", s,
              o.json.empty() ? "" : fmt::format("; every trial in {}", o.json));
   std::error_code ec;
-  fs::remove_all(tmp, ec);
+  fs::remove_all(tmp.dir, ec);
   return kExitOk;
 }
 

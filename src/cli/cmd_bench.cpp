@@ -29,10 +29,12 @@
 #include <fmt/format.h>
 
 #include "cli/bench_ttb.h"
+#include "cli/bench_workdir.h"
 #include "cli/commands.h"
 #include "tools/bench_report.h"
 #include "tools/process.h"
 #include "util/json.h"
+#include "util/temp_dir.h"
 #include "util/text.h"
 
 namespace diffsched::cli {
@@ -71,7 +73,7 @@ using util::read_text;
 
 class BenchRun {
  public:
-  BenchRun(const BenchOptions& o, fs::path bench_dir, fs::path tmp)
+  BenchRun(const BenchOptions& o, BenchBinaries bench_dir, BenchTemp tmp)
       : o_(o), mode_(o.smoke ? kSmoke : o.quick ? kQuick : kFull), dir_(std::move(bench_dir)),
         tmp_(std::move(tmp)) {}
 
@@ -86,12 +88,12 @@ class BenchRun {
       const auto parts = callgrind(valgrind, b);
       in.icount.insert(in.icount.end(), parts.begin(), parts.end());
     }
-    in.stack = tools::parse_stack_usage(read_text(dir_ / "pick.su"));
+    in.stack = tools::parse_stack_usage(read_text(dir_.stack_usage()));
     return in;
   }
 
   void plot(const tools::Report& r, const fs::path& gnuplot, const std::string& png) {
-    const fs::path script = tmp_ / "bench.gp";
+    const fs::path script = tmp_.gnuplot_script();
     std::string why;
     if (!io::write_file(script.string(), tools::gnuplot_script(r, png), &why)) throw Error{why};
     step("gnuplot", {gnuplot.string(), script.string()}, "plot");
@@ -132,8 +134,8 @@ class BenchRun {
 
   tools::GbenchRuns gbench(const std::string& binary, std::vector<std::string> args,
                            const std::string& what, const std::string& suffix = "") {
-    const fs::path out = tmp_ / (binary + suffix + ".json");
-    std::vector<std::string> argv{(dir_ / binary).string(), "--benchmark_out_format=json",
+    const fs::path out = tmp_.gbench_json(binary, suffix);
+    std::vector<std::string> argv{dir_.binary(binary).string(), "--benchmark_out_format=json",
                                   "--benchmark_out=" + out.string()};
     argv.insert(argv.end(), args.begin(), args.end());
     step(binary + suffix, argv, what);
@@ -144,26 +146,26 @@ class BenchRun {
   }
 
   std::vector<tools::CallgrindPart> callgrind(const fs::path& valgrind, const std::string& binary) {
-    const std::string prefix = "cg." + binary + ".out";
+    const std::string prefix = BenchTemp::callgrind_prefix(binary);
     std::vector<std::string> argv{valgrind.string(), "--tool=callgrind", "--collect-atstart=no",
-                                  "--callgrind-out-file=" + (tmp_ / prefix).string(),
-                                  (dir_ / binary).string(), "--icount"};
+                                  "--callgrind-out-file=" + tmp_.callgrind_out(binary).string(),
+                                  dir_.binary(binary).string(), "--icount"};
     if (o_.smoke) argv.push_back("--smoke");
     step(binary + ".callgrind", argv, "callgrind instruction counts");
     std::vector<tools::CallgrindPart> parts;
-    for (const auto& entry : fs::directory_iterator(tmp_)) {
+    for (const auto& entry : fs::directory_iterator(tmp_.dir)) {
       if (!entry.path().filename().string().starts_with(prefix)) continue;
       if (auto p = tools::parse_callgrind_part(read_text(entry.path()))) parts.push_back(*p);
     }
     if (parts.empty())
       throw Error{fmt::format("callgrind wrote no regions for {} (see {})", binary,
-                              (tmp_ / (binary + ".callgrind.log")).string())};
+                              tmp_.step_log(binary + ".callgrind").string())};
     return parts;
   }
 
   void step(const std::string& name, const std::vector<std::string>& argv,
             const std::string& what) {
-    const fs::path log = tmp_ / (name + ".log");
+    const fs::path log = tmp_.step_log(name);
     fmt::print(stderr, "diffsched bench: {} ({})...\n", name, what);
     std::string cmd;
     for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
@@ -180,8 +182,8 @@ class BenchRun {
 
   const BenchOptions& o_;
   Mode mode_;
-  fs::path dir_;
-  fs::path tmp_;
+  BenchBinaries dir_;
+  BenchTemp tmp_;
   std::vector<std::string> commands_;
 };
 
@@ -208,17 +210,16 @@ int run_bench(const BenchOptions& o) {
   if (dir.empty()) {
     std::error_code ec;
     const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-    dir = (ec ? fs::current_path() : self.parent_path()) / "bench";
+    dir = BenchBinaries::beside(ec ? fs::current_path() : self.parent_path()).dir;
   }
   for (const char* f : {"bench_cpudl", "bench_pick", "bench_cpudl_counts"})
-    if (::access((dir / f).c_str(), X_OK) != 0)
+    if (const fs::path binary = BenchBinaries{dir}.binary(f); ::access(binary.c_str(), X_OK) != 0)
       return bad_input(fmt::format(
           "benchmark binary {} not found (build the bench targets: cmake --build --preset "
           "default, or pass --bench-dir)",
-          (dir / f).string()));
-  if (!fs::exists(dir / "pick.su"))
-    return bad_input(fmt::format("{} not found (built with the bench targets)",
-                                 (dir / "pick.su").string()));
+          binary.string()));
+  if (const fs::path su = BenchBinaries{dir}.stack_usage(); !fs::exists(su))
+    return bad_input(fmt::format("{} not found (built with the bench targets)", su.string()));
   const fs::path valgrind = find_program("valgrind");
   if (valgrind.empty())
     return bad_input("valgrind not found on PATH (needed for instruction counts; apt-get "
@@ -234,12 +235,11 @@ int run_bench(const BenchOptions& o) {
   if (!o.json.empty() && !parent_exists(o.json))
     return bad_input(fmt::format("cannot write {}: no such directory", o.json));
 
-  std::string tmpl = (fs::temp_directory_path() / "diffsched-bench.XXXXXX").string();
-  if (!::mkdtemp(tmpl.data())) return bad_input("cannot create a temporary directory");
-  const fs::path tmp = tmpl;
+  const fs::path tmp = util::make_temp_dir(BenchTemp::kTemplate);
+  if (tmp.empty()) return bad_input("cannot create a temporary directory");
 
   const auto t0 = std::chrono::steady_clock::now();
-  BenchRun bench(o, dir, tmp);
+  BenchRun bench(o, {dir}, {tmp});
   try {
     const tools::BenchInputs in = bench.collect(valgrind);
     std::string error;

@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "campaign/campaign.h"
+#include "campaign/layout.h"
 #include "cli/commands.h"
 #include "perf/run.h"
 
@@ -32,6 +33,7 @@ int perf_stage(const CampaignArgs& a) {
                    "| subject | cpus | side | metric | ratio | guided found | random | reproducer |\n"
                    "|---|---|---|---|---|---|---|---|\n";
   int status = 0;
+  const campaign::Layout layout{a.o.out, a.o.corpus};
   for (const SubjectTool* tool : kSubjectTools) {
     const std::string_view subject = tool->name;
     perf::PerfSettings ro;
@@ -42,7 +44,7 @@ int perf_stage(const CampaignArgs& a) {
     ro.seed = a.o.seed.value_or(1);
     ro.clock = false;
     ro.best = false;
-    ro.out = (a.o.out / "perf").string();
+    ro.out = layout.perf().string();
     ro.self = a.o.self;
     std::string error;
     const auto r = perf::run(ro, &error);
@@ -60,11 +62,11 @@ int perf_stage(const CampaignArgs& a) {
     }
   }
   {
-    std::ofstream summary(a.o.out / "summary.md", std::ios::app);
+    std::ofstream summary(layout.summary_md(), std::ios::app);
     summary << md;
     summary.flush();
     if (!summary) {  // the finding's status wins over a lost report line
-      fmt::print(stderr, "diffsched: error: cannot write {}\n", (a.o.out / "summary.md").string());
+      fmt::print(stderr, "diffsched: error: cannot write {}\n", layout.summary_md().string());
       if (status == kExitOk) status = kExitBadInput;
     }
   }

@@ -9,6 +9,7 @@
 
 #include "cli/commands.h"
 #include "tools/coverage.h"
+#include "tools/coverage_workdir.h"
 #include "tools/process.h"
 
 namespace diffsched::cli {
@@ -33,9 +34,10 @@ int run_coverage_cmd(const CoverageCliOptions& o) {
     return kExitBadInput;
   }
   tools::CoverageOptions options;
-  options.corpus = o.corpus.empty() ? tools::source_dir() / "corpus" : tools::fs::path(o.corpus);
-  options.work = tools::preset_dir("coverage") / "diffsched-coverage";
-  options.html = o.html.empty() ? options.work / "html" : tools::fs::path(o.html);
+  const tools::CoverageWork work = tools::CoverageWork::default_dir();
+  options.corpus = o.corpus.empty() ? tools::SourceTree{tools::source_dir()}.corpus_tree().dir : tools::fs::path(o.corpus);
+  options.work = work.dir;
+  options.html = o.html.empty() ? work.html() : tools::fs::path(o.html);
   fmt::print(stderr, "coverage: building preset coverage and replaying {} ...\n",
              options.corpus.string());
   std::string error;
@@ -99,7 +101,7 @@ int run_coverage_cmd(const CoverageCliOptions& o) {
     }
     for (const auto& m : g.missed) fmt::print("  not covered ({}): {}\n", tools::kGroupNames[i], m);
   }
-  fmt::print("html report: {}\n", (options.html / "index.html").string());
+  fmt::print("html report: {}\n", tools::CoverageWork::html_index(options.html).string());
   if (status == kExitOk)
     fmt::print("reference and optimized code covered at >= {}% of lines and branches\n",
                o.min_percent);

@@ -17,8 +17,10 @@
 
 #include "cli/commands.h"
 #include "fn/check.h"
+#include "fn/workdir.h"
 #include "patch/apply.h"
 #include "patch/check.h"
+#include "util/temp_dir.h"
 #include "util/text.h"
 
 namespace diffsched::cli {
@@ -29,20 +31,6 @@ namespace fs = std::filesystem;
 
 struct PatchArgs {
   std::string patch, tree, git;
-};
-
-// A temporary directory removed when the run ends.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::error_code ec;
-    std::string t = (fs::temp_directory_path(ec) / "diffsched-fn-git-XXXXXX").string();
-    if (mkdtemp(t.data())) path = t;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path.empty()) fs::remove_all(path, ec);
-  }
 };
 
 // fn over a patch or a git range (check_patch with every function routed to fn).
@@ -61,11 +49,11 @@ int run_fn_patch(const fn::FnOptions& f, const PatchArgs& a) {
   o.self = util::self_path();
   o.self_command = self_command();
   o.version = version_string();
-  TempDir tmp;
+  const util::TempDir tmp(fn::GitRangeWork::kTemplate);  // removed when the run ends
   if (!a.git.empty()) {
     if (tmp.path.empty()) return bad_input("cannot make a temporary directory");
     fs::path top;
-    const fs::path diff = tmp.path / "range.diff";
+    const fs::path diff = fn::GitRangeWork{tmp.path}.range_diff();
     const std::string e = patch::git_range_diff(a.tree.empty() ? fs::current_path() : fs::path(a.tree),
                                                 a.git, diff, &top, &o.base);
     if (!e.empty()) return bad_input(e);

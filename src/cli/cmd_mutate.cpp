@@ -19,6 +19,7 @@
 #include "subject_tools.h"
 #include "tools/process.h"
 #include "util/json.h"
+#include "util/temp_dir.h"
 #include "util/text.h"
 
 namespace diffsched::cli {
@@ -116,9 +117,8 @@ int run_mutate(const MutateOptions& o) {
   if (!o.harness.empty()) ro.harness = fs::absolute(o.harness);
   std::error_code ec;
   if (o.out.empty()) {
-    std::string tmpl = (fs::temp_directory_path() / "diffsched-mutate-XXXXXX").string();
-    if (!::mkdtemp(tmpl.data())) return bad_input("cannot create a temporary directory for --out");
-    ro.out = tmpl;
+    ro.out = util::make_temp_dir(mutate::kOutTemplate);
+    if (ro.out.empty()) return bad_input("cannot create a temporary directory for --out");
   } else {
     ro.out = fs::absolute(o.out);
     fs::create_directories(ro.out, ec);

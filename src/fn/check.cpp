@@ -13,7 +13,9 @@
 #include "fn/exhaustive.h"
 #include "fn/minimize.h"
 #include "fn/sides.h"
+#include "fn/workdir.h"
 #include "tools/process.h"
+#include "util/temp_dir.h"
 #include "util/text.h"
 
 namespace diffsched::fn {
@@ -42,19 +44,6 @@ const char* level_name(FnLevel l) {
   return l == FnLevel::kExact ? "exact" : l == FnLevel::kSorted ? "sorted" : "multiset";
 }
 
-// A temporary directory, removed when it goes.
-struct WorkDir {
-  fs::path path;
-  WorkDir() {
-    std::string t = (fs::temp_directory_path() / "diffsched-fn-XXXXXX").string();
-    if (mkdtemp(t.data())) path = t;
-  }
-  ~WorkDir() {
-    std::error_code ec;
-    if (!path.empty()) fs::remove_all(path, ec);
-  }
-};
-
 // A finding's input made smaller (minimize.h), with what each side did on it.
 struct Minimized {
   Input input;
@@ -68,13 +57,13 @@ constexpr int kMaxShrinkRounds = 48;
 
 // Greedy: each round runs every smaller neighbour of the input on both sides
 // (one batch each) and keeps the first with the finding's signature.
-Minimized minimize(const Side& old_side, const Side& new_side, const fs::path& dir,
+Minimized minimize(const Side& old_side, const Side& new_side, const WorkDir& dir,
                    const Input& start, const Observation& a, const Observation& b, FnLevel level,
                    bool keep_nr_cpu_ids) {
   const Layout& layout = old_side.layout;
   const std::string signature = finding_signature(layout, a, b, level);
   Minimized m{start, a, b};
-  const fs::path batch = dir / "shrink.bin";
+  const fs::path batch = dir.shrink();
   for (int round = 0; round < kMaxShrinkRounds && !signature.empty(); ++round) {
     const std::vector<Input> next = shrink_candidates(layout, m.input, keep_nr_cpu_ids);
     std::vector<Observation> x, y;
@@ -374,11 +363,12 @@ int run_fn(const FnOptions& o) {
     if (std::string error; !bounds_of(o, &b, &error)) return bad(error);  // before anything is built
   }
   if (o.print_spec) return print_spec(o, spec, level_text);
-  WorkDir work;
-  if (work.path.empty()) return bad("cannot make a temporary directory");
-  Side old_side{"old", o.old_file, o.old_function, work.path / "old"};
-  Side new_side{"new", o.new_file, o.new_function, work.path / "new"};
-  old_side.runtime_cache = new_side.runtime_cache = work.path;
+  const util::TempDir temp(WorkDir::kTemplate);  // removed when the check ends
+  const WorkDir work{temp.path};
+  if (work.dir.empty()) return bad("cannot make a temporary directory");
+  Side old_side{"old", o.old_file, o.old_function, work.side("old").dir};
+  Side new_side{"new", o.new_file, o.new_function, work.side("new").dir};
+  old_side.runtime_cache = new_side.runtime_cache = work.dir;
   for (Side* s : {&old_side, &new_side})
     if (std::string error; !prepare_side(*s, spec, &error)) return bad(error);
   if (const std::string why = same_inputs(old_side.layout, new_side.layout); !why.empty())
@@ -416,7 +406,7 @@ int run_fn(const FnOptions& o) {
   }
   for (std::uint64_t k = 0; !given && !o.exhaustive && k < o.runs; ++k)
     inputs.push_back(generate_input(old_side.layout, rng, o.nr_cpus));
-  const fs::path batch = work.path / "inputs.bin";
+  const fs::path batch = work.inputs();
   if (!write_batch(batch.string(), inputs)) return bad("cannot write the batch file");
   for (Side* s : {&old_side, &new_side})
     if (std::string error; !build_side(*s, &error)) return bad(error);
@@ -425,7 +415,7 @@ int run_fn(const FnOptions& o) {
     if (std::string error; !run_side(*s, batch, inputs.size(), out, &error)) return bad(error);
   auto shrink = [&](std::size_t k) {
     if (!o.minimize || given) return Minimized{inputs[k], a[k], b[k]};
-    return minimize(old_side, new_side, work.path, inputs[k], a[k], b[k], level, o.nr_cpus != 0);
+    return minimize(old_side, new_side, work, inputs[k], a[k], b[k], level, o.nr_cpus != 0);
   };
   return report(o, old_side.layout, inputs, a, b, level, shrink);
 }

@@ -12,6 +12,7 @@
 
 #include "kcheck/c_source.h"
 #include "kcheck/libclang.h"
+#include "kcheck/work.h"
 #include "tools/process.h"
 #include "util/json.h"
 #include "util/text.h"
@@ -443,12 +444,13 @@ std::vector<std::string> own_helpers(CXTranslationUnit tu) {
 std::string extract_in_child(const std::string& text, std::string_view function,
                              const std::string& shim) {
   Extraction out;
-  const std::string path = shim + "/fn-input/input.c";  // no such directory: no neighbours
+  const tools::ShimTree tree{shim};
+  const std::string path = tree.unsaved_input("fn-input").string();  // no such directory: no neighbours
   if (const std::string why = tools::libclang_load_error(); !why.empty()) {
     out.error = why;
     return util::dump_json(nlohmann::json(out));
   }
-  const std::string force = shim + "/sched/sched.h";
+  const std::string force = tree.sched_header().string();
   CXUnsavedFile unsaved{path.c_str(), text.data(), static_cast<unsigned long>(text.size())};
   CXIndex index = FN_LC(clang_createIndex)(0, 0);
   auto parse = [&](const std::vector<std::string>& own, unsigned flags, CXTranslationUnit* tu) {

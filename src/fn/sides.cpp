@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include "fn/sides.h"
+#include "fn/workdir.h"
+#include "kcheck/work.h"
 #include "tools/process.h"
 #include "util/text.h"
 
@@ -54,15 +56,14 @@ fs::path runtime_objects(const Side& side, const std::vector<std::string>& flags
   if (side.runtime_cache.empty()) return {};
   std::string key;
   for (const auto& own : side.x.shim_own) key += "," + own;
-  const fs::path dir =
-      side.runtime_cache / fmt::format("runtime-{:x}", std::hash<std::string>{}(key));
-  if (fs::exists(dir / "bitmap.o")) return dir;
+  const RuntimeObjects objects = RuntimeObjects::in(side.runtime_cache, std::hash<std::string>{}(key));
+  const fs::path& dir = objects.dir;
+  if (fs::exists(objects.bitmap())) return dir;
   std::error_code ec;
   fs::create_directories(dir, ec);
-  const fs::path shim = tools::source_dir() / "kshim";
+  const tools::ShimTree shim = tools::ShimTree::of(tools::source_dir());
   std::vector<std::string> argv = flags;
-  argv.insert(argv.end(), {"-c", (shim / "runtime" / "runtime.c").string(),
-                           (shim / "runtime" / "bitmap.c").string()});
+  argv.insert(argv.end(), {"-c", shim.runtime("runtime.c").string(), shim.runtime("bitmap.c").string()});
   std::string why;
   const auto box = tools::sandboxed(argv, {side.runtime_cache}, &why);
   *rc = box.empty() ? -1
@@ -135,8 +136,9 @@ std::string spec_unused(const Spec& spec, const Side& a, const Side& b) {
 bool build_side(Side& side, std::string* error) {
   std::error_code ec;
   fs::create_directories(side.dir, ec);
-  const fs::path unit = side.dir / "unit.c", log = side.dir / "build.log";
-  side.exe = side.dir / "harness";
+  const SideDir files{side.dir};
+  const fs::path unit = files.unit(), log = files.build_log();
+  side.exe = files.harness();
   {
     std::ofstream f(unit);
     f << side.x.text << "\n" << harness_source(side.layout, side.function);
@@ -151,9 +153,9 @@ bool build_side(Side& side, std::string* error) {
     *error = "clang-14 not found on PATH (run scripts/install-deps.sh)";
     return false;
   }
-  const fs::path shim = tools::source_dir() / "kshim";
+  const tools::ShimTree shim = tools::ShimTree::of(tools::source_dir());
   std::vector<std::string> flags = {clang.string()};
-  for (const auto& a : side.x.compile_args(shim)) flags.push_back(a);
+  for (const auto& a : side.x.compile_args(shim.dir)) flags.push_back(a);
   // The kernel builds with -fno-strict-overflow: signed overflow wraps.
   flags.insert(flags.end(), {"-g", "-O1", "-fwrapv", "-fsanitize=address,undefined",
                              "-fno-sanitize=signed-integer-overflow",
@@ -163,10 +165,10 @@ bool build_side(Side& side, std::string* error) {
   std::vector<std::string> argv = flags;
   argv.push_back(unit.string());
   if (objects.empty()) {
-    argv.insert(argv.end(), {(shim / "runtime" / "runtime.c").string(),
-                             (shim / "runtime" / "bitmap.c").string()});
+    argv.insert(argv.end(), {shim.runtime("runtime.c").string(), shim.runtime("bitmap.c").string()});
   } else {
-    argv.insert(argv.end(), {(objects / "runtime.o").string(), (objects / "bitmap.o").string()});
+    const RuntimeObjects built{objects};
+    argv.insert(argv.end(), {built.runtime().string(), built.bitmap().string()});
   }
   argv.insert(argv.end(), {"-o", side.exe.string()});
   // lld links the sanitizer runtimes several times faster than bfd ld.
@@ -195,7 +197,7 @@ bool build_side(Side& side, std::string* error) {
 bool run_side(const Side& side, const fs::path& batch, std::size_t n,
               std::vector<Observation>* out, std::string* error) {
   out->assign(n, Observation{});
-  const fs::path records = side.dir / "records.jsonl", log = side.dir / "run.log";
+  const fs::path records = SideDir{side.dir}.records(), log = SideDir{side.dir}.run_log();
   const double deadline = 10.0 + 0.05 * static_cast<double>(n);
   std::size_t start = 0;
   int faults = 0;

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "fn/extract_internal.h"
+#include "kcheck/work.h"
 #include "tools/process.h"
 #include "util/text.h"
 
@@ -28,16 +29,17 @@ const GlobalRead* Extraction::global(std::string_view name) const {
 }
 
 std::vector<std::string> Extraction::compile_args(const std::filesystem::path& shim_dir) const {
-  const std::filesystem::path shim = shim_dir.empty() ? tools::source_dir() / "kshim" : shim_dir;
+  const tools::ShimTree shim = shim_dir.empty() ? tools::ShimTree::of(tools::source_dir())
+                                                : tools::ShimTree{shim_dir};
   // kernel-check's candidate flags (kcheck/build.cpp), without
   // the sanitizers, the glue and the output.
   std::vector<std::string> args = {
       "-std=gnu11", "-nostdinc", "-fno-strict-aliasing", "-fno-common", "-Wall",
       "-Wno-unused-function", "-Werror=implicit-function-declaration",
       "-Werror=incompatible-pointer-types", "-Werror=int-conversion", "-Werror=return-type",
-      "-fdiagnostics-color=never", "-iquote", (shim / "sched").string(), "-I",
-      (shim / "include").string(), "-I", (shim / "abi").string(), "-include",
-      (shim / "sched" / "sched.h").string()};
+      "-fdiagnostics-color=never", "-iquote", shim.sched().string(), "-I",
+      shim.include().string(), "-I", shim.abi().string(), "-include",
+      shim.sched_header().string()};
   for (const auto& name : shim_own) args.push_back("-DKSHIM_OWN_" + name);
   return args;
 }
@@ -45,10 +47,11 @@ std::vector<std::string> Extraction::compile_args(const std::filesystem::path& s
 Extraction extract_function(const std::string& text, std::string_view function,
                             const ExtractOptions& options) {
   Extraction failed;
-  const std::string shim =
-      (options.shim_dir.empty() ? tools::source_dir() / "kshim" : options.shim_dir).string();
-  if (const std::string bad =
-          tools::special_include(text, {shim + "/sched", shim + "/include", shim + "/abi"});
+  const tools::ShimTree tree = options.shim_dir.empty() ? tools::ShimTree::of(tools::source_dir())
+                                                        : tools::ShimTree{options.shim_dir};
+  const std::string shim = tree.dir.string();
+  if (const std::string bad = tools::special_include(
+          text, {tree.sched().string(), tree.include().string(), tree.abi().string()});
       !bad.empty()) {
     failed.error = fmt::format("{}: it #includes {}, which is not a regular file",
                                options.file_name, bad);

@@ -99,7 +99,7 @@ CacheKey cache_key(const std::vector<std::string>& argv, const fs::path& clang,
     e.push_back(argv[i]);
   }
   e.insert(e.begin() + 1, "-E");
-  const fs::path out = st.dir / "preprocessed.i";
+  const fs::path out = st.preprocessed();
   std::string why;
   const auto boxed = sandboxed(e, {st.dir}, &why);
   if (boxed.empty()) return k;

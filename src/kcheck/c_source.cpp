@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "kcheck/libclang.h"
+#include "kcheck/work.h"
 #include "tools/process.h"
 
 namespace diffsched::tools {
@@ -151,11 +152,13 @@ CSource parse_uncached(const std::string& text) {
     return failed;
   }
   CSource out;
-  const std::string shim = (source_dir() / "kshim").string();
-  const std::string path = shim + "/detect/input.c";
-  const std::string sched = shim + "/sched", include = shim + "/include", abi = shim + "/abi";
-  const std::string force = sched + "/sched.h";
-  if (const std::string bad = special_include(text, {shim + "/detect", sched, include, abi});
+  const ShimTree tree = ShimTree::of(source_dir());
+  const std::string shim = tree.dir.string();
+  const std::string path = tree.unsaved_input("detect").string();
+  const std::string sched = tree.sched().string(), include = tree.include().string(),
+                    abi = tree.abi().string();
+  const std::string force = tree.sched_header().string();
+  if (const std::string bad = special_include(text, {tree.unsaved_dir("detect").string(), sched, include, abi});
       !bad.empty()) {
     out.error = fmt::format("it #includes {}, which is not a regular file", bad);
     return out;

@@ -16,6 +16,7 @@
 #include "kcheck/subject_hooks.h"
 #include "kcheck/work.h"
 #include "tools/process.h"
+#include "util/temp_dir.h"
 #include "util/text.h"
 
 namespace diffsched::tools {
@@ -88,7 +89,8 @@ bool export_ktap_module(const CandidateSpec& spec, const std::vector<fs::path>& 
   inputs.insert(inputs.end(), {spec.file, spec.header});
   inputs.insert(inputs.end(), ops.begin(), ops.end());
   auto files = in_kernel_detail::module_files(false);
-  for (const char* f : {"ktap_programs.h", "ktap.json", "README"}) files.push_back({util::OwnedEntry::kFile, f});
+  for (const char* f : {ModuleStage::kKtapPrograms, ModuleStage::kKtapMeta, ModuleStage::kKtapReadme})
+    files.push_back({util::OwnedEntry::kFile, f});
   util::OwnedDir dir;
   const std::string name = "diffsched_" + ident(fs::absolute(to.dir).lexically_normal().filename().string());
   if (!dir.open(to.dir, {.mode = "export --ktap-module", .option = "-o", .inputs = inputs,
@@ -98,7 +100,7 @@ bool export_ktap_module(const CandidateSpec& spec, const std::vector<fs::path>& 
       !in_kernel_detail::stage_module(spec, dir, error, {.name = name, .main = "kc_ktap"}))
     return false;
   std::error_code ec;
-  if (!dir.protects(dir.dir() / "init.sh")) fs::remove(dir.dir() / "init.sh", ec);
+  if (const fs::path init = ModuleStage{dir.dir()}.guest_init(); !dir.protects(init)) fs::remove(init, ec);
   const nlohmann::json meta = {{"diffsched_ktap_module", 1}, {"module", name},
                                {"candidate", fs::absolute(spec.file).string()},
                                {"subject", std::string(subject.name)}, {"nr_cpus", nrs}};
@@ -161,7 +163,7 @@ int boot_ktap_modules(const KtapBoot& b) {
   std::vector<std::string> names;
   unsigned nr = b.nr;
   for (const fs::path& dir : b.modules) {
-    nlohmann::json meta = nlohmann::json::parse(read_text(dir / "ktap.json"), nullptr, false);
+    nlohmann::json meta = nlohmann::json::parse(read_text(ModuleStage{dir}.ktap_meta()), nullptr, false);
     if (meta.is_discarded() || !meta.contains("module") || !meta["module"].is_string() ||
         !meta.contains("nr_cpus") || !meta["nr_cpus"].is_array())
       return fail(fmt::format("{}: not a directory of export --ktap-module (no valid ktap.json)",
@@ -175,15 +177,18 @@ int boot_ktap_modules(const KtapBoot& b) {
   }
   const auto pieces = find_kernel_pieces(b.kernel, &why);
   if (!pieces) return fail(why);
-  char tmpl[] = "/tmp/diffsched-ktap-boot.XXXXXX";
-  if (!mkdtemp(tmpl)) return fail("cannot make a temporary directory in /tmp");
-  const fs::path work = tmpl;
-  in_kernel_detail::GuestImage image{.init = work / "init.sh", .loglevel = "7"};
+  const fs::path tmpl = util::temp_template(KtapBootWork::kTemplate);
+  const KtapBootWork boot{util::make_dir_from_template(tmpl)};
+  if (boot.dir.empty())
+    return fail(fmt::format("cannot make a temporary directory in {}", tmpl.parent_path().string()));
+  const fs::path& work = boot.dir;
+  in_kernel_detail::GuestImage image{.init = boot.init(), .loglevel = "7"};
   for (std::size_t k = 0; k < b.modules.size(); ++k) {
     const fs::path& dir = b.modules[k];
     const std::string& name = names[k];
     // Built in a copy: the exported directory stays as export wrote it.
-    const fs::path mod = work / fmt::format("m{}", k + 1);
+    const ModuleStage copy = boot.module_copy(k + 1);
+    const fs::path& mod = copy.dir;
     std::error_code ec;
     fs::create_directories(mod, ec);
     for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
@@ -193,13 +198,13 @@ int boot_ktap_modules(const KtapBoot& b) {
         fs::copy_file(e.path(), mod / rel, ec);
     }
     if (ec) return fail(fmt::format("cannot copy {} to {}: {}", dir.string(), mod.string(), ec.message()));
-    const fs::path log = work / fmt::format("m{}-build.log", k + 1);
+    const fs::path log = boot.module_build_log(k + 1);
     if (!in_kernel_detail::kbuild(pieces->headers, mod, name, log, &why)) {
       fmt::print(stderr, "{}", read_text(log));
       return fail(fmt::format("{} does not build against the {} headers ({}; log {})", dir.string(),
                               pieces->version, why, log.string()));
     }
-    image.files.emplace_back(mod / (name + ".ko"), fmt::format("m{}.ko", k + 1));
+    image.files.emplace_back(copy.module(name), KtapBootWork::module_in_guest(k + 1));
   }
   if (nr == 0) nr = 1;
   if (!in_kernel_detail::write_text(image.init, ktap_init(b.modules.size())))

@@ -1,4 +1,5 @@
 #include "kcheck/libclang.h"
+#include "kcheck/work.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -118,9 +119,9 @@ std::vector<std::string> shim_parse_args(const std::string& shim_dir,
                                          const std::vector<std::string>& own) {
   std::vector<std::string> args = {"-x", "c", "-std=gnu11", "-nostdinc", "-w", "-ferror-limit=0",
                                    "-fbracket-depth=1024",
-                                   "-iquote", shim_dir + "/sched",
-                                   "-I", shim_dir + "/include",
-                                   "-I", shim_dir + "/abi",
+                                   "-iquote", ShimTree{shim_dir}.sched().string(),
+                                   "-I", ShimTree{shim_dir}.include().string(),
+                                   "-I", ShimTree{shim_dir}.abi().string(),
                                    "-include", force_include};
   for (const auto& name : own) args.push_back("-DKSHIM_OWN_" + name);
   return args;

@@ -15,6 +15,7 @@
 #include "kcheck/c_source.h"
 #include "kcheck/work.h"
 #include "tools/process.h"
+#include "util/temp_dir.h"
 #include "util/text.h"
 
 namespace diffsched::kcheck {
@@ -120,13 +121,13 @@ int make_work_dir(Session& s) {
   std::error_code ec;
   s.work = s.o.work_dir;
   if (s.work.empty()) {
-    const fs::path root = tools::FuzzBuild{tools::preset_dir("fuzz")}.work_dirs();
+    const tools::FuzzBuild fuzz{tools::preset_dir("fuzz")};
+    const fs::path root = fuzz.work_dirs();
     fs::create_directories(root, ec);
-    std::string tmpl =
-        (root / fmt::format("{}-XXXXXX", fs::path(s.o.candidate).stem().string())).string();
-    if (!mkdtemp(tmpl.data()))
-      return error(fmt::format("cannot create a directory under {}", root.string()));
-    s.work = fs::absolute(tmpl).lexically_normal();
+    const fs::path made =
+        util::make_dir_from_template(fuzz.work_dir_template(fs::path(s.o.candidate).stem().string()));
+    if (made.empty()) return error(fmt::format("cannot create a directory under {}", root.string()));
+    s.work = fs::absolute(made).lexically_normal();
     s.h.work = s.work;
     s.artifacts = tools::KcheckWork{s.work}.artifacts();
     fs::create_directories(s.artifacts, ec);

@@ -340,7 +340,7 @@ int run_fuzzing(Session& s) {
                                 fmt::format("-seed={}", o.seed), "-dict=" + dict, "-max_len=4096",
                                 fmt::format("-timeout={}", o.hang_seconds), "-detect_leaks=0",
                                 "-print_final_stats=1",
-                                "-artifact_prefix=" + (s.artifacts / "").string(), corpus.string()},
+                                "-artifact_prefix=" + tools::KcheckWork::artifact_prefix(s.artifacts), corpus.string()},
                                log, o.time + kWatchdogSlack);
   const fs::path crash = find_crash(s.artifacts);
   if (!crash.empty()) return fuzz_finding(s, crash, log, t);

@@ -26,9 +26,13 @@ struct CandidateStage {
   std::string role;  // "candidate", "baseline", ...
 
   using path = std::filesystem::path;
+  static constexpr const char* kHeader = "cpudeadline.h";
   path file(const path& candidate) const { return dir / candidate.filename(); }
-  path header() const { return dir / "cpudeadline.h"; }
+  path header() const { return dir / kHeader; }
+  // The header a file's own tree has beside it (kernel/sched/cpudeadline.h).
+  static path header_beside(const path& file) { return file.parent_path() / kHeader; }
   path compile_log() const { return dir / "compile.log"; }
+  path preprocessed() const { return dir / "preprocessed.i"; }  // the compile's -E output
   path shared_object() const { return dir / (role + ".so"); }
 };
 
@@ -36,17 +40,37 @@ struct CandidateStage {
 // the names kbuild and the staging table (in_kernel_module.cpp) use.
 struct ModuleStage {
   static constexpr const char* kCandidate = "candidate.c";
-  static constexpr const char* kHeader = "cpudeadline.h";  // as the kernel's "cpudeadline.h"
+  static constexpr const char* kHeader = CandidateStage::kHeader;  // as the kernel's "cpudeadline.h"
   static constexpr const char* kGlue = "glue.c";
   static constexpr const char* kDriverSubject = "kc_subject.c";  // the driver's subject part
   static constexpr const char* kKbuild = "Kbuild";
   static constexpr const char* kGuestInit = "init.sh";
+  // export --ktap-module's: its programs, its metadata (boot --ktap reads
+  // it), its README.
+  static constexpr const char* kKtapPrograms = "ktap_programs.h";
+  static constexpr const char* kKtapMeta = "ktap.json";
+  static constexpr const char* kKtapReadme = "README";
   std::filesystem::path dir;
 
   using path = std::filesystem::path;
   path candidate() const { return dir / kCandidate; }
   path guest_init() const { return dir / kGuestInit; }
   path module() const { return dir / "kcheck.ko"; }
+  path module(std::string_view name) const { return dir / fmt::format("{}.ko", name); }
+  path ktap_meta() const { return dir / kKtapMeta; }
+};
+
+// boot --ktap's temporary directory: the guest's /init, and module K's copy
+// (K from 1), built there, with its build log and its name in the guest.
+struct KtapBootWork {
+  std::filesystem::path dir;
+
+  using path = std::filesystem::path;
+  static constexpr const char* kTemplate = "diffsched-ktap-boot.XXXXXX";  // under the temp dir
+  path init() const { return dir / "init.sh"; }
+  ModuleStage module_copy(std::size_t k) const { return {dir / fmt::format("m{}", k)}; }
+  path module_build_log(std::size_t k) const { return dir / fmt::format("m{}-build.log", k); }
+  static std::string module_in_guest(std::size_t k) { return fmt::format("m{}.ko", k); }
 };
 
 // The guest's initramfs (KcheckWork::initramfs(tag)): what the kernel runs
@@ -76,6 +100,11 @@ struct ShimTree {
   path include() const { return dir / "include"; }
   path shim_header() const { return include() / "kshim" / "kshim.h"; }
   path abi() const { return dir / "abi"; }
+  // The name of a text parsed from memory (libclang's unsaved file), in a
+  // directory of the shim that does not exist (`where`: "detect"), so that
+  // the parse finds no neighbours.
+  path unsaved_dir(std::string_view where) const { return dir / where; }
+  path unsaved_input(std::string_view where) const { return unsaved_dir(where) / "input.c"; }
   // The kernel's cpudeadline.h of an API form ("v4.9"), staged beside a file
   // that brings none.
   path cpudeadline_header(std::string_view form) const {
@@ -91,28 +120,47 @@ struct ShimTree {
   path guest_init() const { return kmod() / "init.sh"; }
 };
 
+// A corpus tree (SOURCE/corpus, or coverage --corpus): raw inputs per
+// target, the seeds' and regressions' programs, campaign's accepted findings.
+struct CorpusTree {
+  std::filesystem::path dir;
+
+  using path = std::filesystem::path;
+  path raw(std::string_view target) const { return dir / target; }
+  path seeds(std::string_view target) const { return dir / "seeds" / target; }
+  path regressions() const { return dir / "regressions"; }
+  path regressions(std::string_view subject) const { return regressions() / subject; }
+  path accepted() const { return dir / "accepted.txt"; }
+};
+
 // What kernel-check reads of the source tree: the checked-in programs and
 // corpora by target or subject, the fuzz dictionaries, the shim.
 struct SourceTree {
   std::filesystem::path dir;  // tools::source_dir()
 
   using path = std::filesystem::path;
-  path seeds(std::string_view target) const { return dir / "corpus" / "seeds" / target; }
-  path regressions(std::string_view subject) const {
-    return dir / "corpus" / "regressions" / subject;
-  }
-  path corpus(std::string_view target) const { return dir / "corpus" / target; }
+  CorpusTree corpus_tree() const { return {dir / "corpus"}; }
+  path seeds(std::string_view target) const { return corpus_tree().seeds(target); }
+  path regressions(std::string_view subject) const { return corpus_tree().regressions(subject); }
+  path corpus(std::string_view target) const { return corpus_tree().raw(target); }
+  path sources() const { return dir / "src"; }  // what coverage reports on
   path dict(std::string_view name) const { return dir / "fuzz" / fmt::format("{}.dict", name); }
   ShimTree shim() const { return ShimTree::of(dir); }
 };
 
-// What kernel-check uses of the fuzz preset's build tree (tools::preset_dir("fuzz")).
+// What kernel-check uses of the fuzz preset's build tree (tools::preset_dir("fuzz")),
+// and campaign of a fuzzing preset's (fuzz, afl): its fuzz targets' binaries.
 struct FuzzBuild {
   std::filesystem::path dir;
 
   using path = std::filesystem::path;
+  path fuzzers() const { return dir / "fuzz"; }
   path harness() const { return dir / "kshim" / "kcheck_harness"; }
   path work_dirs() const { return dir / "kcheck"; }  // the default --work-dir's parent
+  // mkdtemp's template for a default --work-dir: work_dirs()/<stem>-XXXXXX.
+  path work_dir_template(std::string_view stem) const {
+    return work_dirs() / fmt::format("{}-XXXXXX", stem);
+  }
   path build_cache() const { return dir / "kcheck-cache"; }  // kcheck/build_cache.h
 };
 
@@ -127,6 +175,9 @@ struct KcheckWork {
   path stopped_input(bool raw) const { return dir / (raw ? "stopped-input.raw" : "stopped-input.ops"); }
   // The stages.
   path artifacts() const { return dir / "artifacts"; }  // libFuzzer's crash- files
+  // libFuzzer's -artifact_prefix for a directory of artifacts (artifacts(),
+  // or the tree a session owns for them): the directory with a trailing '/'.
+  static std::string artifact_prefix(const path& artifacts) { return (artifacts / "").string(); }
   path harness_build_log() const { return dir / "harness-build.log"; }
   path load_log() const { return dir / "load.log"; }
   path minimized() const { return dir / "minimized.ops"; }  // the default -o

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -65,6 +66,9 @@ Outcome classify(int exit_status, const std::string& verdict_json);
 std::string detected_find_returns(const std::string& verdict_json);
 // The --verdict-json file of a kernel-check run with work directory `work`.
 fs::path verdict_file(const fs::path& work);
+
+// The default --out: a fresh directory under the temporary directory.
+inline constexpr std::string_view kOutTemplate = "diffsched-mutate-XXXXXX";
 
 // Every path of one mutant's directory (OUT/<id>/, docs/mutation.md), named
 // once: the mutant, its diff, and per kernel-check run (`tag`: "",

@@ -42,17 +42,17 @@ bool write_text(const fs::path& file, const std::string& text) {
 }
 
 // The tree is the top of a git work tree (not a folder inside another repository).
-bool is_git_top(const fs::path& tree, const fs::path& scratch, double deadline) {
-  const fs::path log = scratch / "git-toplevel.log";
+bool is_git_top(const fs::path& tree, const StageDir& scratch, double deadline) {
+  const fs::path log = scratch.git_toplevel_log();
   if (run({"git", "-C", tree.string(), "rev-parse", "--show-toplevel"}, log, deadline) != 0) return false;
   std::error_code ec1, ec2;
   return fs::equivalent(trimmed(util::read_text(log)), tree, ec1) && !ec1 && !ec2;
 }
 
 // The commit REV names in the tree, or "".
-std::string resolve(const fs::path& tree, const std::string& rev, const fs::path& scratch,
+std::string resolve(const fs::path& tree, const std::string& rev, const StageDir& scratch,
                     double deadline) {
-  const fs::path log = scratch / "git-rev-parse.log";
+  const fs::path log = scratch.git_rev_parse_log();
   if (run({"git", "-C", tree.string(), "rev-parse", "--verify", "--quiet", "--end-of-options",
            rev + "^{commit}"},
           log, deadline) != 0)
@@ -98,19 +98,19 @@ std::string stage_base(const Series& series, const StageOptions& o, const fs::pa
 // Names the first hunk of patch `p` that does not apply to `dir`: each
 // file's hunks are tried cumulatively (up to hunk h) in a dry run.
 std::string failing_hunk(const Patch& p, std::size_t index, const fs::path& dir,
-                         const fs::path& scratch, double deadline) {
+                         const StageDir& scratch, double deadline) {
   for (std::size_t f = 0; f < p.files.size(); ++f)
     for (std::size_t h = 0; h < p.files[f].hunks.size(); ++h) {
-      const fs::path diff = scratch / "one-hunk.diff";
+      const fs::path diff = scratch.one_hunk_diff();
       write_text(diff, unified_diff(p, static_cast<long>(f), static_cast<long>(h)));
       const int rc = run({"patch", "-p1", "--dry-run", "--batch", "--forward", "--fuzz=0", "-s",
                           "-d", dir.string(), "-i", diff.string()},
-                         scratch / "one-hunk.log", deadline);
+                         scratch.one_hunk_log(), deadline);
       if (rc != 0)
         return fmt::format("patch {} does not apply: {} hunk {} '{}'", index, p.files[f].path(),
                            h + 1, p.files[f].hunks[h].header);
     }
-  return fmt::format("patch {} does not apply: {}", index, first_line(scratch / "patch.log"));
+  return fmt::format("patch {} does not apply: {}", index, first_line(scratch.patch_log()));
 }
 
 // git's renames and copies of patch k, in `dir` (a copy of the state before
@@ -142,10 +142,11 @@ std::string copy_state(const fs::path& from, const fs::path& to) {
 }
 
 std::string choose_base(const Series& series, const StageOptions& o, Staged* out, std::string* commit) {
-  const bool git = is_git_top(o.tree, o.root, o.deadline);
+  const StageDir scratch{o.root};
+  const bool git = is_git_top(o.tree, scratch, o.deadline);
   const std::string& stated = series.patches.front().base_commit;
   if (!stated.empty() && git) {
-    *commit = resolve(o.tree, stated, o.root, o.deadline);
+    *commit = resolve(o.tree, stated, scratch, o.deadline);
     if (commit->empty())
       return fmt::format("the patch's base-commit {} is not in the git tree {} (fetch it, or "
                          "check against another base with --base REV after removing the line)",
@@ -159,7 +160,7 @@ std::string choose_base(const Series& series, const StageOptions& o, Staged* out
                                      stated, o.tree.string()));
   if (!o.base.empty()) {
     if (!git) return fmt::format("--base {}: {} is not the top of a git tree", o.base, o.tree.string());
-    *commit = resolve(o.tree, o.base, o.root, o.deadline);
+    *commit = resolve(o.tree, o.base, scratch, o.deadline);
     if (commit->empty()) return fmt::format("--base {} is not a commit of the git tree {}", o.base, o.tree.string());
     out->base_desc = fmt::format("--base {} ({})", o.base, *commit);
     return {};
@@ -173,6 +174,7 @@ std::string choose_base(const Series& series, const StageOptions& o, Staged* out
 std::string stage(const Series& series, const StageOptions& o, Staged* out) {
   std::error_code ec;
   out->root = o.root;
+  const StageDir scratch{o.root};
   if (!fs::is_directory(o.tree, ec)) return fmt::format("the tree {} is not a directory", o.tree.string());
   if (series.patches.empty()) return "no patch to apply";
   fs::create_directories(o.root, ec);
@@ -189,7 +191,7 @@ std::string stage(const Series& series, const StageOptions& o, Staged* out) {
     const fs::path dir = out->state(k);
     if (std::string e = copy_state(out->state(k - 1), dir); !e.empty()) return e;
     if (std::string e = stage_renames(p, k, dir); !e.empty()) return e;
-    const fs::path diff = o.root / fmt::format("patch-{}.diff", k);
+    const fs::path diff = scratch.patch_diff(k);
     const std::string text = unified_diff(p);
     if (text.empty()) continue;  // only mode changes or renames: no content changes
     if (!write_text(diff, text)) return fmt::format("cannot write {}", diff.string());
@@ -198,10 +200,10 @@ std::string stage(const Series& series, const StageOptions& o, Staged* out) {
                                              "-i", diff.string()};
     std::vector<std::string> dry = common;
     dry.insert(dry.begin() + 1, "--dry-run");
-    const fs::path log = o.root / "patch.log";
+    const fs::path log = scratch.patch_log();
     const int rc = run(dry, log, o.deadline);
     if (rc == -1 || rc == tools::kExitNotExecuted) return "cannot run patch (install GNU patch)";
-    if (rc != 0) return failing_hunk(p, k, dir, o.root, o.deadline);  // dir: renames staged, no hunk
+    if (rc != 0) return failing_hunk(p, k, dir, scratch, o.deadline);  // dir: renames staged, no hunk
     if (run(common, log, o.deadline) != 0)
       return fmt::format("patch {} did not apply after its dry run: {}", k, first_line(log));
   }

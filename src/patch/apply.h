@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "patch/patch.h"
+#include "patch/workdir.h"
 
 namespace diffsched::patch {
 
@@ -30,7 +31,7 @@ namespace fs = std::filesystem;
 struct StageOptions {
   fs::path tree;      // the user's tree (read only)
   std::string base;   // --base REV, "" if not given
-  fs::path root;      // an empty directory of ours: states go in root/state-K
+  fs::path root;      // an empty directory of ours (StageDir): states go in root/state-K
   double deadline = 60;  // seconds for each git or patch process
 };
 
@@ -40,7 +41,7 @@ struct Staged {
   std::vector<std::string> notes;  // e.g. "base-commit X not used: DIR is not a git tree"
   std::size_t patches = 0;
   // The directory of state k: 0 the base, k after patch k.
-  fs::path state(std::size_t k) const { return root / ("state-" + std::to_string(k)); }
+  fs::path state(std::size_t k) const { return StageDir{root}.state(k); }
 };
 
 // Stages the base and applies each patch. "" on success, else one line.

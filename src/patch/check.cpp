@@ -16,8 +16,10 @@
 #include "patch/apply.h"
 #include "patch/check.h"
 #include "patch/patch.h"
+#include "patch/workdir.h"
 #include "subject_tools.h"
 #include "tools/process.h"
+#include "util/temp_dir.h"
 #include "util/text.h"
 
 namespace diffsched::patch {
@@ -136,7 +138,7 @@ std::string last_line(const std::string& log) {
 struct Context {
   const CheckPatchOptions& o;
   const Staged& staged;
-  fs::path checks;  // work/checks
+  ChecksDir checks;  // work/checks
 };
 
 // One `diffsched kernel-check` child: base -> baseline, patched -> candidate;
@@ -180,13 +182,13 @@ CheckRun run_kernel_check(const Context& c, const Route& r, const std::string& i
     k.harness = c.o.harness;
     k.no_build = c.o.no_build;
   }
-  k.work_dir = (c.checks / id).string();
-  k.verdict_json = (c.checks / (id + ".verdict.json")).string();
-  k.output = (c.checks / (id + ".min.ops")).string();
+  k.work_dir = c.checks.kernel_check(id).string();
+  k.verdict_json = c.checks.verdict(id).string();
+  k.output = c.checks.minimized(id).string();
   std::vector<std::string> argv = tools::cli_args(k);
   run.command = c.o.self_command + " " + util::shell_join(argv);
   argv.insert(argv.begin(), c.o.self.string());
-  run.log = (c.checks / (id + ".log")).string();
+  run.log = c.checks.log(id).string();
   // The fuzzing, the property run, minimisation and the watchdogs' slack,
   // and a first build of the harness (fuzz preset: minutes on a busy machine).
   const double deadline = c.o.time + c.o.runs / 100.0 + 1800 + (stage == Stage::kCheck ? 0 : 1800);
@@ -236,7 +238,7 @@ CheckRun run_kernel_check(const Context& c, const Route& r, const std::string& i
 // the line numbers of this tree, where the patch's own may be offset.
 std::optional<FileDiff> applied_diff(const Context& c, const fs::path& base, const fs::path& patched,
                                      const std::string& path) {
-  const fs::path out = c.checks / "applied.diff";
+  const fs::path out = c.checks.applied_diff();
   const int rc = tools::run({.argv = {"diff", "-u", "-N", "--label", "a/" + path, "--label", "b/" + path,
                                       base.string(), patched.string()},
                              .log = out, .deadline = 60, .stdin_null = true});
@@ -321,11 +323,11 @@ Unit check_unit(const Context& c, const FnCheck& fn, const std::string& name,
       }
       CheckRun run;
       std::string why = std::string(kFnMissing);
-      const FnCall call{base, patched, path, function, c.checks / fmt::format("{}-fn-{}", name, function)};
+      const FnCall call{base, patched, path, function, c.checks.fn(name, function).dir};
       if (fn && fn(call, &run, &why)) {
         if (c.o.exhaustive) {  // fn --exhaustive beside it; one it refuses is a skipped stage
           FnCall all = call;
-          all.work = call.work.string() + "-exhaustive";
+          all.work = FnCheckDir{call.work}.exhaustive().dir;
           all.exhaustive = true;
           CheckRun stage;
           std::string refused;
@@ -406,7 +408,8 @@ FnCheck fn_child(const CheckPatchOptions& o) {
     run->nr_cpus = o.nr_cpus;
     std::error_code ec;
     fs::create_directories(call.work, ec);
-    const fs::path verdict = call.work / "fn.verdict.json";
+    const FnCheckDir dir{call.work};
+    const fs::path verdict = dir.verdict();
     std::vector<std::string> argv = {"fn", "--old", call.base.string(), "--new", call.patched.string(),
                                      "--function", call.function, "--verdict-json", verdict.string()};
     if (call.exhaustive) {
@@ -419,7 +422,7 @@ FnCheck fn_child(const CheckPatchOptions& o) {
     argv.insert(argv.end(), o.fn_args.begin(), o.fn_args.end());
     run->command = o.self_command + " " + util::shell_join(argv);
     argv.insert(argv.begin(), o.self.string());
-    run->log = (call.work / "fn.log").string();
+    run->log = dir.log().string();
     // Two harness builds (clang, ASan) and the inputs: far below this here.
     const double deadline = 600 + o.runs / 10.0;
     const auto t = std::chrono::steady_clock::now();
@@ -461,9 +464,9 @@ std::string make_work(const CheckPatchOptions& o, fs::path* out) {
     *out = fs::absolute(o.work_dir);
     return {};
   }
-  std::string templ = (fs::temp_directory_path(ec) / "diffsched-check-patch-XXXXXX").string();
-  if (!mkdtemp(templ.data())) return fmt::format("cannot create a temporary directory {}", templ);
-  *out = templ;
+  const fs::path templ = util::temp_template(WorkDir::kTemplate);
+  *out = util::make_dir_from_template(templ);
+  if (out->empty()) return fmt::format("cannot create a temporary directory {}", templ.string());
   return {};
 }
 
@@ -493,7 +496,7 @@ Report check_patch(const CheckPatchOptions& o, const FnCheck& fn) {
   }
   Staged staged;
   const std::string staged_error =
-      stage(parsed.series, {.tree = fs::absolute(o.tree), .base = o.base, .root = work / "states"}, &staged);
+      stage(parsed.series, {.tree = fs::absolute(o.tree), .base = o.base, .root = WorkDir{work}.states().dir}, &staged);
   r.base = staged.base_desc;
   r.notes = staged.notes;
   r.work = work.string();
@@ -502,8 +505,8 @@ Report check_patch(const CheckPatchOptions& o, const FnCheck& fn) {
     if (o.work_dir.empty()) fs::remove_all(work, ec), r.work.clear();
     return r;
   }
-  const Context c{o, staged, work / "checks"};
-  fs::create_directories(c.checks, ec);
+  const Context c{o, staged, WorkDir{work}.checks()};
+  fs::create_directories(c.checks.dir, ec);
   const auto& patches = parsed.series.patches;
   Touched all;
   for (std::size_t k = 0; k < patches.size(); ++k) {

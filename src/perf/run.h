@@ -14,13 +14,28 @@
 #pragma once
 
 #include <atomic>
+#include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "perf/report.h"
 
 namespace diffsched::perf {
+
+// perf's --out, named once: one reproducer per worst (or best) row,
+// OUT/<worst|best>-<subject>-<cpus>-<side>.ops.
+struct OutDir {
+  std::filesystem::path dir;
+
+  std::filesystem::path reproducer(bool worst, std::string_view subject, unsigned cpus,
+                                   std::string_view side) const {
+    return dir / fmt::format("{}-{}-{}-{}.ops", worst ? "worst" : "best", subject, cpus, side);
+  }
+};
 
 struct PerfSettings {
   const SubjectTool* subject = &kCpudlTool;
@@ -34,7 +49,7 @@ struct PerfSettings {
   unsigned jobs = 1;               // searches in parallel threads
   bool clock = true;               // clock confirmation
   bool best = true;                // also the best case
-  std::string out;                 // reproducers' directory, "" none
+  std::string out;                 // reproducers' directory (OutDir), "" none
   std::string self = "diffsched";  // how reproduce commands invoke diffsched
   const std::atomic<bool>* stop = nullptr;
 };

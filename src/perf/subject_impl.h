@@ -321,10 +321,8 @@ std::optional<Report> run_subject(const PerfSettings& o, std::string* error) {
           r->finding->detail));
     }
     if (!o.out.empty() && !g.ops.empty()) {
-      const std::string file = (fs::path(o.out) / fmt::format("{}-{}-{}-{}.ops",
-                                                               row.worst ? "worst" : "best",
-                                                               o.subject->name, row.cpus, row.side))
-                                   .string();
+      const std::string file =
+          OutDir{o.out}.reproducer(row.worst, o.subject->name, row.cpus, row.side).string();
       io::Program<S> p;
       p.config = typename S::Config{row.cpus};
       p.ops = g.ops;

@@ -13,6 +13,7 @@
 
 #include "engine/exit_status.h"
 #include "targets.h"
+#include "tools/coverage_workdir.h"
 #include "tools/process.h"
 
 namespace diffsched::tools {
@@ -399,16 +400,18 @@ std::optional<CoverageRun> run_coverage(const CoverageOptions& o, std::string* e
   }
 
   // The inputs: raw files per target, seeds' .ops, regressions' .ops.
+  const CorpusTree corpus{o.corpus};
+  const CoverageWork work{o.work};
   std::vector<ReplayJob> jobs;
   for (const auto& t : kFuzzTargets) {
     const std::string target(t.name);
-    if (auto f = files_in(o.corpus / target, ""); !f.empty())
+    if (auto f = files_in(corpus.raw(target), ""); !f.empty())
       jobs.push_back({target + "/ (raw)", {"-q", "--target", target}, std::move(f)});
-    if (auto f = files_in(o.corpus / "seeds" / target, ".ops"); !f.empty())
+    if (auto f = files_in(corpus.seeds(target), ".ops"); !f.empty())
       jobs.push_back({"seeds/" + target + "/*.ops", {"-q"}, std::move(f)});
   }
-  if (fs::is_directory(o.corpus / "regressions", ec))
-    for (const auto& e : fs::directory_iterator(o.corpus / "regressions", ec))
+  if (fs::is_directory(corpus.regressions(), ec))
+    for (const auto& e : fs::directory_iterator(corpus.regressions(), ec))
       if (auto f = files_in(e.path(), ".ops"); e.is_directory() && !f.empty())
         jobs.push_back({"regressions/" + e.path().filename().string() + "/*.ops",
                         {"--check-expect"},
@@ -422,10 +425,10 @@ std::optional<CoverageRun> run_coverage(const CoverageOptions& o, std::string* e
   }
 
   fs::create_directories(o.work, ec);
-  if (!build_preset("coverage", o.work / "build.log", error, {"diffsched"})) return std::nullopt;
-  const fs::path binary = preset_dir("coverage") / "diffsched";
+  if (!build_preset("coverage", work.build_log(), error, {"diffsched"})) return std::nullopt;
+  const fs::path binary = CoverageWork::binary();
 
-  const fs::path profiles = o.work / "profiles";
+  const fs::path profiles = work.profiles();
   fs::remove_all(profiles, ec);
   fs::create_directories(profiles, ec);
   CoverageRun result;
@@ -439,9 +442,9 @@ std::optional<CoverageRun> run_coverage(const CoverageOptions& o, std::string* e
       const auto end = std::min(job.files.size(), i + kBatch);
       argv.insert(argv.end(), job.files.begin() + static_cast<std::ptrdiff_t>(i),
                   job.files.begin() + static_cast<std::ptrdiff_t>(end));
-      const fs::path log = o.work / fmt::format("replay-{}.log", n++);
+      const fs::path log = work.replay_log(n++);
       const int rc = run({.argv = argv, .log = log,
-                           .env = {{"LLVM_PROFILE_FILE", (profiles / "%p.profraw").string()}}});
+                           .env = {{"LLVM_PROFILE_FILE", work.profile_pattern().string()}}});
       if (rc == kExitFinding && job.check_expect) {
         result.notes.push_back(fmt::format("a verdict changed in {} (see {})", job.what, log.string()));
       } else if (rc != kExitOk && rc != kExitFinding && rc != kExitOutOfDomain) {
@@ -454,28 +457,28 @@ std::optional<CoverageRun> run_coverage(const CoverageOptions& o, std::string* e
   }
 
   std::vector<std::string> merge = {profdata.string(), "merge", "-sparse", "-o",
-                                    (o.work / "merged.profdata").string()};
+                                    work.merged_profdata().string()};
   for (const auto& f : files_in(profiles, ".profraw")) merge.push_back(f);
   if (merge.size() == 5) {
     *error = "the replays wrote no profile to " + profiles.string() +
              " (is build-coverage built with -fprofile-instr-generate?)";
     return std::nullopt;
   }
-  if (run({.argv = merge, .log = o.work / "merge.log"}) != kExitOk) {
-    *error = "llvm-profdata merge failed; see " + (o.work / "merge.log").string();
+  if (run({.argv = merge, .log = work.merge_log()}) != kExitOk) {
+    *error = "llvm-profdata merge failed; see " + work.merge_log().string();
     return std::nullopt;
   }
 
   // stdout (the JSON) and stderr (warnings) to separate files.
-  const fs::path json_file = o.work / "export.json";
-  const fs::path src = source_dir() / "src";
+  const fs::path json_file = work.export_json();
+  const fs::path src = SourceTree{source_dir()}.sources();
   const std::string export_cmd = fmt::format(
       "exec {} export -format=text -instr-profile={} {} {} >{} 2>{}", shell_quote(cov.string()),
-      shell_quote((o.work / "merged.profdata").string()), shell_quote(binary.string()),
+      shell_quote(work.merged_profdata().string()), shell_quote(binary.string()),
       shell_quote(src.string()), shell_quote(json_file.string()),
-      shell_quote((o.work / "export.log").string()));
+      shell_quote(work.export_log().string()));
   if (run({.argv = {"/bin/sh", "-c", export_cmd}}) != kExitOk) {
-    *error = "llvm-cov export failed; see " + (o.work / "export.log").string();
+    *error = "llvm-cov export failed; see " + work.export_log().string();
     return std::nullopt;
   }
   nlohmann::json doc;
@@ -493,11 +496,11 @@ std::optional<CoverageRun> run_coverage(const CoverageOptions& o, std::string* e
   if (!o.html.empty()) {
     fs::create_directories(o.html, ec);
     if (run({.argv = {cov.string(), "show", "-format=html", "-output-dir=" + o.html.string(),
-             "-instr-profile=" + (o.work / "merged.profdata").string(), "-show-branches=count",
+             "-instr-profile=" + work.merged_profdata().string(), "-show-branches=count",
              "-show-line-counts-or-regions", "-project-title=diffsched", binary.string(),
              src.string()},
-             .log = o.work / "html.log"}) != kExitOk) {
-      *error = "llvm-cov show -format=html failed; see " + (o.work / "html.log").string();
+             .log = work.html_log()}) != kExitOk) {
+      *error = "llvm-cov show -format=html failed; see " + work.html_log().string();
       return std::nullopt;
     }
   }

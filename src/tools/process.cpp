@@ -1,6 +1,7 @@
 #include "tools/process.h"
 
 #include "engine/exit_status.h"
+#include "util/temp_dir.h"
 
 #include <algorithm>
 #include <atomic>
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <thread>
 
@@ -141,11 +143,36 @@ int reap(pid_t pid, bool group) {
   return exit_of(status);
 }
 
+// std::nullopt while pid runs; else reaps it (its group killed first if
+// `group`), -1 if it cannot be waited for.
+std::optional<int> poll(pid_t pid, bool group) {
+  siginfo_t info{};
+  const int w = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
+  if (w == 0 && info.si_pid == pid) return reap(pid, group);
+  if (w < 0 && errno != EINTR) {  // it can no longer be waited for: never poll for ever
+    if (group) ::kill(-pid, SIGKILL);
+    reap(pid, group);
+    return -1;
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 int wait_exit(pid_t pid) {
   if (pid < 0) return -1;
   return reap(pid, false);
+}
+
+std::optional<int> try_wait(pid_t pid) {
+  if (pid <= 0) return -1;
+  // A zombie keeps its group id until it is reaped.
+  return poll(pid, ::getpgid(pid) == pid);
+}
+
+std::size_t remembered_groups() {
+  return static_cast<std::size_t>(
+      std::count_if(std::begin(g_groups), std::end(g_groups), [](const auto& slot) { return slot.load() != 0; }));
 }
 
 int run(const Command& c) {
@@ -156,14 +183,7 @@ int run(const Command& c) {
   const auto deadline = start + std::chrono::duration<double>(c.deadline);
   for (auto pause = std::chrono::milliseconds(1);;
        pause = std::min(pause * 2, std::chrono::milliseconds(20))) {
-    siginfo_t info{};
-    const int w = ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT);
-    if (w == 0 && info.si_pid == pid) return reap(pid, true);
-    if (w < 0 && errno != EINTR) {  // it can no longer be waited for: never poll for ever
-      ::kill(-pid, SIGKILL);
-      reap(pid, true);
-      return -1;
-    }
+    if (const std::optional<int> rc = poll(pid, true)) return *rc;
     const bool stopped = c.stop != nullptr && c.stop();
     if (stopped || (c.deadline > 0 && std::chrono::steady_clock::now() >= deadline)) {
       ::kill(-pid, SIGKILL);
@@ -202,8 +222,8 @@ std::vector<std::string> sandboxed(const std::vector<std::string>& argv,
 }
 
 std::string sha256_file(const fs::path& file) {
-  char tmpl[] = "/tmp/diffsched-sha256-XXXXXX";
-  const int fd = ::mkstemp(tmpl);
+  std::string tmpl = util::temp_template("diffsched-sha256-XXXXXX").string();
+  const int fd = tmpl.empty() ? -1 : ::mkstemp(tmpl.data());
   if (fd < 0) return {};
   ::close(fd);
   const fs::path out = tmpl;

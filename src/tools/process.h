@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,6 +67,19 @@ inline constexpr int kExitStopped = -3;
 // Waits for pid: its exit status; 128+signal (kExitSignalBase) if it died of
 // a signal; -1 on error; kExitNotExecuted if it could not be executed.
 int wait_exit(pid_t pid);
+
+// Polls pid without blocking: std::nullopt while it runs; once it has
+// exited, the exit status as wait_exit(). A child spawn() started in its own
+// group has what is left of its group killed first (while its zombie still
+// holds the group id) and its group forgotten, as run() does. -1 if it cannot
+// be waited for (its group killed all the same).
+//
+//   while (!(rc = tools::try_wait(pid))) sleep ...;
+std::optional<int> try_wait(pid_t pid);
+
+// How many children spawn() started in their own group are not yet reaped
+// (what stop_children_on_signal() would stop; at most 256 are remembered).
+std::size_t remembered_groups();
 
 // spawn + wait: the exit status as wait_exit (-1: could not start), or
 // kExitTimedOut when the deadline ran out, or kExitStopped when stop() said

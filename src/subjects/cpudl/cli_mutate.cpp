@@ -1,6 +1,7 @@
 // `diffsched mutate cpudl`'s own options (cli/mutate.h): the file's form
 // (kernel-check's --api, --header) and the capacities of its runs.
 #include "cli/mutate.h"
+#include "kcheck/work.h"
 #include "subjects.h"
 
 namespace diffsched::cli {
@@ -17,7 +18,7 @@ void add_mutate_form_options<cpudl::Subject>(CLI::App& cmd, MutateFormOptions& o
 template <>
 std::filesystem::path mutate_header_beside<cpudl::Subject>(const std::filesystem::path& candidate) {
   std::error_code e;
-  const std::filesystem::path near = candidate.parent_path() / "cpudeadline.h";
+  const std::filesystem::path near = tools::CandidateStage::header_beside(candidate);
   return std::filesystem::exists(near, e) ? near : std::filesystem::path();
 }
 

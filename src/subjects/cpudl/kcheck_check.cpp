@@ -12,6 +12,7 @@
 #include "kcheck/c_source.h"
 #include "kcheck/session.h"
 #include "kcheck/subject_hooks.h"
+#include "kcheck/work.h"
 #include "util/text.h"
 
 // The driver's op table (C macros only), shared with the driver (kshim/kmod/kc_subject_cpudl.c).
@@ -135,7 +136,7 @@ int classify_file<cpudl::Subject>(Session& s, const std::string& file, const std
   std::error_code ec;
   if (!o.header.empty()) {
     spec->header = o.header;
-  } else if (const fs::path near = fs::path(file).parent_path() / "cpudeadline.h";
+  } else if (const fs::path near = tools::CandidateStage::header_beside(file);
              fs::is_regular_file(near, ec) && !staged_by_last_run(s, near)) {
     spec->header = near;  // the tree's own header, as the kernel build uses it
   }
@@ -220,7 +221,7 @@ bool export_spec<cpudl::Subject>(const ExportRequest& r, const std::string& sour
   auto ret = tools::detect_find_return(source, &why);
   spec->find_return = ret.value_or(FindReturn::kBool);
   std::error_code ec;
-  if (const fs::path near = spec->file.parent_path() / "cpudeadline.h"; fs::is_regular_file(near, ec))
+  if (const fs::path near = tools::CandidateStage::header_beside(spec->file); fs::is_regular_file(near, ec))
     spec->header = near;
   return true;
 }

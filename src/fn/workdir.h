@@ -1,0 +1,68 @@
+// Every path of `diffsched fn`'s temporary work directory, named once (as
+// campaign/layout.h names a campaign's):
+//
+//   WORK/inputs.bin                    the batch of inputs both sides run
+//   WORK/shrink.bin                    a round of minimisation's candidates
+//   WORK/runtime-<hash>/runtime.o, bitmap.o   the shim's runtime, per set of flags
+//   WORK/old/, WORK/new/               a side's files (SideDir):
+//     unit.c, build.log, harness       its unit with the harness, built
+//     records.jsonl, run.log           a run's observations and output
+//   GIT/range.diff                     fn --git A..B's change (GitRangeWork)
+//
+//   const WorkDir w{dir};
+//   Side old_side{"old", ..., w.side("old").dir};
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+namespace diffsched::fn {
+
+// One side's build and run files (Side::dir).
+struct SideDir {
+  std::filesystem::path dir;
+
+  using path = std::filesystem::path;
+  path unit() const { return dir / "unit.c"; }
+  path build_log() const { return dir / "build.log"; }
+  path harness() const { return dir / "harness"; }
+  path records() const { return dir / "records.jsonl"; }
+  path run_log() const { return dir / "run.log"; }
+};
+
+// The shim's runtime compiled once for a set of flags (Side::runtime_cache).
+struct RuntimeObjects {
+  std::filesystem::path dir;
+
+  using path = std::filesystem::path;
+  static RuntimeObjects in(const path& cache, std::size_t flags_hash) {
+    return {cache / fmt::format("runtime-{:x}", flags_hash)};
+  }
+  path runtime() const { return dir / "runtime.o"; }
+  path bitmap() const { return dir / "bitmap.o"; }
+};
+
+struct WorkDir {
+  std::filesystem::path dir;
+
+  using path = std::filesystem::path;
+  // mkdtemp's template under the temporary directory.
+  static constexpr std::string_view kTemplate = "diffsched-fn-XXXXXX";
+  SideDir side(std::string_view role) const { return {dir / role}; }
+  path inputs() const { return dir / "inputs.bin"; }
+  path shrink() const { return dir / "shrink.bin"; }
+};
+
+// fn --git A..B's temporary directory: the range as one diff.
+struct GitRangeWork {
+  std::filesystem::path dir;
+
+  static constexpr std::string_view kTemplate = "diffsched-fn-git-XXXXXX";
+  std::filesystem::path range_diff() const { return dir / "range.diff"; }
+};
+
+}  // namespace diffsched::fn
