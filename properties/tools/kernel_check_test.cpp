@@ -301,7 +301,7 @@ TEST(KernelCheckMessages, GlueErrorsAreTheFormNotTheShim) {
       "incomplete type 'struct cpudl_item'\n"
       "/src/kshim/runtime/glue_cpudl.c:160:20: error: no member named 'idx' in 'struct "
       "array_item'\n";
-  const std::string s = summarize_form_errors(out, "cpudeadline.c");
+  const std::string s = summarize_form_errors(out, "cpudeadline.c", "glue_cpudl.c");
   EXPECT_NE(s.find("the file has an API form kernel-check does not support (not a limit of the shim)"),
             std::string::npos) << s;
   EXPECT_NE(s.find("cpudl_set_freecpu(), struct cpudl_item, struct array_item.idx"),
@@ -327,9 +327,9 @@ TEST(KernelCheckMessages, GlueErrorsAreTheNamedGluesOnly) {
 
 TEST(KernelCheckMessages, ConflictingTypesOfAnEntryPointIsASignature) {
   const std::string s = summarize_form_errors(
-      "x.c:10:5: error: conflicting types for 'cpudl_find'\n", "x.c");
+      "x.c:10:5: error: conflicting types for 'cpudl_find'\n", "x.c", "glue_cpudl.c");
   EXPECT_NE(s.find("`cpudl_find` has an unsupported signature"), std::string::npos) << s;
-  EXPECT_EQ(summarize_form_errors("x.c:1:1: error: unknown type name 'atomic_t'\n", "x.c"), "");
+  EXPECT_EQ(summarize_form_errors("x.c:1:1: error: unknown type name 'atomic_t'\n", "x.c", "glue_cpudl.c"), "");
 }
 
 }  // namespace

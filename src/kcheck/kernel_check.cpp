@@ -104,7 +104,8 @@ std::string summarize_glue_errors(const std::string& out, const GlueForms& g) {
                      expects, g.supported);
 }
 
-std::string summarize_form_errors(const std::string& out, const std::string& /*file*/) {
+std::string summarize_form_errors(const std::string& out, const std::string& /*file*/,
+                                  std::string_view glue) {
   // Every kernel entry point whose definition conflicts with the form's
   // declaration, named at once.
   static constexpr std::string_view kConflict = "conflicting types for '";
@@ -124,7 +125,7 @@ std::string summarize_form_errors(const std::string& out, const std::string& /*f
                           each.empty() ? "" : "; ", name);
     return fmt::format("{}; supported: {}", each, supported_cpudl_forms());
   }
-  return summarize_glue_errors(out, {"glue_cpudl.c", " or its cpudeadline.h", supported_cpudl_forms()});
+  return summarize_glue_errors(out, {glue, " or its cpudeadline.h", supported_cpudl_forms()});
 }
 
 std::string_view kernel_api_name(KernelApi api) {

@@ -120,8 +120,9 @@ struct GlueForms {
 std::string summarize_glue_errors(const std::string& compiler_output, const GlueForms& glue);
 // cpudl's form errors (its form_errors hook): a cpudl_* entry point with
 // "conflicting types" ("`cpudl_find` has an unsupported signature ..."), else
-// summarize_glue_errors() with glue_cpudl.c; "" otherwise.
-std::string summarize_form_errors(const std::string& compiler_output, const std::string& file);
+// summarize_glue_errors() with its glue `glue` (glue_cpudl.c); "" otherwise.
+std::string summarize_form_errors(const std::string& compiler_output, const std::string& file,
+                                  std::string_view glue);
 
 // One line for link errors (ld's "undefined reference to `X'", lld's and
 // dlopen()'s "undefined symbol: X") in `output`, or "" if there are none.

@@ -32,7 +32,7 @@ std::string_view glue_file<cpudl::Subject>() {
 // the file or its cpudeadline.h (the forms' table is kernel_check.cpp's).
 template <>
 std::string form_errors<cpudl::Subject>(const std::string& output, const std::string& file) {
-  return tools::summarize_form_errors(output, file);
+  return tools::summarize_form_errors(output, file, glue_file<cpudl::Subject>());
 }
 
 namespace {
