@@ -115,5 +115,29 @@ TEST(Command, TryWaitForgetsTheGroupsOfMoreChildrenThanTheTableHolds) {
   EXPECT_EQ(try_wait(-1), -1);
 }
 
+// A function in a forked child: its bytes back, its deadline (SIGALRM in the
+// child) as the timeout sentinel, a signal as 128 + signal, nothing else
+// mistaken for data.
+TEST(CallInChild, BytesDeadlineAndSignalEachHaveOneMeaning) {
+  const CallResult ok = call_in_child([] { return std::string(100000, 'x'); }, 10);
+  EXPECT_EQ(ok.status, 0);
+  EXPECT_EQ(ok.data, std::string(100000, 'x'));
+  EXPECT_TRUE(ok.error.empty());
+  const CallResult slow = call_in_child([] {
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+    return std::string();
+  }, 1);
+  EXPECT_EQ(slow.status, kExitTimedOut);
+  EXPECT_TRUE(slow.data.empty());
+  const CallResult killed = call_in_child([] {
+    std::raise(SIGKILL);
+    return std::string("never");
+  }, 10);
+  EXPECT_EQ(killed.status, kExitSignalBase + SIGKILL);
+  EXPECT_TRUE(killed.data.empty());
+  const CallResult failed = call_in_child([]() -> std::string { ::_exit(4); }, 10);
+  EXPECT_EQ(failed.status, 4);
+}
+
 }  // namespace
 }  // namespace diffsched::tools

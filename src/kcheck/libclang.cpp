@@ -1,5 +1,7 @@
 #include "kcheck/libclang.h"
 #include "kcheck/work.h"
+#include "engine/exit_status.h"
+#include "tools/process.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -59,59 +61,17 @@ std::vector<CXCursor> cursor_children(CXCursor c) {
 
 ChildOutput run_in_child(const std::function<std::string()>& work, unsigned seconds,
                          const char* what) {
-  ChildOutput failed;
-  int fds[2];
-  if (::pipe(fds) != 0) {
-    failed.error = fmt::format("pipe: {}", std::strerror(errno));
-    return failed;
-  }
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    failed.error = fmt::format("fork: {}", std::strerror(errno));
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return failed;
-  }
-  if (pid == 0) {
-    ::close(fds[0]);
-    ::signal(SIGALRM, SIG_DFL);
-    ::alarm(seconds);
-    // `#include "/dev/stdin"` reads nothing: a parse never reads our stdin.
-    if (const int null = ::open("/dev/null", O_RDONLY); null >= 0) ::dup2(null, 0);
-    const std::string out = work();
-    for (std::size_t at = 0; at < out.size();) {
-      const ssize_t n = ::write(fds[1], out.data() + at, out.size() - at);
-      if (n <= 0) ::_exit(3);
-      at += static_cast<std::size_t>(n);
-    }
-    ::_exit(0);
-  }
-  ::close(fds[1]);
-  std::string data;
-  char buf[65536];
-  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) != 0;) {
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    data.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(fds[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (WIFSIGNALED(status)) {
-    failed.error = WTERMSIG(status) == SIGALRM
-                       ? fmt::format("libclang did not finish {} in {} s", what, seconds)
-                       : fmt::format("libclang stopped with signal {} while {}",
-                                     WTERMSIG(status), what);
-    return failed;
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    failed.error = "libclang's parse did not complete";
-    return failed;
-  }
-  return ChildOutput{std::move(data), {}};
+  tools::CallResult r = tools::call_in_child(work, seconds);
+  if (!r.error.empty()) return {{}, std::move(r.error)};
+  if (r.status == tools::kExitTimedOut)
+    return {{}, fmt::format("libclang did not finish {} in {} s", what, seconds)};
+  // The child exits 0, or 3 (a failed write) or 4 (out of memory): any other
+  // status above 128 is a signal's.
+  if (r.status > kExitSignalBase)
+    return {{}, fmt::format("libclang stopped with signal {} while {}", r.status - kExitSignalBase,
+                            what)};
+  if (r.status != 0) return {{}, "libclang's parse did not complete"};
+  return {std::move(r.data), {}};
 }
 
 std::vector<std::string> shim_parse_args(const std::string& shim_dir,

@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -173,6 +174,52 @@ std::optional<int> try_wait(pid_t pid) {
 std::size_t remembered_groups() {
   return static_cast<std::size_t>(
       std::count_if(std::begin(g_groups), std::end(g_groups), [](const auto& slot) { return slot.load() != 0; }));
+}
+
+CallResult call_in_child(const std::function<std::string()>& work, unsigned deadline) {
+  CallResult r;
+  int fds[2];
+  if (::pipe(fds) != 0) {
+    r.status = -1;
+    r.error = std::string("pipe: ") + std::strerror(errno);
+    return r;
+  }
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    r.status = -1;
+    r.error = std::string("fork: ") + std::strerror(errno);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    return r;
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    ::signal(SIGALRM, SIG_DFL);
+    ::alarm(deadline);
+    // `#include "/dev/stdin"` in a parse reads nothing: never our stdin.
+    if (const int null = ::open("/dev/null", O_RDONLY); null >= 0) ::dup2(null, 0);
+    const std::string out = work();
+    for (std::size_t at = 0; at < out.size();) {
+      const ssize_t n = ::write(fds[1], out.data() + at, out.size() - at);
+      if (n <= 0) ::_exit(3);
+      at += static_cast<std::size_t>(n);
+    }
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  char buf[65536];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) != 0;) {
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    r.data.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  r.status = wait_exit(pid);
+  if (r.status == kExitSignalBase + SIGALRM) r.status = kExitTimedOut;
+  if (r.status != 0) r.data.clear();
+  return r;
 }
 
 int run(const Command& c) {

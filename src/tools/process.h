@@ -86,6 +86,22 @@ std::size_t remembered_groups();
 // so (either way the whole group is killed, then reaped).
 int run(const Command& command);
 
+// A function run in a forked copy of this process (no exec): a child all
+// the same, so it is here, with its deadline. For work that may crash or hang
+// the process (libclang on a hostile file). stdin is /dev/null; after
+// `deadline` seconds the child dies of SIGALRM (set in the child: no thread
+// of ours waits); what `work` returned comes back through a pipe. The child
+// never returns into the caller's code.
+//
+//   CallResult r = tools::call_in_child([&] { return serialize(parse(t)); }, 120);
+struct CallResult {
+  std::string data;   // what work() returned (status 0)
+  int status = 0;     // as wait_exit(); kExitTimedOut when the deadline ran out;
+                      // -1 when it could not start (error says why)
+  std::string error;  // the failed pipe() or fork()
+};
+CallResult call_in_child(const std::function<std::string()>& work, unsigned deadline);
+
 // From now on SIGINT and SIGTERM kill the process group of every child
 // spawn() started in its own group and not yet reaped (the harness and
 // everything it started, a compiler), then end this process with the signal.
