@@ -104,7 +104,6 @@ class Lockstep {
   struct Snapshot {
     int size = 0;
     boost::container::static_vector<kernel::cpudl_item<kernel::Uncounted>, kernel::NR_CPUS> el;
-    Cpumask free_cpus{};
   };
 
   std::vector<FindResult> results_;
