@@ -86,7 +86,8 @@ struct Printer {
         return;
       case NodeKind::kNull:
         if (s.null) line(fmt::format("param {} null", path), "NULL: the function's own default");
-        else line(fmt::format("# {}: void *", path), "NULL");
+        else line(fmt::format("# {}: void *", path),
+                  fmt::format("NULL; elements: `param {} elements TYPE`, `param {} array N`", path, path));
         return;
       case NodeKind::kLess: callback(n, path); return;
       case NodeKind::kPointer: node(n.kids[0], path); return;
