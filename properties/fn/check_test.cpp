@@ -220,6 +220,44 @@ TEST(FnSpec, IntendedAndScratchParse) {
   EXPECT_EQ(error, "x.fnspec:1: the form is `intended ROW` (return, *PARAM, GLOBAL or WARN_ON)");
 }
 
+TEST(FnSpec, ElementsAndCallbacksParse) {
+  Spec spec;
+  std::string error;
+  ASSERT_TRUE(parse_spec("param base elements unsigned long tagged num=num size=size\n"
+                         "param cmp cmp int tagged\nparam swp swap u32\nparam sw swap\n"
+                         "param dflt null\nparam h.data elements int size=8\n",
+                         "x.fnspec", &spec, &error))
+      << error;
+  EXPECT_EQ(spec.params["base"].elements, "unsigned long tagged");
+  EXPECT_EQ(spec.params["base"].elements_num, "num");
+  EXPECT_EQ(spec.params["base"].elements_size, "size");
+  EXPECT_EQ(spec.params["cmp"].cmp, "int tagged");
+  EXPECT_TRUE(spec.params["swp"].swap);
+  EXPECT_EQ(spec.params["swp"].swap_type, "u32");
+  EXPECT_EQ(spec.params["sw"].swap_type, "");
+  EXPECT_TRUE(spec.params["dflt"].null);
+  EXPECT_EQ(spec.params["h.data"].elements_size_value, 8);
+  EXPECT_FALSE(parse_spec("param b elements int frob=3\n", "x.fnspec", &spec, &error));
+  EXPECT_EQ(error, "x.fnspec:1: the form is `param NAME elements TYPE [num=NAME] [size=NAME|N]`");
+}
+
+TEST(FnElements, TypesAndTheirSizes) {
+  ElemType e;
+  ASSERT_TRUE(parse_elem_type("int", &e));
+  EXPECT_EQ(e.size(), 4);
+  EXPECT_EQ(e.c_type(), "int");
+  ASSERT_TRUE(parse_elem_type("unsigned long tagged", &e));
+  EXPECT_EQ(e.size(), 16);  // { unsigned long key; unsigned int tag; }
+  EXPECT_EQ(e.c_type(), "struct fnh_tagged_unsigned_long");
+  ASSERT_TRUE(parse_elem_type("u8 tagged", &e));
+  EXPECT_EQ(e.size(), 8);   // { u8 key; (3 bytes) unsigned int tag; }
+  ASSERT_TRUE(parse_elem_type("int tagged", &e));
+  EXPECT_EQ(e.size(), 8);
+  EXPECT_EQ(elem_key_expr(e, "p"), "((const struct fnh_tagged_int *)(p))->key");
+  EXPECT_FALSE(parse_elem_type("struct cpu_load", &e));
+  EXPECT_FALSE(parse_elem_type("tagged", &e));
+}
+
 TEST(FnHarness, SourceIsKernelCWithNoIncludeButTheShimsAbi) {
   const std::string c = harness_source(mask_layout(), "f");
   EXPECT_NE(c.find("fnh_arg0, fnh_arg1, fnh_arg2, fnh_arg3"), std::string::npos);

@@ -114,7 +114,7 @@ Runner add_fn(CLI::App& app) {
   sub->add_flag("--json", o->json, "one JSON verdict object on stdout");
   sub->add_option("--max-cost-ratio", o->max_cost_ratio,
                   "a perf finding (exit 1) when, on some input, new makes more than R times old's "
-                  "callback calls (the spec's `less` callbacks; counted, never timed)")
+                  "callback calls (the harness's less, cmp and swap callbacks; counted, never timed)")
       ->check(CLI::PositiveNumber);
   auto* input = sub->add_option("--input", o->input,
                                 "run one call, given in the text form a finding prints "

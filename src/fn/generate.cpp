@@ -190,7 +190,7 @@ std::string show(const Node& node, Reader& r, unsigned n) {
     }
     case NodeKind::kPointer: return "&" + show(node.kids[0], r, n);
     case NodeKind::kNull: return "NULL";
-    case NodeKind::kLess: return "<" + node.spec.less;
+    case NodeKind::kLess: return callback_text(node);
     case NodeKind::kArray: {
       const std::uint64_t count = node.count < 0 ? r.next() : static_cast<std::uint64_t>(node.count);
       std::string s = "[";

@@ -14,6 +14,8 @@
 // each covered or written global after the call; a mask is its words, a
 // struct or array a JSON array. warn: the WARN_ON/BUG_ON count of the call
 // (kshim_warn, through the runtime's kshim_take_warning()).
+#include <set>
+
 #include <fmt/format.h>
 
 #include "fn/model.h"
@@ -209,29 +211,63 @@ int main(int argc, char **argv)
 
 struct Emitter {
   std::string out;
-  std::string defs;  // the callbacks, defined before fnh_call()
-  std::vector<std::string> less_types;
+  std::string types;  // the tagged element structs, first
+  std::string defs;   // the callbacks, defined before fnh_call()
+  std::vector<std::string> callbacks;  // "kind|type|signature", fnh_cb<i> each, counting calls
+  std::set<std::string> tagged_done;
   int temps = 0;
 
-  // The harness's counting `<` over `node.spec.less` with the callback's
-  // own signature: a, b, then whatever else it takes (unused).
-  std::string less_callback(const Node& node, const CType& t) {
-    const std::string key = node.spec.less + "|" + t.canonical;
-    for (std::size_t i = 0; i < less_types.size(); ++i)
-      if (less_types[i] == key) return fmt::format("fnh_less{}", i);
-    const std::string name = fmt::format("fnh_less{}", less_types.size());
-    less_types.push_back(key);
-    std::string params = "const void *fnh_a, const void *fnh_b";
+  void tagged_struct(const ElemType& e) {
+    if (!e.tagged || !tagged_done.insert(e.c_type()).second) return;
+    types += fmt::format("{} {{\n\t{} key;\n\tunsigned int tag;\n}};\n\n", e.c_type(), e.key);
+  }
+
+  // The key of the element at `ptr`: the type's (elem_key_expr), or for a
+  // `less` over a type the harness does not know, the whole object.
+  std::string key_of(const std::string& type, const std::string& ptr) {
+    ElemType e;
+    if (!parse_elem_type(type, &e)) return fmt::format("(*(const {} *)({}))", type, ptr);
+    tagged_struct(e);
+    return elem_key_expr(e, ptr);
+  }
+
+  // The harness's callback for `node` with the callback's own signature: a
+  // and b, then whatever else it takes (a swap's int size is used; the rest
+  // unused). It counts its calls in fnh_cb<i>_calls.
+  std::string callback(const Node& node, const CType& t) {
+    const ParamSpec& s = node.spec;
+    const std::string type = node.callback == "less" ? s.less : node.callback == "cmp" ? s.cmp : s.swap_type;
+    const std::string key = node.callback + "|" + type + "|" + t.canonical;
+    for (std::size_t i = 0; i < callbacks.size(); ++i)
+      if (callbacks[i] == key) return fmt::format("fnh_cb{}", i);
+    const std::string name = fmt::format("fnh_cb{}", callbacks.size());
+    callbacks.push_back(key);
+    const bool swap = node.callback == "swap";
+    std::string params = swap ? "void *fnh_a, void *fnh_b" : "const void *fnh_a, const void *fnh_b";
+    std::string size;
     for (std::size_t i = 3; i < t.inner.size(); ++i) {
       const std::string pt = c_spelling(t.inner[i], true);
       params += fmt::format(", {} fnh_x{}", pt.empty() ? "void *" : pt, i);
+      if (swap && i == 3 && (t.inner[i].kind == TypeKind::kInteger)) size = fmt::format("(size_t)fnh_x{}", i);
     }
-    const std::string ret = c_spelling(t.inner[0]);
-    defs += fmt::format("static unsigned long {}_calls;\n"
-                        "static {} {}({})\n{{\n\t{}_calls++;\n"
-                        "\treturn *(const {} *)fnh_a < *(const {} *)fnh_b;\n}}\n\n",
-                        name, ret.empty() ? "_Bool" : ret, name, params, name, node.spec.less,
-                        node.spec.less);
+    std::string body;
+    if (swap) {
+      ElemType e;
+      if (size.empty() && parse_elem_type(type, &e)) size = fmt::format("{}", e.size());
+      body = fmt::format("\tunsigned char *x = fnh_a, *y = fnh_b, c;\n\tsize_t i;\n\n\t{}_calls++;\n"
+                         "\tfor (i = 0; i < {}; i++) {{\n\t\tc = x[i];\n\t\tx[i] = y[i];\n"
+                         "\t\ty[i] = c;\n\t}}\n", name, size.empty() ? "0" : size);
+    } else if (node.callback == "cmp") {
+      body = fmt::format("\t{}_calls++;\n\tif ({} < {})\n\t\treturn -1;\n\treturn {} > {};\n",
+                         name, key_of(type, "fnh_a"), key_of(type, "fnh_b"), key_of(type, "fnh_a"),
+                         key_of(type, "fnh_b"));
+    } else {
+      body = fmt::format("\t{}_calls++;\n\treturn {} < {};\n", name, key_of(type, "fnh_a"),
+                         key_of(type, "fnh_b"));
+    }
+    const std::string ret = swap ? "void" : c_spelling(t.inner[0]);
+    defs += fmt::format("static unsigned long {}_calls;\nstatic {} {}({})\n{{\n{}}}\n\n", name,
+                        ret.empty() ? "_Bool" : ret, name, params, body);
     return name;
   }
 
@@ -250,9 +286,12 @@ struct Emitter {
       case NodeKind::kMask: line(indent, fmt::format("fnh_draw_mask(&({}));", lv)); return;
       case NodeKind::kNull: line(indent, fmt::format("{} = 0;", lv)); return;
       case NodeKind::kLess:
-        line(indent, fmt::format("{} = (__typeof__({})){};", lv, lv, less_callback(node, *node.fn_type)));
+        line(indent, fmt::format("{} = (__typeof__({})){};", lv, lv, callback(node, *node.fn_type)));
         return;
       case NodeKind::kStruct:
+        if (ElemType e; node.c_type.rfind("struct fnh_tagged_", 0) == 0 && node.kids.size() == 2 &&
+                        parse_elem_type(node.kids[0].c_type + " tagged", &e))
+          tagged_struct(e);
         for (const Node& k : node.kids) gen(k, fmt::format("({}).{}", lv, k.field), indent, depth);
         return;
       case NodeKind::kPointer: {
@@ -310,7 +349,9 @@ struct Emitter {
         return;
       case NodeKind::kArray:
         if (node.by_pointer) line(indent, fmt::format("if (!({})) fnh_puts(\"null\"); else", e));
-        emit_elements(node, e, std::to_string(node.count), indent, depth);
+        // A pointer's elements by their own type (a `void *` the spec typed).
+        emit_elements(node, node.by_pointer ? fmt::format("(({} *)({}))", node.kids[0].c_type, e) : e,
+                      std::to_string(node.count), indent, depth);
         return;
     }
   }
@@ -326,6 +367,12 @@ struct Emitter {
   }
 };
 
+// A type to declare a variable of: a function pointer's spelling
+// (`int (*)(const void *, const void *)`) through GNU C's __typeof__.
+std::string declarable(const std::string& c_type) {
+  return c_type.find("(*)") == std::string::npos ? c_type : "__typeof__(" + c_type + ")";
+}
+
 bool observed_param(const Slot& s) {
   return !s.is_length && (s.node.kind == NodeKind::kPointer || s.node.kind == NodeKind::kArray);
 }
@@ -335,7 +382,7 @@ std::string call_function(const Layout& layout, const std::string& function) {
   Emitter em;
   em.line(0, "static void fnh_call(unsigned long long k)\n{");
   for (std::size_t i = 0; i < layout.params.size(); ++i)
-    em.line(1, fmt::format("{} fnh_arg{};", layout.params[i].node.c_type, i));
+    em.line(1, fmt::format("{} fnh_arg{};", declarable(layout.params[i].node.c_type), i));
   for (std::size_t i = 0; i < layout.params.size(); ++i) {
     const Slot& s = layout.params[i];
     // An array's storage is of its element type, top-level const dropped.
@@ -368,7 +415,7 @@ std::string call_function(const Layout& layout, const std::string& function) {
     }
   }
   em.line(1, "kshim_take_warning(&fnh_w);");
-  for (std::size_t i = 0; i < em.less_types.size(); ++i) em.line(1, fmt::format("fnh_less{}_calls = 0;", i));
+  for (std::size_t i = 0; i < em.callbacks.size(); ++i) em.line(1, fmt::format("fnh_cb{}_calls = 0;", i));
   std::string args;
   for (std::size_t i = 0; i < layout.params.size(); ++i)
     args += fmt::format("{}fnh_arg{}", i ? ", " : "", i);
@@ -397,10 +444,10 @@ std::string call_function(const Layout& layout, const std::string& function) {
     else
       em.emit(s.node, fmt::format("fnh_keep{}", i), 1, 0);
   }
-  if (!em.less_types.empty()) {  // the cost: callback calls of this call, compared only by --max-cost-ratio
+  if (!em.callbacks.empty()) {  // the cost: callback calls of this call, compared only by --max-cost-ratio
     std::string sum;
-    for (std::size_t i = 0; i < em.less_types.size(); ++i)
-      sum += fmt::format("{}fnh_less{}_calls", i ? " + " : "", i);
+    for (std::size_t i = 0; i < em.callbacks.size(); ++i)
+      sum += fmt::format("{}fnh_cb{}_calls", i ? " + " : "", i);
     em.line(1, fmt::format("fnh_puts(\"],\\\"cost\\\":\"); fnh_putu({}); fnh_puts(\",\\\"glob\\\":[\");", sum));
   } else {
     em.line(1, "fnh_puts(\"],\\\"glob\\\":[\");");
@@ -416,7 +463,7 @@ std::string call_function(const Layout& layout, const std::string& function) {
   em.line(1, "fnh_flush();");
   em.line(1, "fnh_free_all();");
   em.line(0, "}");
-  return em.defs + em.out;
+  return em.types + em.defs + em.out;
 }
 
 }  // namespace

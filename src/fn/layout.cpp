@@ -29,6 +29,8 @@ std::string strip_const(std::string s) {
   return s;
 }
 
+}  // namespace
+
 bool is_length_name(const std::string& n) {
   for (const char* exact : {"n", "len", "nr", "count", "size", "num", "cnt"})
     if (n == exact) return true;
@@ -40,8 +42,41 @@ bool is_length_name(const std::string& n) {
   return false;
 }
 
+namespace {
+
 bool is_integer(const CType& t) {
   return t.kind == TypeKind::kInteger || t.kind == TypeKind::kEnum;
+}
+
+// The spec line that binds a callback of t's shape.
+std::string callback_line(const CType& t, const std::string& path) {
+  const CType* r = t.target();
+  if (r && r->kind == TypeKind::kVoid)
+    return fmt::format("`param {} swap TYPE` (the harness's counting swap)", path);
+  if (r && r->kind == TypeKind::kBool)
+    return fmt::format("`param {} less TYPE` (a counting `<`)", path);
+  return fmt::format("`param {} cmp TYPE` (a counting comparison, -1, 0 or 1)", path);
+}
+
+// The element of a `void *` array the spec types (`param PATH elements
+// TYPE`), refined by the spec's `PATH[]` (`PATH[].key`) lines.
+bool elements_kid(const ParamSpec& ps, const Spec* spec, const std::string& path, Node* array,
+                  std::string* error) {
+  ElemType e;
+  if (!parse_elem_type(ps.elements, &e)) {
+    *error = fmt::format("`param {} elements {}`: the type is one of: {}", path, ps.elements,
+                         known_elem_types());
+    return false;
+  }
+  Node kid = elem_node(e);
+  auto refine = [&](Node& n, const std::string& p) {
+    if (!spec) return;
+    if (auto it = spec->params.find(p); it != spec->params.end()) n.spec = it->second;
+  };
+  refine(kid, path + "[]");
+  for (Node& k : kid.kids) refine(k, path + "[]." + k.field);
+  array->kids.push_back(std::move(kid));
+  return true;
 }
 
 // `path`: the spec's name of this value (`heap.data`: a pointer's pointee
@@ -54,15 +89,23 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
   if (spec && !path.empty())
     if (auto it = spec->params.find(path); it != spec->params.end()) ps = it->second;
   out->spec = ps;
-  if (!ps.less.empty()) {
-    if (t.kind != TypeKind::kFunctionPointer || t.inner.size() < 3) {
-      *error = fmt::format("the spec says `param {} less`, but {} is not a callback of two "
-                           "pointers", path, where);
+  if (!ps.less.empty() || !ps.cmp.empty() || ps.swap || ps.null)
+    return callback_node(t, ps, path, where, out, error);
+  if (!ps.elements.empty()) {
+    if (t.kind != TypeKind::kPointer || !t.target() || t.target()->kind != TypeKind::kVoid) {
+      *error = fmt::format("the spec says `param {} elements`, but {} is not a `void *`", path, where);
       return false;
     }
-    out->kind = NodeKind::kLess;
-    out->fn_type = std::make_shared<CType>(t);
-    return true;
+    if (ps.array < 0) {
+      *error = fmt::format("the spec says `param {} elements`, but {} has no length parameter "
+                           "after it: say how many, `param {} array N`", path, where, path);
+      return false;
+    }
+    out->kind = NodeKind::kArray;
+    out->count = ps.array;
+    out->by_pointer = true;
+    out->spec.array = -1;
+    return elements_kid(ps, spec, path, out, error);
   }
   if (t.kind == TypeKind::kPointer && t.target() && t.target()->kind == TypeKind::kVoid) {
     out->kind = NodeKind::kNull;
@@ -147,9 +190,10 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
       return true;
     }
     case TypeKind::kFunctionPointer:
-      // Name the one spec line that binds a function pointer (docs/fn.md).
-      return fail(fmt::format("function pointers are not generated yet, but for a comparison "
-                              "callback: the spec line `param {} less TYPE`", path));
+      // Name the spec line that binds a function pointer of this shape (docs/fn.md).
+      return fail(fmt::format("a function pointer is bound by a spec line: {}, or `param {} null` "
+                              "(NULL, where the function takes it for its default)",
+                              callback_line(t, path), path));
     default:
       return fail(fmt::format("{} values are not generated", type_kind_name(t.kind)));
   }
@@ -174,7 +218,25 @@ bool param_slots(const Extraction& x, const Spec& spec, Layout* layout, std::str
     const std::string where = fmt::format("parameter `{}` of {}()", t.name, x.function.name);
     const bool array = t.kind == TypeKind::kPointer && !t.is_cpumask_pointer() &&
                        i + 1 < ps.size() && is_integer(ps[i + 1]) && is_length_name(ps[i + 1].name);
-    if (array) {
+    const auto said = spec.params.find(t.name);
+    if (array && t.target()->kind == TypeKind::kVoid) {
+      s.node.kind = NodeKind::kArray;
+      s.node.c_type = c_spelling(t);
+      s.node.length_param = ps[i + 1].name;
+      if (said == spec.params.end() || said->second.elements.empty()) {
+        *error = fmt::format("cannot generate {} (type `{}`): an untyped element array; give its "
+                             "elements a type: the spec line `param {} elements TYPE num={}`",
+                             where, t.spelling, t.name, ps[i + 1].name);
+        return false;
+      }
+      const std::string& num = said->second.elements_num;
+      if (!num.empty() && num != ps[i + 1].name) {
+        *error = fmt::format("`param {} elements ... num={}`: the length of `{}` is the parameter "
+                             "after it, `{}`", t.name, num, t.name, ps[i + 1].name);
+        return false;
+      }
+      if (!elements_kid(said->second, &spec, t.name, &s.node, error)) return false;
+    } else if (array) {
       s.node.kind = NodeKind::kArray;
       s.node.c_type = c_spelling(t);
       s.node.length_param = ps[i + 1].name;
@@ -184,7 +246,8 @@ bool param_slots(const Extraction& x, const Spec& spec, Layout* layout, std::str
     } else if (!node_for(t, 0, where, &s.node, error, &spec, t.name)) {
       return false;
     }
-    if (auto it = spec.params.find(t.name); it != spec.params.end()) {
+    if (said != spec.params.end()) {
+      const auto it = said;
       s.node.spec = it->second;
       if (it->second.nested && !(s.node.kind == NodeKind::kArray &&
                                  is_mask_array_element(s.node.kids[0]))) {
@@ -239,6 +302,47 @@ bool global_slots(const Extraction& x, const Spec& spec, Layout* layout, std::st
       s.node.spec.hi = s.node.spec.lo;
     }
     layout->globals.push_back(std::move(s));
+  }
+  return true;
+}
+
+// A spec's `elements TYPE size=PATH` fixes PATH to the element's size;
+// `size=N` must be it. false with *error.
+bool size_relations(const Signature& f, Spec* spec, std::string* error) {
+  std::vector<std::pair<std::string, ParamSpec>> typed;
+  for (const auto& [path, p] : spec->params)
+    if (!p.elements.empty()) typed.emplace_back(path, p);
+  for (const auto& [path, p] : typed) {
+    ElemType e;
+    if (!parse_elem_type(p.elements, &e)) {
+      *error = fmt::format("`param {} elements {}`: the type is one of: {}", path, p.elements,
+                           known_elem_types());
+      return false;
+    }
+    const std::int64_t size = e.size();
+    if (p.elements_size_value >= 0 && p.elements_size_value != size) {
+      *error = fmt::format("`param {} elements {} size={}`: an element of `{}` is {} bytes", path,
+                           p.elements, p.elements_size_value, p.elements, size);
+      return false;
+    }
+    if (p.elements_size.empty()) continue;
+    const std::string name = p.elements_size.substr(0, p.elements_size.find_first_of(".["));
+    bool found = false;
+    for (const CType& t : f.params) found |= t.name == name;
+    if (!found) {
+      *error = fmt::format("`param {} elements ... size={}`: {}() has no parameter `{}`", path,
+                           p.elements_size, f.name, name);
+      return false;
+    }
+    ParamSpec& q = spec->params[p.elements_size];
+    if ((q.lo && q.lo->at(1) > size && !q.lo->per_nr_cpu_ids) ||
+        (q.hi && q.hi->at(1) < size && !q.hi->per_nr_cpu_ids)) {
+      *error = fmt::format("`param {} elements {} size={}`: the spec's range of `{}` does not "
+                           "hold the element's size, {}", path, p.elements, p.elements_size,
+                           p.elements_size, size);
+      return false;
+    }
+    q.lo = q.hi = Bound{size, false};
   }
   return true;
 }
@@ -301,7 +405,10 @@ bool build_layout(const Extraction& x, const Spec& spec, Layout* layout, std::st
       return false;
     }
   }
-  if (!global_slots(x, spec, layout, error) || !param_slots(x, spec, layout, error)) return false;
+  Spec effective = infer_spec(x.function, spec);
+  if (!size_relations(x.function, &effective, error) || !global_slots(x, effective, layout, error) ||
+      !param_slots(x, effective, layout, error))
+    return false;
   const std::vector<std::string> rows = observation_rows(*layout);
   for (const std::string& row : spec.intended) {
     if (std::find(rows.begin(), rows.end(), row) == rows.end()) {

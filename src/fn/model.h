@@ -46,6 +46,14 @@ struct ParamSpec {
   bool nested = false;          // an array of masks: each holds the one before
   std::int64_t array = -1;      // a pointer: to this many elements
   std::string less;             // a callback: a counting `<` over this C type
+  std::string cmp;              // a callback: a counting three-way comparison over this type
+  bool swap = false;            // a callback: the harness's counting swap
+  std::string swap_type;        // ... of this type's size, when the callback takes no size
+  bool null = false;            // a function pointer: NULL (the function's own default)
+  std::string elements;         // a `void *`: its elements' type ("int", "u64 tagged")
+  std::string elements_num;     // ... its length parameter (num=), "" if not said
+  std::string elements_size;    // ... the integer set to the element's size (size=PATH)
+  std::int64_t elements_size_value = -1;  // ... or the size it must be (size=N)
   bool heap = false;            // an array: a min-heap below its first element
   bool scratch = false;         // not an output: left out of the comparison
 };
@@ -65,7 +73,41 @@ struct Spec {
 // Parses a .fnspec text; false with *error one line "FILE:LINE: why".
 bool parse_spec(const std::string& text, const std::string& file, Spec* spec, std::string* error);
 
+// ---- element types (elements.cpp) ------------------------------------------
+
+// The type a spec gives a `void *` array's elements or a callback (`int`,
+// `u32`, `unsigned long`, `int tagged`): an integer type, or with `tagged`
+// the harness's `struct fnh_tagged_T { T key; unsigned int tag; }`, whose
+// tag shows the order of equal keys (lib/sort.c has no element type).
+struct ElemType {
+  std::string key;  // the integer type ("unsigned long")
+  unsigned bytes = 0;
+  bool is_signed = false;
+  bool tagged = false;
+  std::string c_type() const;  // "int", "struct fnh_tagged_int"
+  std::int64_t size() const;   // sizeof, as the harness's C has it
+  std::string text() const;    // as the spec writes it: "int tagged"
+};
+
+// false if `text` is not an integer type name the harness knows (the
+// message lists them: known_elem_types()).
+bool parse_elem_type(const std::string& text, ElemType* out);
+std::string known_elem_types();
+
+// The C expression of the key an element at `ptr` (a `const void *`) holds.
+std::string elem_key_expr(const ElemType& t, const std::string& ptr);
+
+// The spec with what the tool infers for what it does not say (a `void *`
+// followed by a length: `int tagged` elements, and a size parameter after
+// the length set to their size; callbacks of the sort API's shapes: cmp and
+// swap over them). The spec's own lines are kept.
+Spec infer_spec(const Signature& f, const Spec& spec);
+
 // ---- the layout ------------------------------------------------------------
+
+// A length parameter's name: n, len, nr, count, size, num, cnt, or nr_*,
+// num_*, *_len, *_nr, *_count, *_size, *_cnt (layout.cpp).
+bool is_length_name(const std::string& name);
 
 enum class NodeKind {
   kScalar,   // integer, bool or enum: one value
@@ -73,8 +115,8 @@ enum class NodeKind {
   kStruct,   // kids: the fields
   kArray,    // kids[0]: the element; count fixed, or a length parameter
   kPointer,  // kids[0]: the pointee (one object)
-  kNull,     // a `void *`: NULL (opaque callback data); no value
-  kLess,     // a comparison callback: the harness's `<` over spec.less; no value
+  kNull,     // a `void *` (opaque callback data) or a spec's `null` callback: NULL; no value
+  kLess,     // a harness callback (`callback`: less, cmp or swap), counting its calls; no value
 };
 
 struct Node {
@@ -82,6 +124,7 @@ struct Node {
   std::string c_type;     // the type, top-level const dropped ("struct cpu_load")
   std::string field;      // a struct field's name
   std::shared_ptr<const CType> fn_type;  // kLess: the callback's type
+  std::string callback;   // kLess: "less", "cmp" or "swap"
   unsigned bits = 0;      // scalars
   bool is_signed = false;
   bool is_bool = false;
@@ -91,6 +134,18 @@ struct Node {
   std::vector<Node> kids;
   ParamSpec spec;             // the spec's refinement (top-level nodes)
 };
+
+// The node of one element of a spec's `elements TYPE`.
+Node elem_node(const ElemType& t);
+
+// A function pointer the spec binds (`less`, `cmp`, `swap`, `null`): its
+// node; false with *error one line naming what does not fit.
+bool callback_node(const CType& t, const ParamSpec& ps, const std::string& path,
+                   const std::string& where, Node* out, std::string* error);
+
+// A harness callback in an input line: `<int` (less), `cmp(int tagged)`,
+// `swap` or `swap(int)`.
+std::string callback_text(const Node& node);
 
 // One top-level input: a parameter or a covered global.
 struct Slot {

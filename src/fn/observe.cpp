@@ -117,7 +117,7 @@ std::string show(const Node& node, const json& v) {
     }
     case NodeKind::kPointer: return show(node.kids[0], v);
     case NodeKind::kNull: return "NULL";
-    case NodeKind::kLess: return "<" + node.spec.less;
+    case NodeKind::kLess: return callback_text(node);
     case NodeKind::kArray: {
       if (!v.is_array()) return v.dump();
       std::string s = "[";

@@ -4,7 +4,8 @@
 // inputs and the same run:
 //   - a scalar's domain is a `param PATH range LO HI` line: the spec's, or
 //     its type's whole range (the generator's domain without a spec);
-//   - nested, heap, array N, less TYPE and scratch as the given spec says;
+//   - nested, heap, array N, elements, less/cmp/swap/null and scratch as
+//     the given spec says or the tool infers;
 //   - what the generator draws without a directive (masks, an array's
 //     length, `void *`) and the observed outputs are comments;
 //   - every global the function reads: `global NAME input`/`= VALUE` if
@@ -61,6 +62,17 @@ struct Printer {
       line("# " + d, n.c_type + ": its type's range (above what a spec bound holds)");
   }
 
+  void callback(const Node& n, const std::string& path) {
+    const ParamSpec& s = n.spec;
+    if (n.callback == "cmp")
+      line(fmt::format("param {} cmp {}", path, s.cmp), "a counting comparison: -1, 0 or 1");
+    else if (n.callback == "swap")
+      line(fmt::format("param {} swap{}", path, s.swap_type.empty() ? "" : " " + s.swap_type),
+           "a counting swap");
+    else
+      line(fmt::format("param {} less {}", path, s.less), "a counting `<`");
+  }
+
   void node(const Node& n, const std::string& path) {
     const ParamSpec& s = n.spec;
     if (s.scratch) line(fmt::format("param {} scratch", path), "not compared");
@@ -72,13 +84,24 @@ struct Printer {
         line(fmt::format("# {}: struct cpumask", path),
              "empty, full, one bit, a range, word-boundary bits or random, at nr_cpu_ids");
         return;
-      case NodeKind::kNull: line(fmt::format("# {}: void *", path), "NULL"); return;
-      case NodeKind::kLess: line(fmt::format("param {} less {}", path, s.less), "a counting `<`"); return;
+      case NodeKind::kNull:
+        if (s.null) line(fmt::format("param {} null", path), "NULL: the function's own default");
+        else line(fmt::format("# {}: void *", path),
+                  fmt::format("NULL; elements: `param {} elements TYPE`, `param {} array N`", path, path));
+        return;
+      case NodeKind::kLess: callback(n, path); return;
       case NodeKind::kPointer: node(n.kids[0], path); return;
       case NodeKind::kStruct:
         for (const Node& k : n.kids) node(k, path + "." + k.field);
         return;
       case NodeKind::kArray:
+        if (!s.elements.empty()) {
+          std::string d = fmt::format("param {} elements {}", path, s.elements);
+          if (!s.elements_num.empty()) d += " num=" + s.elements_num;
+          if (!s.elements_size.empty()) d += " size=" + s.elements_size;
+          if (s.elements_size_value >= 0) d += fmt::format(" size={}", s.elements_size_value);
+          line(d, "a `void *`: its elements' type");
+        }
         if (n.by_pointer) line(fmt::format("param {} array {}", path, n.count), "a pointer to that many");
         if (n.count < 0)
           line(fmt::format("# {}: an array, its length in `{}`", path, n.length_param),

@@ -9,6 +9,15 @@
 //                             ascending (a min-heap), the first any value
 //   param NAME less TYPE      a comparison callback `bool (*)(const void *,
 //                             const void *, ...)`: the harness's `<` over TYPE
+//   param NAME cmp TYPE       `int (*)(const void *, const void *[, priv])`:
+//                             the harness's counting -1/0/1 over TYPE
+//   param NAME swap [TYPE]    `void (*)(void *, void *[, int size, ...])`: the
+//                             harness's counting swap (of TYPE without a size)
+//   param NAME null           a function pointer: NULL (the function's default)
+//   param NAME elements TYPE [num=NAME] [size=NAME|N]
+//                             a `void *` array: of TYPE (an integer type, or
+//                             `T tagged`: a key and a tag), its length in the
+//                             parameter NAME, size=NAME set to sizeof(TYPE)
 //   NAME is a parameter, or a path to a field: `heap.data`, `ops.less`.
 //   global NAME input         generate the global from its type, per call
 //   global NAME = VALUE       the global is this integer constant
@@ -48,6 +57,33 @@ bool parse_bound(const std::string& s, Bound* b) {
   return parse_int(s, &b->value);
 }
 
+// w[from..] joined by single blanks ("unsigned long", "int tagged").
+std::string words_from(const std::vector<std::string>& w, std::size_t from) {
+  std::string s;
+  for (std::size_t i = from; i < w.size(); ++i) s += (i > from ? " " : "") + w[i];
+  return s;
+}
+
+// `param NAME elements TYPE [num=NAME] [size=NAME|N]`; "" or why not.
+std::string parse_elements(const std::vector<std::string>& w, ParamSpec* p) {
+  std::size_t end = 3;
+  while (end < w.size() && w[end].find('=') == std::string::npos) ++end;
+  p->elements = words_from(std::vector<std::string>(w.begin(), w.begin() + end), 3);
+  for (std::size_t i = end; i < w.size(); ++i) {
+    const std::size_t eq = w[i].find('=');
+    const std::string key = w[i].substr(0, eq), value = w[i].substr(eq == std::string::npos ? w[i].size() : eq + 1);
+    if (eq == std::string::npos || value.empty() || (key != "num" && key != "size"))
+      return "the form is `param NAME elements TYPE [num=NAME] [size=NAME|N]`";
+    std::int64_t n = 0;
+    if (key == "num") p->elements_num = value;
+    else if (!parse_int(value, &n)) p->elements_size = value;
+    else if (n < 1) return "`size=N`: N is an element's size in bytes, at least 1";
+    else p->elements_size_value = n;
+  }
+  if (p->elements.empty()) return "the form is `param NAME elements TYPE [num=NAME] [size=NAME|N]`";
+  return {};
+}
+
 // One directive (words of a line); "" or why it is wrong.
 std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
   if (w[0] == "level") {
@@ -76,16 +112,25 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
       spec->params[w[1]].array = n;
       return {};
     }
-    if (w.size() >= 4 && w[2] == "less") {
-      std::string type;
-      for (std::size_t i = 3; i < w.size(); ++i) type += (i > 3 ? " " : "") + w[i];
-      spec->params[w[1]].less = type;
+    if (w.size() == 3 && w[2] == "null") {
+      spec->params[w[1]].null = true;
       return {};
     }
+    if (w.size() >= 4 && (w[2] == "less" || w[2] == "cmp")) {
+      (w[2] == "less" ? spec->params[w[1]].less : spec->params[w[1]].cmp) = words_from(w, 3);
+      return {};
+    }
+    if (w.size() >= 3 && w[2] == "swap") {
+      spec->params[w[1]].swap = true;
+      spec->params[w[1]].swap_type = words_from(w, 3);
+      return {};
+    }
+    if (w.size() >= 4 && w[2] == "elements") return parse_elements(w, &spec->params[w[1]]);
     Bound lo, hi;
     if (w.size() != 5 || w[2] != "range" || !parse_bound(w[3], &lo) || !parse_bound(w[4], &hi))
       return "the form is `param NAME range LO HI` (a bound: an integer or nr_cpu_ids[+-K]) "
-             "or `param NAME nested|heap|scratch|array N|less TYPE`";
+             "or `param NAME nested|heap|scratch|null|array N|less TYPE|cmp TYPE|swap [TYPE]|elements "
+             "TYPE [num=NAME] [size=NAME|N]`";
     spec->params[w[1]].lo = lo;
     spec->params[w[1]].hi = hi;
     return {};

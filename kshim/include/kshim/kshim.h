@@ -43,6 +43,7 @@ typedef long long s64;
 typedef _Bool bool;
 typedef unsigned long size_t;
 typedef long ssize_t;
+typedef unsigned long uintptr_t;
 typedef unsigned int gfp_t;
 #define true 1
 #define false 0
@@ -51,6 +52,7 @@ typedef unsigned int gfp_t;
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define __always_inline inline __attribute__((__always_inline__))
+#define __attribute_const__ __attribute__((__const__))
 #define noinline __attribute__((__noinline__))
 #define __maybe_unused __attribute__((__unused__))
 #define __read_mostly
@@ -102,8 +104,15 @@ typedef long long loff_t;
 #define max(a, b) ((a) > (b) ? (a) : (b))
 #define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
 #define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
-#define swap(a, b) \
+/* swap(a, b) as include/linux/minmax.h has it. Called with another number
+ * of arguments, `swap` is left as written (a macro's own name is not
+ * expanded again): a member named swap, as lib/sort.c's
+ * `((const struct wrapper *)priv)->swap(a, b, (int)size)`, which the
+ * kernel's lib/sort.c compiles without minmax.h. */
+#define __kshim_swap2(a, b) \
 	do { __typeof__(a) __kshim_tmp = (a); (a) = (b); (b) = __kshim_tmp; } while (0)
+#define __kshim_swap_pick(a, b, c, name, ...) name
+#define swap(...) __kshim_swap_pick(__VA_ARGS__, swap, __kshim_swap2, 0)(__VA_ARGS__)
 #define container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - __builtin_offsetof(type, member)))
 
@@ -146,6 +155,9 @@ void kshim_warn(const char *file, int line, const char *cond);
 #define __GFP_ZERO 0x100u
 void *kshim_alloc(size_t n, size_t size, bool zero);
 void kfree(const void *p);
+/* include/linux/sched.h's cond_resched(): a scheduling point; a single
+ * thread here has nothing to yield to (lib/sort.c's __sort_r()). */
+static inline int cond_resched(void) { return 0; }
 static inline void *kmalloc(size_t size, gfp_t gfp) { (void)gfp; return kshim_alloc(1, size, gfp & __GFP_ZERO); }
 static inline void *kzalloc(size_t size, gfp_t gfp) { (void)gfp; return kshim_alloc(1, size, 1); }
 static inline void *kcalloc(size_t n, size_t size, gfp_t gfp) { (void)gfp; return kshim_alloc(n, size, 1); }
