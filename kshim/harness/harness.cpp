@@ -302,6 +302,10 @@ int mode_replay(bool minimize) {
   end_input();
   record().programs = 1;
   record().ops = v.ops_run;
+  // --race: a fuzzing input the lockstep passes may be the reader's finding.
+  if (minimize && o.race && !is_failure(v))
+    if (const int rc = race_replay(*program, fmt::format("fuzzing input {}", input)); rc != kHarnessOk)
+      return rc;
   if (!minimize && v.finding && v.finding->kind == FindingKind::kOutOfDomain) {
     io::print_notes(stdout, v);
     fmt::print("OUT OF DOMAIN (no verdict, exit {}): {}\n", kExitOutOfDomain,
@@ -532,6 +536,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   g_in_input = true;
   current_input().set(diffsched::tools::InputKind::kRaw, {data, size});
   const int r = diffsched::fuzz_one(*g_settings.target, shape_body({data, size}), &g_sides);
+  if (g_settings.o.race) race_input(shape_body({data, size}));  // --race: the reader's too
   current_input().clear();
   ++record().executions;
   g_in_input = false;

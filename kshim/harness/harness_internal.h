@@ -60,6 +60,13 @@ int mode_exhaustive();
 // The body the decoder sees (--nr-cpus reshapes it; harness.cpp).
 std::span<const std::uint8_t> shape_body(std::span<const std::uint8_t> in);
 int mode_race();  // cpudl's kcheck_harness.cpp: --race
+// --race in the fuzzing stage: an input's reader analysis after its lockstep
+// (abort() on a class only the candidate reaches; cpudl's kcheck_harness.cpp).
+void race_input(std::span<const std::uint8_t> body);
+// --race in the minimisation of a fuzzing input that the lockstep passes: the
+// reader analysis of its program, kHarnessFinding (minimised and written to
+// --output, as mode_race's) or kHarnessOk.
+int race_replay(const io::AnyProgram& program, const std::string& from);
 
 // A subject's part of the harness, its package's kcheck_harness.cpp (each
 // subject of ToolSubjects defines all three; a missing one is a link error):

@@ -79,37 +79,63 @@ int build(tools::CandidateSpec spec, const fs::path& work, bool forced_api, doub
   return kExitOk;
 }
 
+// Whether a kernel file's side reads an op's changes from the store hook, as
+// the harness decides it (kcheck_harness.cpp, KernelCSide::stores_logged()):
+// under --race or --changes hook, a cpudeadline.c of any form but v3.14's.
+bool logs_stores(const KernelCheckOptions& o, const tools::CandidateSpec& f) {
+  if (o.tool->shape != CandidateShape::kHeapApi) return false;
+  return o.race || (o.changes == "hook" && f.api != tools::KernelApi::kV3_14);
+}
+
+// The kernel files of the run: the candidate, and the baseline if a file.
+std::vector<tools::CandidateSpec*> kernel_files(Session& s) {
+  if (s.builtin_base) return {&s.cand};
+  return {&s.cand, &s.base};
+}
+
+// How the kernel-file sides' incremental checks ran: "hook", "copy", or
+// "hook; copy for FILE (v3.14 API)" when they differ.
+std::string changes_text(Session& s) {
+  const std::vector<tools::CandidateSpec*> files = kernel_files(s);
+  std::vector<std::string> copy;
+  for (const tools::CandidateSpec* f : files)
+    if (!logs_stores(s.o, *f)) copy.push_back(f->file.filename().string());
+  if (copy.empty()) return "hook";
+  if (copy.size() == files.size() || s.o.changes == "copy") return "copy";
+  return fmt::format("hook; copy for {} (v3.14 API)", fmt::join(copy, ", "));
+}
+
 // The checks between options and the files: kExitOk or the reason printed.
 int check_arguments(Session& s) {
   const KernelCheckOptions& o = s.o;
   if (int rc = classify(s, o.candidate, &s.cand); rc != kExitOk) return rc;
   s.cand.role = "candidate";
   s.cand.kernel_version = o.kernel_version;
-  // --race: every store the file makes calls __sanitizer_cov_storeN first
-  // (the harness's hook logs those into its struct cpudl, kcheck_harness.cpp).
-  // --changes hook: the same hook tells the incremental checks what an op
-  // wrote (kcheck_harness.cpp, KernelCSide::logs_stores()).
-  if (o.race || o.changes == "hook")
-    s.cand.extra_flags.push_back("-fsanitize-coverage=trace-stores");
   s.builtin_base = o.baseline.starts_with("builtin-");
   if (!s.builtin_base) {
     if (int rc = classify(s, o.baseline, &s.base); rc != kExitOk) return rc;
     s.base.role = "baseline";
     s.base.kernel_version = o.kernel_version;
-    s.base.extra_flags = s.cand.extra_flags;
   } else {
     const auto& words = o.tool->builtin_baselines;
     if (std::find(words.begin(), words.end(), o.baseline) == words.end())
       return error(fmt::format("--baseline '{}': {} or a file", o.baseline,
                                fmt::join(words, ", ")));
   }
-  // A v3.14 heap keeps cpu_to_idx apart from its items: the harness sees a
-  // copy of them (glue_cpudl.c's view), not the file's stores, so its side
-  // keeps copy (kcheck_harness.cpp decides the same from the table's api).
-  for (const tools::CandidateSpec* f : {&s.cand, s.builtin_base ? nullptr : &s.base})
-    if (f && o.changes == "hook" && f->api == tools::KernelApi::kV3_14)
+  // --race: every store the file makes calls __sanitizer_cov_storeN first
+  // (the harness's hook logs those into its struct cpudl, kcheck_harness.cpp).
+  // --changes hook: the same hook tells the incremental checks what an op
+  // wrote. A v3.14 heap keeps cpu_to_idx apart from its items: the harness
+  // sees a copy of them (glue_cpudl.c's view), not the file's stores, so its
+  // side keeps copy, is compiled without the hook unless --race asks for it,
+  // and kernel-check says so in a line.
+  for (tools::CandidateSpec* f : kernel_files(s)) {
+    if (logs_stores(o, *f)) f->extra_flags.push_back("-fsanitize-coverage=trace-stores");
+    if (o.changes == "hook" && f->api == tools::KernelApi::kV3_14)
       fmt::print("  --changes hook: {} (v3.14 API: cpu_to_idx apart from the items) keeps "
                  "copy\n", f->file.string());
+  }
+  s.changes_used = changes_text(s);
   if (!o.capacity.empty() && (!o.tool->capacities || s.builtin_base))
     return error("--capacity needs a cpudl baseline FILE: the built-in heaps and the model do "
                  "not model CPU capacities");

@@ -32,6 +32,7 @@ std::string record_json(const std::string& token, const HarnessRecord& r) {
                       {"random_programs", r.random_programs},
                       {"ops", r.ops},
                       {"executions", r.executions},
+                      {"race_inputs", r.race_inputs},
                       {"seconds", r.seconds},
                       {"minimize_seconds", r.minimize_seconds},
                       {"reproducer", r.reproducer},
@@ -82,6 +83,7 @@ std::optional<HarnessRecord> read_record(const std::filesystem::path& path,
     r.random_programs = j.at("random_programs").get<std::uint64_t>();
     r.ops = j.at("ops").get<std::uint64_t>();
     r.executions = j.at("executions").get<std::uint64_t>();
+    r.race_inputs = j.at("race_inputs").get<std::uint64_t>();
     r.seconds = j.at("seconds").get<double>();
     r.minimize_seconds = j.value("minimize_seconds", 0.0);  // absent: a harness before issue 28
     r.reproducer = j.at("reproducer").get<std::string>();

@@ -39,6 +39,7 @@ struct HarnessRecord {
   std::uint64_t random_programs = 0;  // check: of those, random ones
   std::uint64_t ops = 0;              // ops run in those programs
   std::uint64_t executions = 0;       // fuzz: inputs run to their end
+  std::uint64_t race_inputs = 0;      // fuzz under --race: of those, analysed for a reader too
   double seconds = 0;                 // since the harness started
   double minimize_seconds = 0;        // a finding: how long its minimisation took
   std::string reproducer;  // a file the harness wrote (finding: the minimised .ops)

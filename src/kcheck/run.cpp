@@ -106,7 +106,12 @@ int harness_finding(const Session& s, const HarnessRun& r, const std::string& ho
     fs::copy_file(written, s.min_ops, fs::copy_options::overwrite_existing, ec);
     if (ec) return error(fmt::format("cannot write {}: {}", s.min_ops.string(), ec.message()));
   }
-  return report_finding(s, how, kind_of(r.record->signature), r.record->signature);
+  const std::string kind = kind_of(r.record->signature);
+  const int rc = report_finding(s, how, kind, r.record->signature);
+  if (kind == "reader")
+    fmt::print("(that replay runs the lockstep, not the race analysis: the finding is the "
+               "reader's; run the reproducer's ops with --race --no-properties --time 0)\n");
+  return rc;
 }
 
 int init_failed(const HarnessRun& r) {
@@ -333,7 +338,8 @@ int run_fuzzing(Session& s) {
   // The dictionary of the target fuzzed (src/registry.def).
   const std::string dict =
       tools::SourceTree{tools::source_dir()}.dict(find_target(s.target)->dict).string();
-  fmt::print("  fuzzing: {} s of libFuzzer (seed {}), log {}\n", o.time, o.seed, log.string());
+  fmt::print("  fuzzing: {} s of libFuzzer (seed {}){}, log {}\n", o.time, o.seed,
+             o.race ? ", each input through the race analysis too" : "", log.string());
   const long seconds = static_cast<long>(o.time + 0.5);
   const HarnessRun r = s.h.run(s.h.with_mode("fuzz"),
                                {fmt::format("-max_total_time={}", seconds),
@@ -343,6 +349,11 @@ int run_fuzzing(Session& s) {
                                 "-artifact_prefix=" + tools::KcheckWork::artifact_prefix(s.artifacts), corpus.string()},
                                log, o.time + kWatchdogSlack);
   const fs::path crash = find_crash(s.artifacts);
+  // A reader finding writes the record before it stops: its inputs so far.
+  if (r.record) verdict_note().race_fuzz_inputs = r.record->race_inputs;
+  if (!crash.empty() && r.record && o.race)
+    fmt::print("  fuzzing: the race analysis ran on {} inputs before this one\n",
+               r.record->race_inputs);
   if (!crash.empty()) return fuzz_finding(s, crash, log, t);
   if (r.timed_out())
     return error("timeout", fmt::format("the fuzzer did not stop within --time + {:.0f} s; see {}",
@@ -362,9 +373,16 @@ int run_fuzzing(Session& s) {
                              "finding (the candidate ended it?); see {}",
                              rec.seconds, seconds, log.string()));
   const double rate = rec.seconds > 0 ? static_cast<double>(rec.executions) / rec.seconds : 0;
-  fmt::print("  fuzzing: no finding ({} inputs in {:.1f} s of fuzzing: {:.0f} inputs/s; "
-             "--changes {}; {:.1f} s)\n",
-             rec.executions, rec.seconds, rate, o.changes, since(t));
+  if (o.race && rec.race_inputs != rec.executions)
+    return error(fmt::format("the race analysis ran on {} of the fuzzer's {} inputs: no verdict; "
+                             "see {}", rec.race_inputs, rec.executions, log.string()));
+  fmt::print("  fuzzing: no finding ({} inputs in {:.1f} s of fuzzing: {:.0f} inputs/s{}; "
+             "changes: {}; {:.1f} s)\n",
+             rec.executions, rec.seconds, rate,
+             o.race ? fmt::format(", {} of them through the race analysis too", rec.race_inputs)
+                    : "",
+             s.changes_used,
+             since(t));
   verdict_note().executions = rec.executions;
   verdict_note().fuzz_seconds = rec.seconds;
   verdict_note().inputs_per_second = rate;
@@ -391,12 +409,7 @@ int run_race(Session& s) {
   VerdictNote& n = verdict_note();
   n.race_random_programs = rec.random_programs;
   n.race_seed_programs = rec.programs - rec.random_programs;
-  if (r.is("finding")) {
-    const int rc = harness_finding(s, r, fmt::format("race, {:.1f} s", since(t)));
-    fmt::print("(that replay runs the lockstep, not the race analysis: the finding is the "
-               "reader's; run the reproducer's ops with --race --no-properties --time 0)\n");
-    return rc;
-  }
+  if (r.is("finding")) return harness_finding(s, r, fmt::format("race, {:.1f} s", since(t)));
   if (!r.is("ok"))
     return error(fmt::format("the harness failed in the race analysis ({}: {})", rec.outcome,
                              rec.detail));
@@ -461,6 +474,8 @@ void write_verdict_json(const Session& s, int rc) {
                       {"inputs_per_second", n.inputs_per_second},
                       {"race_seed_programs", n.race_seed_programs},
                       {"race_random_programs", n.race_random_programs},
+                      {"race_fuzz_inputs", n.race_fuzz_inputs},
+                      {"changes", s.changes_used},
                       {"forms", s.forms},
                       {"find_returns", s.find_returns}};
   std::ofstream f(s.o.verdict_json, std::ios::binary | std::ios::trunc);

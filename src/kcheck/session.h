@@ -55,8 +55,10 @@ struct VerdictNote {
   // The fuzzing stage that ran to its end: its seconds (the harness's clock)
   // and executions / fuzz_seconds (0 when it did not run or found something).
   double fuzz_seconds = 0, inputs_per_second = 0;
-  // --race: the programs the lockless-reader analysis ran to their end.
-  std::uint64_t race_seed_programs = 0, race_random_programs = 0;
+  // --race: the programs the lockless-reader analysis ran to their end, and
+  // the fuzzing stage's inputs it ran on (each input's lockstep, then its
+  // reader analysis; a finding's count is the harness's up to that input).
+  std::uint64_t race_seed_programs = 0, race_random_programs = 0, race_fuzz_inputs = 0;
 };
 VerdictNote& verdict_note();
 double since(std::chrono::steady_clock::time_point t);
@@ -122,6 +124,9 @@ struct Session {
   // "cpu"), "" until detected: the verdict file's "find_returns" (data for mutate).
   std::string find_returns;
   std::vector<std::string> find_return_errors;  // files whose cpudl_find() form is unknown
+  // How the kernel-file sides' incremental checks learnt an op's changes, as
+  // it ran (prepare.cpp, changes_text()): "hook", "copy", or per file.
+  std::string changes_used;
 
   void print_forms() const;
   // A given --work-dir records what the run added (util::OwnedDir::adopt_new).

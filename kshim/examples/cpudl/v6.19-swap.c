@@ -11,6 +11,7 @@
  */
 // expect: kernel.cpudl.v6.19-swap.equivalent 0 - "verdict: EQUIVALENT" -- cpudl --time 2 ${kfast}
 // expect: kernel.cpudl.race.random.v6.19-swap 0 - "no reader class only the candidate reaches .206 programs: 6 seeds, 200 random" -- cpudl --race --race-programs 200 --no-properties --time 0 --no-build
+// expect: kernel.cpudl.race.fuzzing.v6.19-swap 0 - "fuzzing: no finding .[0-9]+ inputs in .*, [0-9]+ of them through the race analysis too" -- cpudl --race --no-properties --time 3 --no-build
 #include "sched.h"
 
 static inline int parent(int i)

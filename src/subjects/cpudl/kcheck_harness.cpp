@@ -402,6 +402,46 @@ int mode_race() {
   return kHarnessOk;
 }
 
+// The fuzzing stage under --race: after its lockstep (harness.cpp), each
+// input's program, cut to its first kRaceMaxOps ops as the random programs
+// are, goes through the analysis, baseline vs candidate. A class only the
+// candidate reaches: the record written (the inputs analysed before this
+// one), the finding said, and abort() so that libFuzzer saves the input;
+// kernel-check's minimisation of it (race_replay) finds it again.
+void race_input(std::span<const std::uint8_t> body) {
+  if (g_settings.tool != &kCpudlTool) fail("--race is cpudl's", kHarnessBadUsage);
+  static const auto owned = make_cpudl_sides();  // reset by analyze_race()
+  const std::vector<cpudl::Side*> sides{owned[0].get(), owned[1].get()};
+  io::Program<cpudl::Subject> p = io::decode_body<cpudl::Subject>(body);
+  if (p.ops.size() > kRaceMaxOps) p.ops.resize(kRaceMaxOps);
+  const cpudl::race::RaceResult r = cpudl::race::analyze_race(p.config, p.ops, sides);
+  if (!r.error.empty()) fail(fmt::format("race, a fuzzing input: {}", r.error));
+  if (r.findings.empty()) {
+    ++record().race_inputs;
+    return;
+  }
+  const cpudl::race::RaceFinding& rf = r.findings.front();
+  fmt::print(stderr,
+             "\n==== diffsched: FINDING {} in a fuzzing input: the candidate's reader reaches "
+             "{}, the baseline's never does\n",
+             rf.signature, cpudl::race::class_name(rf.cls));
+  record().outcome = "finding";
+  record().signature = rf.signature;
+  write_record_now();
+  std::fflush(stderr);
+  std::abort();
+}
+
+int race_replay(const io::AnyProgram& program, const std::string& from) {
+  const auto* p = std::get_if<io::Program<cpudl::Subject>>(&program);
+  if (!p) return kHarnessOk;
+  io::Program<cpudl::Subject> cut = *p;
+  if (cut.ops.size() > kRaceMaxOps) cut.ops.resize(kRaceMaxOps);
+  auto owned = make_cpudl_sides();
+  std::vector<std::string> shared;
+  return race_one(cut, from, {owned[0].get(), owned[1].get()}, shared);
+}
+
 }  // namespace harness
 
 }  // namespace diffsched::kcheck

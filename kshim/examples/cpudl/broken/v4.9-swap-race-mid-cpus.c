@@ -12,7 +12,8 @@
  * No checked-in seed program (corpus/seeds/cpudl) puts a CPU from 8 to 62
  * in the heap (they use CPUs 0..7 and 63..129), so `kernel-check --race`
  * over the seeds alone misses it; the random programs of its
- * --race-programs stage reach it.
+ * --race-programs stage reach it, and so does its fuzzing stage, whose
+ * inputs go through the race analysis too under --race.
  *
  * A diffsched test file written in the style of kernel/sched/cpudeadline.c
  * (v4.9 .. v6.18 API), for `diffsched kernel-check cpudl --race`. Not kernel
@@ -21,10 +22,12 @@
  *
  * Expected: against v4.9-swap.c with --race and random programs, the reader
  * class impossible at set, only the candidate's (exit 1); with
- * --race-programs 0 (the seeds only), no finding (exit 0).
+ * --race-programs 0 (the seeds only), no finding (exit 0); with
+ * --race-programs 0 and fuzzing, the finding comes from a fuzzing input.
  */
 // expect: kernel.cpudl.race.random.mid-cpus 1 - "FINDING cpudl:reader:impossible:set in random program" -- cpudl --race --baseline ${kexamples}/cpudl/v4.9-swap.c --race-programs 200 --no-properties --time 0 --no-build
 // expect: kernel.cpudl.race.random.mid-cpus.seeds-only 0 - "6 programs: 6 seeds, 0 random" -- cpudl --race --baseline ${kexamples}/cpudl/v4.9-swap.c --race-programs 0 --no-properties --time 0 --no-build
+// expect: kernel.cpudl.race.fuzzing.mid-cpus 1 - "FINDING cpudl:reader:impossible:set in fuzzing input" -- cpudl --race --baseline ${kexamples}/cpudl/v4.9-swap.c --race-programs 0 --no-properties --time 120 --no-build
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/slab.h>
