@@ -85,8 +85,8 @@ SwarmConfig draw_swarm(const FuzzTarget& target, u64 seed) {
                      [&]<class S>(std::type_identity<S>) { kinds = kKinds<S>; });
   SwarmConfig c{.kinds = 0, .values = 0};
   // Each op kind and each value class in with probability 1/2 (Groce et al.,
-  // ISSTA 2012); at least one kind, and the first (cpudl's set) whenever a
-  // kind that needs the heap is in, half of the time, so heaps still grow.
+  // ISSTA 2012), at least one kind; then the first kind (cpudl's set) is put
+  // in with probability 1/2 more (3/4 in all), so that heaps still grow.
   while (c.kinds == 0)
     for (std::size_t k = 0; k < kinds && k < 32; ++k)
       if (rng.one_in(2)) c.kinds |= 1u << k;
