@@ -19,9 +19,8 @@ std::string format_member(const HeapView& h, int cpu) {
                          : std::string("not in heap");
 }
 
-// The same find answer: ret, and later_mask's words below nr_cpu_ids (whole
-// words: bits beyond nr_cpu_ids that differ make it "not the same", and the
-// caller then checks the answer itself).
+// The same find answer: ret, and later_mask's whole words below nr_cpu_ids
+// (differing bits beyond it make "not the same": the caller checks it itself).
 bool same_answer(const FindResult& a, const FindResult& b, unsigned nr) {
   if (a.ret != b.ret || a.with_mask != b.with_mask) return false;
   unsigned long diff = 0;
