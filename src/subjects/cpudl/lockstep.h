@@ -97,8 +97,7 @@ class Lockstep {
   // its store log, or by diffing against its snapshot); false when it cannot
   // tell (a log overflowed, a store outside the elements).
   bool collect_changes(std::size_t side, const HeapView& h, int op_cpu);
-  void take_snapshots();
-  void commit_snapshots();  // after an op that passed: the snapshots follow
+  void take_snapshots();  // also after an op checked in full (collect_changes() moves them on)
   void init_sides();
 
   struct Snapshot {
