@@ -116,6 +116,11 @@ Runner add_fn(CLI::App& app) {
                   "a perf finding (exit 1) when, on some input, new makes more than R times old's "
                   "callback calls (the harness's less, cmp and swap callbacks; counted, never timed)")
       ->check(CLI::PositiveNumber);
+  sub->add_option("--max-mem-ratio", o->max_mem_ratio,
+                  "a perf finding (exit 1) when, on some input, new's call makes more than R times "
+                  "old's memory operations (loads and stores, the shim's runtime included; counted, "
+                  "never timed)")
+      ->check(CLI::PositiveNumber);
   auto* input = sub->add_option("--input", o->input,
                                 "run one call, given in the text form a finding prints "
                                 "(docs/input-format.md), instead of generated inputs");

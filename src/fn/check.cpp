@@ -1,4 +1,5 @@
 // diffsched fn: the run (check.h): extract, lay out, build, run, compare.
+#include <array>
 #include <cstdlib>
 #include <algorithm>
 #include <fstream>
@@ -55,16 +56,17 @@ struct Minimized {
 // Rounds of shrinking at most: each runs both sides once over its candidates.
 constexpr int kMaxShrinkRounds = 48;
 
+using Keeps = std::function<bool(const Observation&, const Observation&)>;
+
 // Greedy: each round runs every smaller neighbour of the input on both sides
-// (one batch each) and keeps the first with the finding's signature.
-Minimized minimize(const Side& old_side, const Side& new_side, const WorkDir& dir,
-                   const Input& start, const Observation& a, const Observation& b, FnLevel level,
-                   bool keep_nr_cpu_ids) {
+// (one batch each) and keeps the first on which `keeps` holds.
+Minimized minimize_while(const Side& old_side, const Side& new_side, const WorkDir& dir,
+                         const Input& start, const Observation& a, const Observation& b,
+                         bool keep_nr_cpu_ids, const Keeps& keeps) {
   const Layout& layout = old_side.layout;
-  const std::string signature = finding_signature(layout, a, b, level);
   Minimized m{start, a, b};
   const fs::path batch = dir.shrink();
-  for (int round = 0; round < kMaxShrinkRounds && !signature.empty(); ++round) {
+  for (int round = 0; round < kMaxShrinkRounds; ++round) {
     const std::vector<Input> next = shrink_candidates(layout, m.input, keep_nr_cpu_ids);
     std::vector<Observation> x, y;
     std::string error;
@@ -74,9 +76,7 @@ Minimized minimize(const Side& old_side, const Side& new_side, const WorkDir& di
       break;
     m.tried += next.size();
     std::size_t c = 0;
-    while (c < next.size() &&
-           !(x[c].run && y[c].run && finding_signature(layout, x[c], y[c], level) == signature))
-      ++c;
+    while (c < next.size() && !(x[c].run && y[c].run && keeps(x[c], y[c]))) ++c;
     if (c == next.size()) break;
     m.input = next[c];
     m.old_obs = x[c];
@@ -84,6 +84,18 @@ Minimized minimize(const Side& old_side, const Side& new_side, const WorkDir& di
     ++m.rounds;
   }
   return m;
+}
+
+// A finding's input made smaller, keeping its signature.
+Minimized minimize(const Side& old_side, const Side& new_side, const WorkDir& dir,
+                   const Input& start, const Observation& a, const Observation& b, FnLevel level,
+                   bool keep_nr_cpu_ids) {
+  const std::string signature = finding_signature(old_side.layout, a, b, level);
+  if (signature.empty()) return Minimized{start, a, b};
+  return minimize_while(old_side, new_side, dir, start, a, b, keep_nr_cpu_ids,
+                        [&](const Observation& x, const Observation& y) {
+                          return finding_signature(old_side.layout, x, y, level) == signature;
+                        });
 }
 
 // `diffsched fn --old A --new B --function F --level L [--spec S]`, quoted.
@@ -153,9 +165,24 @@ Outcome compare_all(const Layout& layout, const std::vector<Observation>& a,
   return r;
 }
 
-// The counted cost (the harness's callback calls, "cost" in each record) of
-// both sides over the inputs compared, and the input where new's is the
-// largest multiple of old's.
+// What the harness counts per call, never compared at any level: the
+// callbacks' calls ("cost" in a record) and the memory operations of the
+// call itself ("mem": its loads and stores, the shim's runtime included).
+// A perf finding is an input where new's count is above the option's
+// multiple of old's (an old count of 0 counts as 1), the results agreeing.
+struct Metric {
+  const char* key;   // in each record and in the JSON verdict
+  const char* what;  // in the text
+  double FnOptions::*limit;
+  const char* flag;
+};
+constexpr std::array<Metric, 2> kMetrics{{
+    {"cost", "callback calls", &FnOptions::max_cost_ratio, "--max-cost-ratio"},
+    {"mem", "memory operations", &FnOptions::max_mem_ratio, "--max-mem-ratio"},
+}};
+
+// A metric over both sides' inputs compared, and the input where new's
+// count is the largest multiple of old's.
 struct Cost {
   bool counted = false;
   std::uint64_t old_total = 0, new_total = 0;
@@ -164,11 +191,25 @@ struct Cost {
   double ratio() const { return static_cast<double>(worst_new) / static_cast<double>(std::max<std::uint64_t>(worst_old, 1)); }
 };
 
-Cost cost_of(const std::vector<Observation>& a, const std::vector<Observation>& b, std::size_t compared) {
+// The metric's count of one observation (false: not counted, or a fault).
+bool count_of(const Observation& o, const Metric& m, std::uint64_t* n) {
+  if (o.fault || !o.record.is_object() || !o.record.contains(m.key) || !o.record[m.key].is_number_unsigned())
+    return false;
+  *n = o.record[m.key].get<std::uint64_t>();
+  return true;
+}
+
+// new's count above `limit` times old's (an old count of 0 counts as 1).
+bool above(std::uint64_t old_count, std::uint64_t new_count, double limit) {
+  return static_cast<double>(new_count) > limit * static_cast<double>(std::max<std::uint64_t>(old_count, 1));
+}
+
+Cost cost_of(const std::vector<Observation>& a, const std::vector<Observation>& b, std::size_t compared,
+             const Metric& m) {
   Cost c;
   for (std::size_t k = 0; k < compared; ++k) {
-    if (a[k].fault || b[k].fault || !a[k].record.contains("cost") || !b[k].record.contains("cost")) continue;
-    const auto x = a[k].record["cost"].get<std::uint64_t>(), y = b[k].record["cost"].get<std::uint64_t>();
+    std::uint64_t x = 0, y = 0;
+    if (!count_of(a[k], m, &x) || !count_of(b[k], m, &y)) continue;
     c.counted = true;
     c.old_total += x;
     c.new_total += y;
@@ -183,27 +224,42 @@ Cost cost_of(const std::vector<Observation>& a, const std::vector<Observation>& 
   return c;
 }
 
-// The cost lines, and a perf finding (exit 1) when --max-cost-ratio is
-// exceeded on some input; "" when nothing was counted.
+// Makes a perf finding's input smaller, keeping new above the limit.
+using PerfShrink = std::function<Minimized(std::size_t, const Metric&, double)>;
+
+// The metric's line (appended to *lines), and a perf finding's block (exit
+// 1) when its limit is exceeded on some input, minimised; "" when nothing
+// was counted or nothing is above the limit.
 std::string cost_text(const FnOptions& o, const Layout& layout, const std::vector<Input>& inputs,
-                      const Cost& c, json* j, int* status) {
+                      const Cost& c, const Metric& m, const PerfShrink& shrink, json* j, int* status,
+                      std::string* lines) {
   if (!c.counted) return "";
   const auto k = static_cast<std::size_t>(c.worst);
-  (*j)["cost"] = {{"old", c.old_total}, {"new", c.new_total}, {"worst_input", k},
-                  {"worst_old", c.worst_old}, {"worst_new", c.worst_new}, {"worst_ratio", c.ratio()}};
-  std::string text = fmt::format(
-      "cost (callback calls): old {}, new {} in all ({:.2f}x); the most for new: input {}, old {}, new {} ({:.2f}x)\n",
+  (*j)[m.key] = {{"old", c.old_total}, {"new", c.new_total}, {"worst_input", k},
+                 {"worst_old", c.worst_old}, {"worst_new", c.worst_new}, {"worst_ratio", c.ratio()}};
+  *lines += fmt::format(
+      "cost ({}): old {}, new {} in all ({:.2f}x); the most for new: input {}, old {}, new {} ({:.2f}x)\n", m.what,
       c.old_total, c.new_total, static_cast<double>(c.new_total) / static_cast<double>(std::max<std::uint64_t>(c.old_total, 1)),
       k, c.worst_old, c.worst_new, c.ratio());
-  if (*status == kOk && o.max_cost_ratio > 0 && c.ratio() > o.max_cost_ratio) {
-    text += fmt::format("  input: {}\nreplay: {} --max-cost-ratio {}\n", show_input(layout, inputs[k]),
-                        replay_input_command(o, layout, inputs[k]), o.max_cost_ratio);
-    text += fmt::format("verdict: finding: perf: new makes {} callback calls where old makes {} ({:.2f}x > {}) on input {}\n",
-                        c.worst_new, c.worst_old, c.ratio(), o.max_cost_ratio, k);
-    (*j)["verdict"] = "finding";
-    (*j)["detail"] = "perf";
-    *status = kFinding;
-  }
+  const double limit = o.*m.limit;
+  if (*status != kOk || limit <= 0 || !above(c.worst_old, c.worst_new, limit)) return "";
+  const Minimized mm = shrink(k, m, limit);
+  std::uint64_t x = c.worst_old, y = c.worst_new;
+  count_of(mm.old_obs, m, &x);
+  count_of(mm.new_obs, m, &y);
+  std::string text = fmt::format("perf: input {}\n  input: {}\n", k, show_input(layout, inputs[k]));
+  if (mm.rounds > 0)
+    text += fmt::format("minimised ({} round{}, {} candidates run, new still above {}x old):\n  input: {}\n",
+                        mm.rounds, mm.rounds == 1 ? "" : "s", mm.tried, limit, show_input(layout, mm.input));
+  text += fmt::format("replay: {} {} {}\n", replay_input_command(o, layout, mm.input), m.flag, limit);
+  text += fmt::format("verdict: finding: perf: new makes {} {} where old makes {} ({:.2f}x > {}) on input {}{}\n",
+                      y, m.what, x, static_cast<double>(y) / static_cast<double>(std::max<std::uint64_t>(x, 1)),
+                      limit, k, mm.rounds > 0 ? ", minimised" : "");
+  (*j)["verdict"] = "finding";
+  (*j)["detail"] = "perf";
+  (*j)["perf"] = {{"metric", m.key}, {"input", show_input(layout, mm.input)}, {"old", x}, {"new", y},
+                  {"rounds", mm.rounds}, {"tried", mm.tried}};
+  *status = kFinding;
   return text;
 }
 
@@ -258,7 +314,7 @@ std::string run_kind(const FnOptions& o, json* j) {
 
 int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& inputs,
            const std::vector<Observation>& a, const std::vector<Observation>& b, FnLevel level,
-           const std::function<Minimized(std::size_t)>& shrink) {
+           const std::function<Minimized(std::size_t)>& shrink, const PerfShrink& perf_shrink) {
   const Outcome r = compare_all(layout, a, b, level);
   std::string weaker;  // "equivalent at `sorted`, divergent at `exact`"
   if (r.first_exact >= 0 && (r.strongest != FnLevel::kMultiset || r.all_multiset))
@@ -312,7 +368,10 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
     }
   }
   if (r.first >= 0 && !weaker.empty()) text += "note: " + weaker + "\n";
-  text += cost_text(o, layout, inputs, cost_of(a, b, r.compared), &j, &status);  // judged if no other finding
+  std::string perf;  // judged if no other finding: the first metric above its limit
+  for (const Metric& m : kMetrics)
+    perf += cost_text(o, layout, inputs, cost_of(a, b, r.compared, m), m, perf_shrink, &j, &status, &text);
+  text += perf;
   if (r.first >= 0)
     text += fmt::format("verdict: finding: {}\n", detail);
   else if (status == kFinding)
@@ -417,7 +476,16 @@ int run_fn(const FnOptions& o) {
     if (!o.minimize || given) return Minimized{inputs[k], a[k], b[k]};
     return minimize(old_side, new_side, work, inputs[k], a[k], b[k], level, o.nr_cpus != 0);
   };
-  return report(o, old_side.layout, inputs, a, b, level, shrink);
+  auto perf_shrink = [&](std::size_t k, const Metric& m, double limit) {
+    if (!o.minimize || given) return Minimized{inputs[k], a[k], b[k]};
+    return minimize_while(old_side, new_side, work, inputs[k], a[k], b[k], o.nr_cpus != 0,
+                          [&](const Observation& x, const Observation& y) {
+                            std::uint64_t cx = 0, cy = 0;
+                            return count_of(x, m, &cx) && count_of(y, m, &cy) && above(cx, cy, limit) &&
+                                   equal_at(old_side.layout, x, y, level);
+                          });
+  };
+  return report(o, old_side.layout, inputs, a, b, level, shrink, perf_shrink);
 }
 
 }  // namespace diffsched::fn

@@ -46,6 +46,23 @@ static char fnh_out[1 << 20];
 static size_t fnh_olen;
 static int fnh_fd = -1;
 
+/*
+ * The memory operations of one call: the unit and the shim's runtime are
+ * built with -fsanitize-coverage=trace-loads,trace-stores, which calls these
+ * before each load and store; the harness's own functions are not
+ * instrumented (the pragma around it), so its callbacks do not count.
+ */
+static unsigned long long fnh_mem;
+static int fnh_counting;
+#define FNH_MEM_HOOKS(k, T) \
+	void __sanitizer_cov_load##k(T *p) { (void)p; fnh_mem += (unsigned)fnh_counting; } \
+	void __sanitizer_cov_store##k(T *p) { (void)p; fnh_mem += (unsigned)fnh_counting; }
+FNH_MEM_HOOKS(1, unsigned char)
+FNH_MEM_HOOKS(2, unsigned short)
+FNH_MEM_HOOKS(4, unsigned int)
+FNH_MEM_HOOKS(8, unsigned long long)
+FNH_MEM_HOOKS(16, __int128)
+
 static unsigned long long fnh_draw(void)
 {
 	return fnh_at < fnh_nvals ? fnh_vals[fnh_at++] : 0;
@@ -419,17 +436,19 @@ std::string call_function(const Layout& layout, const std::string& function) {
   std::string args;
   for (std::size_t i = 0; i < layout.params.size(); ++i)
     args += fmt::format("{}fnh_arg{}", i ? ", " : "", i);
-  const std::string call = fmt::format("{}({})", function, args);
+  // Only the call's own loads and stores count (fnh_counting).
+  const std::string call = fmt::format("(fnh_mem = 0, fnh_counting = 1, {}({}))", function, args);
   em.line(1, "fnh_puts(\"{\\\"k\\\":\"); fnh_putu(k);");
   if (layout.result_pointer) {
-    em.line(1, fmt::format("fnh_puts((const void *){} ? \",\\\"ret\\\":\\\"nonnull\\\"\" : \",\\\"ret\\\":null\");", call));
+    em.line(1, fmt::format("{{ const void *fnh_p = (const void *){}; fnh_counting = 0;", call));
+    em.line(1, "fnh_puts(fnh_p ? \",\\\"ret\\\":\\\"nonnull\\\"\" : \",\\\"ret\\\":null\"); }");
   } else if (!layout.result_void) {
-    em.line(1, fmt::format("{{ {} fnh_ret = {};", layout.result.c_type, call));
+    em.line(1, fmt::format("{{ {} fnh_ret = {}; fnh_counting = 0;", layout.result.c_type, call));
     em.line(1, "fnh_puts(\",\\\"ret\\\":\");");
     em.emit(layout.result, "fnh_ret", 1, 0);
     em.line(1, "}");
   } else {
-    em.line(1, call + ";");
+    em.line(1, call + "; fnh_counting = 0;");
   }
   em.line(1, "if (kshim_take_warning(&fnh_w)) fnh_nwarn = fnh_w.count;");
   em.line(1, "fnh_puts(\",\\\"out\\\":[\");");
@@ -448,10 +467,11 @@ std::string call_function(const Layout& layout, const std::string& function) {
     std::string sum;
     for (std::size_t i = 0; i < em.callbacks.size(); ++i)
       sum += fmt::format("{}fnh_cb{}_calls", i ? " + " : "", i);
-    em.line(1, fmt::format("fnh_puts(\"],\\\"cost\\\":\"); fnh_putu({}); fnh_puts(\",\\\"glob\\\":[\");", sum));
+    em.line(1, fmt::format("fnh_puts(\"],\\\"cost\\\":\"); fnh_putu({}); fnh_puts(\",\\\"mem\\\":\");", sum));
   } else {
-    em.line(1, "fnh_puts(\"],\\\"glob\\\":[\");");
+    em.line(1, "fnh_puts(\"],\\\"mem\\\":\");");
   }
+  em.line(1, "fnh_putu(fnh_mem); fnh_puts(\",\\\"glob\\\":[\");");
   first = true;
   for (const auto* list : {&layout.globals, &layout.written})
     for (const Slot& g : *list) {
@@ -469,7 +489,10 @@ std::string call_function(const Layout& layout, const std::string& function) {
 }  // namespace
 
 std::string harness_source(const Layout& layout, const std::string& function) {
-  return fmt::format("#define FNH_HANG_SECONDS {}\n", kHangSeconds) + kPrologue + "\n" + call_function(layout, function) + kMain;
+  // The harness is not instrumented for memory operations: only the unit is.
+  return fmt::format("#define FNH_HANG_SECONDS {}\n", kHangSeconds) +
+         "#pragma clang attribute push (__attribute__((no_sanitize(\"coverage\"))), apply_to = function)\n" +
+         kPrologue + "\n" + call_function(layout, function) + kMain + "#pragma clang attribute pop\n";
 }
 
 }  // namespace diffsched::fn

@@ -69,7 +69,10 @@ void drop_intended(const Layout& layout, json& r) {
 
 json normalize(const Layout& layout, const json& record, FnLevel level, bool intended_too = false) {
   json r = record;
-  if (r.is_object()) r.erase("cost");  // what a call cost is not what it did
+  if (r.is_object()) {  // what a call cost is not what it did
+    r.erase("cost");
+    r.erase("mem");
+  }
   if (r.is_object() && r.contains("out")) {
     std::size_t o = 0;
     for (const Slot& s : layout.params)

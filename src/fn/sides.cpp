@@ -159,7 +159,10 @@ bool build_side(Side& side, std::string* error) {
   // The kernel builds with -fno-strict-overflow: signed overflow wraps.
   flags.insert(flags.end(), {"-g", "-O1", "-fwrapv", "-fsanitize=address,undefined",
                              "-fno-sanitize=signed-integer-overflow",
-                             "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"});
+                             "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer",
+                             // the memory operations of each call (harness_gen.cpp's hooks);
+                             // trace-loads/stores need a base coverage kind in clang 14
+                             "-fsanitize-coverage=inline-8bit-counters,trace-loads,trace-stores"});
   int rc = 0;
   const fs::path objects = runtime_objects(side, flags, log, &rc);
   std::vector<std::string> argv = flags;

@@ -1,0 +1,32 @@
+# ---- diffsched fn: counted cost, and perf findings minimised ----------------
+# (docs/fn.md "Cost"). The harness counts each call's callback calls and,
+# through -fsanitize-coverage=trace-loads,trace-stores, its memory
+# operations; neither is compared, and --max-cost-ratio / --max-mem-ratio
+# turn an input where new's count is above R times old's into a finding,
+# minimised while new stays above R. Included from properties/CMakeLists.txt
+# after fn-elements.cmake (fn_expect).
+set(fn_mh ${PROJECT_SOURCE_DIR}/kshim/examples/fn/pairs/min-heap-sift)
+set(fn_wa ${PROJECT_SOURCE_DIR}/kshim/examples/fn/pairs/weight-and)
+# Both sides' memory operations are counted (not zero) on an equivalent pair.
+add_test(NAME fn.perf.mem-counted
+         COMMAND ${fn_expect} 0 "^cost \\(memory operations\\): old [1-9][0-9]*, new [1-9][0-9]* in all" --
+                 --old ${fn_wa}/old.c --new ${fn_wa}/new.c --function update_group_allowed)
+# The bottom-up sift on equal keys: more memory operations than the
+# top-down sift's early stop; the input is minimised and its replay line
+# (run again by fn-expect.sh) is a finding too.
+add_test(NAME fn.perf.mem-ratio.min-heap-sift
+         COMMAND ${fn_expect} 1 "^verdict: finding: perf: new makes [0-9]+ memory operations where old makes [0-9]+ .* minimised$" --
+                 --old ${fn_mh}/old.c --new ${fn_mh}/new.c --function int_heap_sift_down
+                 --spec ${fn_mh}/spec.fnspec --max-mem-ratio 4)
+# The same pair's callback-count finding, minimised (48 rounds at most).
+add_test(NAME fn.perf.cost-ratio.minimised
+         COMMAND ${fn_expect} 1 "^minimised \\([0-9]+ rounds?, [0-9]+ candidates run, new still above 3x old\\):" --
+                 --old ${fn_mh}/old.c --new ${fn_mh}/new.c --function int_heap_sift_down
+                 --spec ${fn_mh}/spec.fnspec --max-cost-ratio 3)
+# A ratio that nothing exceeds: no finding, exit 0.
+add_test(NAME fn.perf.mem-ratio.not-exceeded
+         COMMAND ${fn_expect} 0 "^verdict: equivalent \\(300 inputs" --
+                 --old ${fn_mh}/old.c --new ${fn_mh}/new.c --function int_heap_sift_down
+                 --spec ${fn_mh}/spec.fnspec --max-mem-ratio 1000)
+set_tests_properties(fn.perf.mem-counted fn.perf.mem-ratio.min-heap-sift fn.perf.cost-ratio.minimised
+                     fn.perf.mem-ratio.not-exceeded PROPERTIES LABELS "fn;regression" TIMEOUT 300)
