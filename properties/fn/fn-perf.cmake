@@ -30,3 +30,17 @@ add_test(NAME fn.perf.mem-ratio.not-exceeded
                  --spec ${fn_mh}/spec.fnspec --max-mem-ratio 1000)
 set_tests_properties(fn.perf.mem-counted fn.perf.mem-ratio.min-heap-sift fn.perf.cost-ratio.minimised
                      fn.perf.mem-ratio.not-exceeded PROPERTIES LABELS "fn;regression" TIMEOUT 300)
+# --clock: a second build per side (-O2, no sanitizer) times every input both
+# sides ran without a fault; the line names the inputs timed (all 300 here).
+# Timed, never asserted: only the line's form is checked.
+add_test(NAME fn.perf.clock
+         COMMAND ${fn_expect} 0 "^clock \\(-O2 without sanitizers, the least of 5 runs of each call, 300 inputs\\): old [0-9]+ ns, new [0-9]+ ns in all" --
+                 --old ${fn_mh}/old.c --new ${fn_mh}/new.c --function int_heap_sift_down
+                 --spec ${fn_mh}/spec.fnspec --clock 5)
+# A side that faults: its faulting inputs are never run in the unsanitized
+# timing build; the finding stands, and the clock line says what was timed.
+set(fn_nth ${PROJECT_SOURCE_DIR}/kshim/examples/fn/pairs/nth-cpu)
+add_test(NAME fn.perf.clock-skips-faults
+         COMMAND ${fn_expect} 1 "^clock: not timed|^clock \\(-O2 without sanitizers, the least of 3 runs of each call, [0-9]+ inputs\\)" --
+                 --old ${fn_nth}/old.c --new ${fn_nth}/new.c --function find_nth_near_cpu --clock 3)
+set_tests_properties(fn.perf.clock fn.perf.clock-skips-faults PROPERTIES LABELS "fn;regression" TIMEOUT 300)

@@ -116,6 +116,11 @@ Runner add_fn(CLI::App& app) {
                   "a perf finding (exit 1) when, on some input, new makes more than R times old's "
                   "callback calls (the harness's less, cmp and swap callbacks; counted, never timed)")
       ->check(CLI::PositiveNumber);
+  sub->add_option("--clock", o->clock_reps,
+                  "also time each input's call N times (the least counts) in a second build of "
+                  "each side at -O2 without sanitizers, and print the clock ratio (timed, "
+                  "never a finding)")
+      ->check(CLI::Range(1u, 100000u));
   sub->add_option("--max-mem-ratio", o->max_mem_ratio,
                   "a perf finding (exit 1) when, on some input, new's call makes more than R times "
                   "old's memory operations (loads and stores, the shim's runtime included; counted, "

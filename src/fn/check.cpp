@@ -263,6 +263,77 @@ std::string cost_text(const FnOptions& o, const Layout& layout, const std::vecto
   return text;
 }
 
+// --clock: both sides' timing builds over the inputs neither faulted on.
+struct Clock {
+  bool run = false;
+  std::size_t inputs = 0;
+  std::uint64_t old_ns = 0, new_ns = 0;
+  long worst = -1;  // the input (its index in the run) of new's largest multiple of old's
+  std::uint64_t worst_old = 0, worst_new = 0;
+};
+
+// Times the inputs both sides ran without a fault; false with *error when a
+// timing build does not build or run.
+bool run_clock(const FnOptions& o, Side& old_side, Side& new_side, const WorkDir& work,
+               const std::vector<Input>& inputs, const std::vector<Observation>& a,
+               const std::vector<Observation>& b, Clock* c, std::string* error) {
+  std::vector<std::size_t> index;  // timed input -> its index in the run
+  std::vector<Input> timed;
+  for (std::size_t k = 0; k < inputs.size(); ++k)
+    if (a[k].run && !a[k].fault && b[k].run && !b[k].fault) {
+      index.push_back(k);
+      timed.push_back(inputs[k]);
+    }
+  if (timed.empty()) return true;
+  if (!write_batch(work.clock_inputs().string(), timed)) {
+    *error = "cannot write the clock batch file";
+    return false;
+  }
+  std::vector<Observation> x, y;
+  for (auto [s, out] : {std::pair{&old_side, &x}, std::pair{&new_side, &y}}) {
+    if (!build_side(*s, error, o.clock_reps)) return false;
+    Side timing = *s;
+    timing.exe = s->clock_exe;
+    if (!run_side(timing, work.clock_inputs(), timed.size(), out, error)) return false;
+  }
+  c->run = true;
+  for (std::size_t t = 0; t < timed.size(); ++t) {
+    if (!x[t].run || x[t].fault || !y[t].run || y[t].fault || !x[t].record.contains("ns") ||
+        !y[t].record.contains("ns"))
+      continue;
+    const auto p = x[t].record["ns"].get<std::uint64_t>(), q = y[t].record["ns"].get<std::uint64_t>();
+    ++c->inputs;
+    c->old_ns += p;
+    c->new_ns += q;
+    if (c->worst < 0 || static_cast<unsigned __int128>(q) * std::max<std::uint64_t>(c->worst_old, 1) >
+                            static_cast<unsigned __int128>(c->worst_new) * std::max<std::uint64_t>(p, 1)) {
+      c->worst = static_cast<long>(index[t]);
+      c->worst_old = p;
+      c->worst_new = q;
+    }
+  }
+  return true;
+}
+
+std::string clock_text(const FnOptions& o, const Clock& c, json* j) {
+  if (o.clock_reps == 0) return "";
+  if (!c.run || c.inputs == 0) {
+    (*j)["clock"] = {{"inputs", 0}, {"reps", o.clock_reps}};
+    return "clock: not timed (no input that both sides ran without a fault)\n";
+  }
+  auto ratio = [](std::uint64_t p, std::uint64_t q) {
+    return static_cast<double>(q) / static_cast<double>(std::max<std::uint64_t>(p, 1));
+  };
+  (*j)["clock"] = {{"inputs", c.inputs}, {"reps", o.clock_reps}, {"old_ns", c.old_ns},
+                   {"new_ns", c.new_ns}, {"ratio", ratio(c.old_ns, c.new_ns)},
+                   {"worst_input", c.worst}, {"worst_old_ns", c.worst_old}, {"worst_new_ns", c.worst_new}};
+  return fmt::format("clock (-O2 without sanitizers, the least of {} runs of each call, {} inputs): "
+                     "old {} ns, new {} ns in all ({:.2f}x); the most for new: input {}, old {} ns, "
+                     "new {} ns ({:.2f}x)\n",
+                     o.clock_reps, c.inputs, c.old_ns, c.new_ns, ratio(c.old_ns, c.new_ns), c.worst,
+                     c.worst_old, c.worst_new, ratio(c.worst_old, c.worst_new));
+}
+
 // The verdict, printed; the exit status.
 // The first input where the sides differ as intended, side by side.
 std::string intended_text(const Layout& layout, const std::vector<Input>& inputs,
@@ -314,7 +385,8 @@ std::string run_kind(const FnOptions& o, json* j) {
 
 int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& inputs,
            const std::vector<Observation>& a, const std::vector<Observation>& b, FnLevel level,
-           const std::function<Minimized(std::size_t)>& shrink, const PerfShrink& perf_shrink) {
+           const std::function<Minimized(std::size_t)>& shrink, const PerfShrink& perf_shrink,
+           const Clock& clock) {
   const Outcome r = compare_all(layout, a, b, level);
   std::string weaker;  // "equivalent at `sorted`, divergent at `exact`"
   if (r.first_exact >= 0 && (r.strongest != FnLevel::kMultiset || r.all_multiset))
@@ -371,7 +443,7 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
   std::string perf;  // judged if no other finding: the first metric above its limit
   for (const Metric& m : kMetrics)
     perf += cost_text(o, layout, inputs, cost_of(a, b, r.compared, m), m, perf_shrink, &j, &status, &text);
-  text += perf;
+  text += clock_text(o, clock, &j) + perf;
   if (r.first >= 0)
     text += fmt::format("verdict: finding: {}\n", detail);
   else if (status == kFinding)
@@ -485,7 +557,11 @@ int run_fn(const FnOptions& o) {
                                    equal_at(old_side.layout, x, y, level);
                           });
   };
-  return report(o, old_side.layout, inputs, a, b, level, shrink, perf_shrink);
+  Clock clock;
+  if (o.clock_reps > 0)
+    if (std::string error; !run_clock(o, old_side, new_side, work, inputs, a, b, &clock, &error))
+      return bad(error);
+  return report(o, old_side.layout, inputs, a, b, level, shrink, perf_shrink, clock);
 }
 
 }  // namespace diffsched::fn

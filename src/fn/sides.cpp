@@ -52,9 +52,9 @@ std::string fault_of(int rc, const fs::path& log, double deadline) {
 // runtime.o and bitmap.o, or empty when there is no cache (*rc: clang's
 // status, 0 when it worked).
 fs::path runtime_objects(const Side& side, const std::vector<std::string>& flags,
-                         const fs::path& log, int* rc) {
+                         const fs::path& log, int* rc, bool clock) {
   if (side.runtime_cache.empty()) return {};
-  std::string key;
+  std::string key = clock ? "clock" : "";
   for (const auto& own : side.x.shim_own) key += "," + own;
   const RuntimeObjects objects = RuntimeObjects::in(side.runtime_cache, std::hash<std::string>{}(key));
   const fs::path& dir = objects.dir;
@@ -133,14 +133,18 @@ std::string spec_unused(const Spec& spec, const Side& a, const Side& b) {
   return {};
 }
 
-bool build_side(Side& side, std::string* error) {
+bool build_side(Side& side, std::string* error, unsigned clock_reps) {
   std::error_code ec;
   fs::create_directories(side.dir, ec);
   const SideDir files{side.dir};
-  const fs::path unit = files.unit(), log = files.build_log();
-  side.exe = files.harness();
+  const bool clock = clock_reps > 0;
+  const fs::path unit = clock ? files.clock_unit() : files.unit();
+  const fs::path log = clock ? files.clock_build_log() : files.build_log();
+  fs::path& exe = clock ? side.clock_exe : side.exe;
+  exe = clock ? files.clock_harness() : files.harness();
   {
     std::ofstream f(unit);
+    if (clock) f << "#define FNH_CLOCK_REPS " << clock_reps << "\n";
     f << side.x.text << "\n" << harness_source(side.layout, side.function);
     if (!f) {
       *error = fmt::format("cannot write {}", unit.string());
@@ -157,14 +161,17 @@ bool build_side(Side& side, std::string* error) {
   std::vector<std::string> flags = {clang.string()};
   for (const auto& a : side.x.compile_args(shim.dir)) flags.push_back(a);
   // The kernel builds with -fno-strict-overflow: signed overflow wraps.
-  flags.insert(flags.end(), {"-g", "-O1", "-fwrapv", "-fsanitize=address,undefined",
+  if (clock)
+    flags.insert(flags.end(), {"-O2", "-fwrapv"});
+  else
+    flags.insert(flags.end(), {"-g", "-O1", "-fwrapv", "-fsanitize=address,undefined",
                              "-fno-sanitize=signed-integer-overflow",
                              "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer",
                              // the memory operations of each call (harness_gen.cpp's hooks);
                              // trace-loads/stores need a base coverage kind in clang 14
                              "-fsanitize-coverage=inline-8bit-counters,trace-loads,trace-stores"});
   int rc = 0;
-  const fs::path objects = runtime_objects(side, flags, log, &rc);
+  const fs::path objects = runtime_objects(side, flags, log, &rc, clock);
   std::vector<std::string> argv = flags;
   argv.push_back(unit.string());
   if (objects.empty()) {
@@ -173,7 +180,7 @@ bool build_side(Side& side, std::string* error) {
     const RuntimeObjects built{objects};
     argv.insert(argv.end(), {built.runtime().string(), built.bitmap().string()});
   }
-  argv.insert(argv.end(), {"-o", side.exe.string()});
+  argv.insert(argv.end(), {"-o", exe.string()});
   // lld links the sanitizer runtimes several times faster than bfd ld.
   if (!tools::find_program("ld.lld-14").empty() || !tools::find_program("ld.lld").empty())
     argv.push_back("-fuse-ld=lld");

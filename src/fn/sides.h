@@ -26,6 +26,7 @@ struct Side {
   Extraction x;
   Layout layout;
   std::filesystem::path exe;
+  std::filesystem::path clock_exe;  // build_side(clock_reps > 0): the timing build
   // Where the shim's runtime objects are kept, shared by the sides whose
   // compile flags are the same (empty: built beside the side).
   std::filesystem::path runtime_cache;
@@ -47,7 +48,10 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error,
 std::string spec_unused(const Spec& spec, const Side& a, const Side& b);
 
 // Builds the side's harness: false with *error the first compiler error.
-bool build_side(Side& side, std::string* error);
+// With clock_reps > 0 the timing build instead (side.clock_exe): -O2, no
+// sanitizer and no coverage, each input's call timed clock_reps times and
+// the least recorded ("ns"), nothing else.
+bool build_side(Side& side, std::string* error, unsigned clock_reps = 0);
 
 // Runs the harness over the batch of n inputs: (*out)[k] for every input
 // run; a crash on input k is its fault, and the batch resumes at k + 1

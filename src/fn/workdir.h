@@ -30,6 +30,9 @@ struct SideDir {
   path unit() const { return dir / "unit.c"; }
   path build_log() const { return dir / "build.log"; }
   path harness() const { return dir / "harness"; }
+  path clock_unit() const { return dir / "clock-unit.c"; }  // --clock: -O2, no sanitizer
+  path clock_harness() const { return dir / "clock-harness"; }
+  path clock_build_log() const { return dir / "clock-build.log"; }
   path records() const { return dir / "records.jsonl"; }
   path run_log() const { return dir / "run.log"; }
 };
@@ -55,6 +58,7 @@ struct WorkDir {
   SideDir side(std::string_view role) const { return {dir / role}; }
   path inputs() const { return dir / "inputs.bin"; }
   path shrink() const { return dir / "shrink.bin"; }
+  path clock_inputs() const { return dir / "clock.bin"; }  // --clock: the inputs timed
 };
 
 // fn --git A..B's temporary directory: the range as one diff.
