@@ -16,9 +16,17 @@
 // program). The test is bounded by op counts, not by time: after each op the
 // writer waits for two more completed reads, so at least one read per op is
 // checked whatever the scheduling.
+//
+// The test must be able to fail: with `pause` the writer, after each store of
+// an op, waits for two more completed reads, so every intermediate state is
+// read whole at least once. Paused, the hole heap still passes; a live heap
+// with the planted out-of-range root (planted_race.h) checked against the
+// hole heap's enumeration fails with a reader answer of -1
+// (RaceThreads.PlantedOutOfRangeRootIsCaught).
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <functional>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -26,6 +34,7 @@
 
 #include <fmt/format.h>
 
+#include "cpudl/planted_race.h"
 #include "io/text.h"
 #include "subjects/cpudl/apply.h"
 #include "subjects/cpudl/kernel_side.h"
@@ -34,6 +43,10 @@
 
 namespace diffsched::cpudl::race {
 namespace {
+
+// Called by the writer after each store of an op when the test pauses there
+// (null otherwise); only the writer stores to the heap's fields.
+std::function<void()>* g_after_store = nullptr;
 
 template <class T>
 class SeqCst {
@@ -44,6 +57,7 @@ class SeqCst {
   operator T() const { return v_.load(); }  // NOLINT
   SeqCst& operator=(T v) {
     v_.store(v);
+    if (g_after_store) (*g_after_store)();
     return *this;
   }
   SeqCst& operator=(const SeqCst& o) { return *this = o.v_.load(); }
@@ -58,15 +72,16 @@ struct SeqCstFields {
 };
 
 constexpr unsigned kCpus = 8;
-constexpr std::size_t kOps = 800;
+constexpr std::size_t kOps = 800;        // free-running
+constexpr std::size_t kPausedOps = 200;  // a pause after every store
 
-std::vector<Op> program(std::uint32_t seed) {
+std::vector<Op> program(std::uint32_t seed, std::size_t length) {
   std::mt19937 rng(seed);
   Model model;
   model.reset(kCpus);
   std::vector<Op> ops;
   std::string why;
-  while (ops.size() < kOps) {
+  while (ops.size() < length) {
     const int cpu = static_cast<int>(rng() % kCpus);
     Op op;
     switch (rng() % 6) {
@@ -112,104 +127,143 @@ bool matches(const ReaderAnswer& a, const Live& l, bool with_mask) {
   return a.free_branch ? a.later[0] == l.later : a.cpu == l.cpu;
 }
 
+// What the reader thread saw: failures (at most 5 kept) and how its reads fell.
+struct Outcome {
+  std::vector<std::string> failures;
+  std::uint64_t checked = 0, overlapped = 0, skipped = 0;
+};
+
+// The writer's heap, its published free word, and the counters the reader
+// brackets its loads with.
 template <class Heapify>
-void check_against_a_real_reader(std::uint32_t seed) {
+struct Shared {
+  kernel::cpudl<Heapify, SeqCstFields> cp;
+  std::array<std::atomic<unsigned long>, 1> free_word{};
+  std::atomic<std::uint64_t> seq{0};  // 2i+1 during op i, 2i+2 after it
+  std::atomic<std::uint64_t> reads{0};
+  std::atomic<bool> done{false};
+};
+
+// The reader thread: cpudl_find()'s loads lockless, each answer checked
+// against the analysis' answers for the op it overlapped.
+template <class Heapify>
+void read_until_done(Shared<Heapify>& sh, const std::vector<Op>& ops, const std::vector<Task>& ts,
+                     const std::vector<std::vector<std::vector<ReaderAnswer>>>& expected,
+                     Outcome& out) {
+  kernel::NrCpuIdsScope reader_scope(kCpus);
+  for (std::size_t round = 0; !sh.done.load(); ++round) {
+    const Task& t = ts[round % ts.size()];
+    const std::uint64_t s1 = sh.seq.load();
+    // cpudl_find(), v6.1, non-capacity path, loads in the kernel's order.
+    Live l;
+    const u64 later = t.with_mask ? sh.free_word[0].load() & t.affinity.bits[0] : 0;
+    if (later != 0) {
+      l = Live{1, true, -1, later};
+    } else {
+      l.cpu = sh.cp.elements[0].cpu;
+      if (l.cpu < 0 || l.cpu >= static_cast<int>(kCpus))
+        l.ret = -1;
+      else if ((t.affinity.bits[0] >> l.cpu) & 1UL)
+        l.ret = kernel::dl_time_before(t.dl, sh.cp.elements[0].dl) ? 1 : 0;
+    }
+    const std::uint64_t s2 = sh.seq.load();
+    sh.reads.fetch_add(1);
+    // The op this read overlapped: s1 and s2 within one op's window.
+    // s1 = 2i: before op i; s1 = 2i+1: during it.
+    const std::size_t i = s1 / 2;
+    if (s2 > 2 * i + 2 || (s1 == s2 && s1 % 2 == 0 && i == ops.size())) {
+      ++out.skipped;  // spans more than one op, or after the last
+      continue;
+    }
+    const bool quiescent = s1 == s2 && s1 % 2 == 0;
+    ++(quiescent ? out.checked : out.overlapped);
+    // Quiescent: only a consistent answer (before or after op i) is allowed.
+    bool ok = false;
+    for (const ReaderAnswer& a : expected[i][round % ts.size()])
+      ok |= (!quiescent || a.cls == kConsistent) && matches(a, l, t.with_mask);
+    if (!ok && out.failures.size() < 5)
+      out.failures.push_back(fmt::format("op #{} {}: {}: reader answered ret {} cpu {} later {:#x}",
+                                         i, io::format_op(ops[i]), task_text(t), l.ret, l.cpu,
+                                         l.later));
+  }
+}
+
+// The analysis enumerates `Analysed`'s answers; the threads run
+// `LiveHeapify`'s heap (the same policy, except for the negative control).
+// `pause`: the writer waits for two more completed reads after every store of an op.
+template <class Analysed, class LiveHeapify = Analysed>
+Outcome run_threads(std::uint32_t seed, std::size_t length, bool pause) {
   kernel::NrCpuIdsScope scope(kCpus);
-  const std::vector<Op> ops = program(seed);
+  const std::vector<Op> ops = program(seed, length);
   const std::vector<Task> ts = tasks();
+  Outcome out;
   // The analysis, single-threaded: per op, per task, every answer.
-  KernelModelSide<Heapify> side("analysed");
+  KernelModelSide<Analysed> side("analysed");
   side.reset(kCpus);
   std::vector<std::vector<std::vector<ReaderAnswer>>> expected;
   std::string error;
   for (const Op& op : ops) {
     expected.push_back(reader_answers(&side, op, ts, &error));
-    ASSERT_EQ(error, "");
+    if (!error.empty()) {
+      out.failures.push_back("analysis: " + error);
+      return out;
+    }
   }
 
-  kernel::cpudl<Heapify, SeqCstFields> cp;
-  kernel::cpudl_init(&cp, kCpus);
-  std::array<std::atomic<unsigned long>, 1> free_word{};
+  Shared<LiveHeapify> sh;
+  kernel::cpudl_init(&sh.cp, kCpus);
   std::mutex lock;  // cp->lock: the writer's only
-  std::atomic<std::uint64_t> seq{0};  // 2i+1 during op i, 2i+2 after it
-  std::atomic<std::uint64_t> reads{0};
-  std::atomic<bool> done{false};
-  std::uint64_t checked = 0, overlapped = 0, skipped = 0;
-  std::vector<std::string> failures;
-
-  std::thread reader([&] {
-    kernel::NrCpuIdsScope reader_scope(kCpus);
-    for (std::size_t round = 0; !done.load(); ++round) {
-      const Task& t = ts[round % ts.size()];
-      const std::uint64_t s1 = seq.load();
-      // cpudl_find(), v6.1, non-capacity path, loads in the kernel's order.
-      Live l;
-      const u64 later = t.with_mask ? free_word[0].load() & t.affinity.bits[0] : 0;
-      if (later != 0) {
-        l = Live{1, true, -1, later};
-      } else {
-        l.cpu = cp.elements[0].cpu;
-        if (l.cpu < 0 || l.cpu >= static_cast<int>(kCpus))
-          l.ret = -1;
-        else if ((t.affinity.bits[0] >> l.cpu) & 1UL)
-          l.ret = kernel::dl_time_before(t.dl, cp.elements[0].dl) ? 1 : 0;
-      }
-      const std::uint64_t s2 = seq.load();
-      reads.fetch_add(1);
-      // The op this read overlapped: s1 and s2 within one op's window.
-      // s1 = 2i: before op i; s1 = 2i+1: during it.
-      const std::size_t i = s1 / 2;
-      if (s2 > 2 * i + 2 || (s1 == s2 && s1 % 2 == 0 && i == ops.size())) {
-        ++skipped;  // spans more than one op, or after the last
-        continue;
-      }
-      if (s1 == s2 && s1 % 2 == 0) {
-        ++checked;  // between ops: the state before op i
-      } else {
-        ++overlapped;
-      }
-      const auto& answers = expected[i][round % ts.size()];
-      bool ok = false;
-      for (const ReaderAnswer& a : answers) ok |= matches(a, l, t.with_mask);
-      if (s1 == s2 && s1 % 2 == 0) {
-        // Quiescent: only a consistent answer (before or after op i) is allowed.
-        ok = false;
-        for (const ReaderAnswer& a : answers)
-          ok |= a.cls == kConsistent && matches(a, l, t.with_mask);
-      }
-      if (!ok && failures.size() < 5)
-        failures.push_back(fmt::format("op #{} {}: {}: reader answered ret {} cpu {} later {:#x}",
-                                       i, io::format_op(ops[i]), task_text(t), l.ret, l.cpu,
-                                       l.later));
-    }
-  });
-
+  auto wait_for_two_reads = [&sh] {
+    const std::uint64_t r = sh.reads.load();
+    while (sh.reads.load() < r + 2) std::this_thread::yield();
+  };
+  std::function<void()> after_store = wait_for_two_reads;
+  std::thread reader([&] { read_until_done(sh, ops, ts, expected, out); });
   for (std::size_t i = 0; i < ops.size(); ++i) {
     {
       std::lock_guard<std::mutex> g(lock);
-      seq.store(2 * i + 1);
-      apply_op(&cp, ops[i], nullptr, [](int) { return static_cast<unsigned long>(kCapacityScale); });
-      free_word[0].store(cp.free_cpus.bits[0]);
-      seq.store(2 * i + 2);
+      sh.seq.store(2 * i + 1);
+      if (pause) g_after_store = &after_store;
+      apply_op(&sh.cp, ops[i], nullptr,
+               [](int) { return static_cast<unsigned long>(kCapacityScale); });
+      g_after_store = nullptr;
+      sh.free_word[0].store(sh.cp.free_cpus.bits[0]);
+      sh.seq.store(2 * i + 2);
     }
-    const std::uint64_t r = reads.load();
-    while (reads.load() < r + 2) std::this_thread::yield();
+    wait_for_two_reads();
   }
-  done.store(true);
+  sh.done.store(true);
   reader.join();
-  EXPECT_TRUE(failures.empty()) << failures.front();
-  EXPECT_GE(checked + overlapped, ops.size());
-  ::testing::Test::RecordProperty("overlapped", static_cast<int>(overlapped));
-  ::testing::Test::RecordProperty("skipped", static_cast<int>(skipped));
-  fmt::print("{} reads between ops, {} during one op, {} spanning more\n", checked, overlapped,
-             skipped);
+  fmt::print("{} reads between ops, {} during one op, {} spanning more\n", out.checked,
+             out.overlapped, out.skipped);
+  return out;
+}
+
+void expect_only_enumerated(const Outcome& o, std::size_t ops) {
+  EXPECT_TRUE(o.failures.empty()) << o.failures.front();
+  EXPECT_GE(o.checked + o.overlapped, ops);
+  ::testing::Test::RecordProperty("overlapped", static_cast<int>(o.overlapped));
+  ::testing::Test::RecordProperty("skipped", static_cast<int>(o.skipped));
 }
 
 TEST(RaceThreads, SwapHeapReaderSeesOnlyEnumeratedAnswers) {
-  check_against_a_real_reader<kernel::SwapHeapify>(1);
+  expect_only_enumerated(run_threads<kernel::SwapHeapify>(1, kOps, false), kOps);
 }
 TEST(RaceThreads, HoleHeapReaderSeesOnlyEnumeratedAnswers) {
-  check_against_a_real_reader<kernel::HoleHeapify>(1);
+  expect_only_enumerated(run_threads<kernel::HoleHeapify>(1, kOps, false), kOps);
+}
+// Every intermediate state read whole: still only enumerated answers.
+TEST(RaceThreads, HoleHeapPausedAfterEveryStoreSeesOnlyEnumeratedAnswers) {
+  expect_only_enumerated(run_threads<kernel::HoleHeapify>(1, kPausedOps, true), kPausedOps);
+}
+// The negative control: the live heap stores -1 into elements[0].cpu for a
+// moment (a heapify_down from the root), which the hole heap's enumeration
+// has no answer for; paused after that store, a reader reads it, and the
+// check must say so.
+TEST(RaceThreads, PlantedOutOfRangeRootIsCaught) {
+  const Outcome o = run_threads<kernel::HoleHeapify, OutOfRangeRootHeapify>(1, kPausedOps, true);
+  ASSERT_FALSE(o.failures.empty());
+  EXPECT_NE(o.failures.front().find("ret -1 cpu -1"), std::string::npos) << o.failures.front();
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 // expect: kernel.cpudl.v3.14-swap.equivalent 0 - "form of .*v3.14-swap.c: the v3.14 API form .*returns a CPU or -1" -- cpudl --time 2 ${kfast}
 // expect: kernel.cpudl.v3.14-swap.hotplug-replay 0 - "equivalent at level deadline after 14 ops" -- cpudl --replay ${kregressions}/hotplug-down-with-dl-tasks.ops --no-build
 // expect: inkernel.bad-input.v3.14 2 - "^diffsched: error: --in-kernel does not support the v3.14" -- cpudl --in-kernel
+// expect: kernel.cpudl.race.v3.14-swap 2 - "^diffsched: error: --race does not support the v3.14 API form" -- cpudl --race --no-properties --time 0 --no-build
 // expect: kernel.cpudl.v3.14-swap.changes-hook 0 - "v3.14 API: cpu_to_idx apart from the items. keeps copy" -- cpudl --changes hook --time 2 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
