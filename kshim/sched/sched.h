@@ -37,6 +37,13 @@ static inline bool dl_task_fits_capacity(struct task_struct *p, int cpu)
 }
 #endif
 
+/* The NUMA topology's type (kernel/sched/topology.c sets it at boot). */
+enum numa_topology_type {
+	NUMA_DIRECT,
+	NUMA_GLUELESS_MESH,
+	NUMA_BACKPLANE,
+};
+
 /* The staged cpudeadline.h, for cpudl candidates. A pick candidate (a
  * function cut from kernel/sched/fair.c, which includes "sched.h" too) has
  * none staged and needs none. */

@@ -135,6 +135,15 @@ void Extractor::note_external(CXCursor ref, bool is_function) {
 
 void Extractor::on_reference(CXCursor node, CXCursor ref, const std::string& reader, int access) {
   const CXCursorKind kind = kind_of(ref);
+  if (scan_writes_) {  // a function outside the closure: only who writes the closure's globals
+    if (kind != CXCursor_VarDecl || !(access & (kWrite | kAddress))) return;
+    if (!FN_LC(clang_Cursor_hasVarDeclGlobalStorage)(ref) ||
+        kind_of(FN_LC(clang_getCursorSemanticParent)(ref)) != CXCursor_TranslationUnit)
+      return;  // a local, or a function's own static, of the same name
+    if (const auto it = globals_.find(spelling(ref)); it != globals_.end())
+      it->second.written_elsewhere = true;
+    return;
+  }
   switch (kind) {
     case CXCursor_FunctionDecl: {
       const CXCursor def = FN_LC(clang_getCursorDefinition)(ref);
@@ -224,7 +233,7 @@ void Extractor::walk(std::size_t index) {
                kind == CXCursor_UnexposedExpr) {
       for (auto& a : kid_access) a = f.access | kRead;
     }
-    if (kind == CXCursor_CallExpr) {
+    if (kind == CXCursor_CallExpr && !scan_writes_) {
       const CXCursor callee = FN_LC(clang_getCursorReferenced)(c);
       if (is_null(callee) || kind_of(callee) != CXCursor_FunctionDecl) {
         std::string call = tools::collapse_blanks(text_of(main_extent(c)));
@@ -380,6 +389,13 @@ Extraction Extractor::run(std::string_view function) {
     walk(i);
   }
   include_macros();
+  // The file's other functions, for their writes to the globals the closure
+  // reads: data that boot code replaces is not constant.
+  scan_writes_ = true;
+  for (std::size_t i = 0; i < items_.size(); ++i)
+    if (!items_[i].included && items_[i].kind == PieceKind::kFunction && items_[i].is_definition)
+      walk(i);
+  scan_writes_ = false;
 
   // Pieces in file order, and the unit's text: each byte once.
   std::vector<std::size_t> order;
@@ -399,7 +415,8 @@ Extraction Extractor::run(std::string_view function) {
   for (auto& [name, e] : externals_) out_.externals.push_back(std::move(e));
   for (auto& [name, g] : globals_) {
     g.constant = g.type.is_const ||
-                 (g.defined_in_file && g.has_initializer && !g.written && !g.address_taken);
+                 (g.defined_in_file && g.has_initializer && !g.written && !g.written_elsewhere &&
+                  !g.address_taken);
     out_.globals.push_back(std::move(g));
   }
   // clang's errors: how many in the file, and those inside the unit's pieces.

@@ -126,8 +126,12 @@ struct GlobalRead {
   bool read = false;             // its value is used (not only assigned)
   bool written = false;          // assigned somewhere in the closure (`=`, `+=`, `++`, `x[i] =`)
   bool address_taken = false;    // `&x`: what the callee does with it is not known here
+  // Assigned, or its address taken, by a function of the file outside the
+  // closure (topology.c's sched_init_numa() replaces sched_domain_topology
+  // at boot): its initialiser is not the value the function sees.
+  bool written_elsewhere = false;
   // Constant data: a const-qualified object (a const table), or file data
-  // with an initialiser that the closure never writes. Other globals are
+  // with an initialiser that no function of the file writes. Other globals are
   // state the caller must cover (an input, or a stated constant).
   bool constant = false;
   std::vector<std::string> read_by;  // the closure's functions that read it, in file order

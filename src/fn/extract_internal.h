@@ -48,7 +48,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Signature, name, result, params, is_static, i
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(External, name, is_function, in_shim, declared_in_file,
                                    implicit, type, header)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GlobalRead, name, type, defined_in_file, is_static, in_shim,
-                                   has_initializer, read, written, address_taken, constant,
+                                   has_initializer, read, written, address_taken,
+                                   written_elsewhere, constant,
                                    read_by)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Extraction, error, function, pieces, externals, globals,
                                    indirect_calls, missing_includes, shim_own, parse_errors,
@@ -157,6 +158,7 @@ class Extractor {
   std::map<std::string, External> externals_;
   std::map<std::string, GlobalRead> globals_;
   std::set<std::string> indirect_seen_;
+  bool scan_writes_ = false;  // walking the file's other functions: only writes to known globals
 };
 
 // The parse and walk in the child: the Extraction as JSON (extract.cpp).

@@ -47,7 +47,17 @@ std::string file_of(CXCursor c) {
 }
 
 bool in_main_file(CXCursor c) {
-  return FN_LC(clang_Location_isFromMainFile)(FN_LC(clang_getCursorLocation)(c)) != 0;
+  const CXSourceLocation loc = FN_LC(clang_getCursorLocation)(c);
+  if (FN_LC(clang_Location_isFromMainFile)(loc) != 0) return true;
+  // A declaration that a header's macro makes in the file (`DEFINE_MUTEX(m);`
+  // in topology.c) is the file's: where the macro is expanded decides.
+  CXFile expanded = nullptr;
+  unsigned line = 0, column = 0;
+  FN_LC(clang_getExpansionLocation)(loc, &expanded, &line, &column, nullptr);
+  if (!expanded) return false;
+  const CXTranslationUnit tu = FN_LC(clang_Cursor_getTranslationUnit)(c);
+  const CXSourceLocation at = FN_LC(clang_getLocation)(tu, expanded, line, column);
+  return FN_LC(clang_Location_isFromMainFile)(at) != 0;
 }
 
 // ---- tokens of the main file ---------------------------------------------------

@@ -200,6 +200,13 @@ void kshim_unlock(raw_spinlock_t *lock, const char *file, int line);
 #define preempt_enable() do { } while (0)
 #define rcu_read_lock() do { } while (0)
 #define rcu_read_unlock() do { } while (0)
+/* RCU pointers: one thread, so a plain load and store. */
+#define rcu_dereference(p) (p)
+#define rcu_dereference_check(p, c) (p)
+#define rcu_dereference_raw(p) (p)
+#define rcu_access_pointer(p) (p)
+#define rcu_assign_pointer(p, v) ((p) = (v))
+#define RCU_INIT_POINTER(p, v) ((p) = (v))
 
 /* ---- include/linux/sched/deadline.h, sched.h (the task) ------------------ */
 /* A file's own definition wins (v3.14's cpudeadline.c has a static inline
@@ -259,5 +266,8 @@ struct static_key_false { int enabled; };
 #define static_branch_likely(k) likely((k)->enabled)
 #define static_key_enabled(k) ((k)->enabled)
 extern struct static_key_false sched_asym_cpucapacity;
+
+#include <kshim/numa.h>
+#include <kshim/sched_topology.h>
 
 #endif /* KSHIM_KSHIM_H */
