@@ -10,8 +10,9 @@
 #     partial word.
 # Deterministic: the same tree gives the same files. They feed fuzzing only
 # (scripts/make-seeds.sh encodes them into corpus/<target>/, the starting
-# corpus of libFuzzer, campaign and kernel-check's fuzzing stage); kernel-check's
-# property run and race analysis replay corpus/seeds/ alone (corpus/README.md).
+# corpus of libFuzzer, campaign and kernel-check's fuzzing stage, which leaves
+# them out under --race: their race analysis would outlast --time);
+# kernel-check's property run and race analysis replay corpus/seeds/ alone.
 #   scripts/make-deep-seeds.sh [OUT_DIR]   (default corpus/deep)
 set -euo pipefail
 cd "$(dirname "$0")/.."
