@@ -400,19 +400,28 @@ int mode_check() {
   // were: a short random body mutated 1..12 times in a chain by the op-level
   // mutator (src/mutator/mutator.h), so that heaps filled to chosen sizes in
   // chosen orders, deadlines next to their parents' and masks whose first
-  // common CPU is in a late word are reached here too.
+  // common CPU is in a late word are reached here too. Every other one draws
+  // its heap size first; each draws a swarm configuration (mutator.h).
   const unsigned long structured = runs / 16;
   std::mt19937_64 srng(seed ^ 0x5eed5eed5eed5eedULL);
   mutator::MutateOptions mo;
   mo.nr_cpus = g_nr_cpus;
+  const mutator::StructuredOptions so = mutator::structured_from_env();
   std::vector<std::uint8_t> buf(kStructuredMaxBytes);
   for (unsigned long i = 0; i < structured; ++i) {
     std::size_t n = 2 + srng() % 16;
     for (std::size_t k = 0; k < n; ++k) buf[k] = static_cast<std::uint8_t>(srng());
+    if (so.size_first && i % 2 == 1)
+      if (const std::size_t m = mutator::size_first_input(*g_settings.target, buf.data(), n,
+                                                          buf.size(), static_cast<unsigned>(srng()), mo))
+        n = m;
     for (unsigned long step = 1 + srng() % 12; step > 0; --step)
       if (const std::size_t m = mutator::mutate_input(*g_settings.target, buf.data(), n, buf.size(),
                                                       static_cast<unsigned>(srng()), mo))
         n = m;
+    if (so.swarm)
+      n = mutator::swarm_filter(*g_settings.target, buf.data(), n, buf.size(),
+                                mutator::draw_swarm(*g_settings.target, srng()), mo);
     body.assign(buf.begin(), buf.begin() + static_cast<std::ptrdiff_t>(n));
     const Verdict v = run_body(body);
     if (is_failure(v))

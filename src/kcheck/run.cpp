@@ -325,21 +325,46 @@ int fuzz_finding(Session& s, const fs::path& crash, const fs::path& log,
                            log.string()));
 }
 
+// The fuzzing stage's starting corpus: corpus/<target>/ copied to `corpus`,
+// less, under --race, the raw forms of the deep seeds (corpus/deep/<target>/,
+// scripts/make-deep-seeds.sh). libFuzzer runs its whole starting corpus
+// before it looks at -max_total_time, and the race analysis of one deep heap
+// (up to 130 CPUs at nr_cpu_ids up to 8192, cut to 64 ops) takes seconds, so
+// with them --time would not hold; the race stage's programs are
+// corpus/seeds/ alone, as before. Returns how many inputs were left out.
+std::size_t stage_corpus(const Session& s, const fs::path& corpus) {
+  const tools::CorpusTree tree = tools::SourceTree{tools::source_dir()}.corpus_tree();
+  std::error_code ec;
+  fs::create_directories(corpus, ec);
+  std::size_t left_out = 0;
+  for (const auto& e : fs::directory_iterator(tree.raw(s.target), ec)) {
+    const fs::path deep = tree.deep(s.target) / (e.path().filename().string() + ".ops");
+    std::error_code dec;
+    if (s.o.race && fs::is_regular_file(deep, dec)) {
+      ++left_out;
+      continue;
+    }
+    fs::copy_file(e.path(), corpus / e.path().filename(), fs::copy_options::skip_existing, ec);
+  }
+  return left_out;
+}
+
 // The fuzz campaign (libFuzzer in the harness). kExitOk to go on, or the verdict.
 int run_fuzzing(Session& s) {
   const KernelCheckOptions& o = s.o;
   const auto t = std::chrono::steady_clock::now();
   const fs::path corpus = tools::KcheckWork{s.work}.corpus();
-  std::error_code ec;
-  fs::create_directories(corpus, ec);
-  for (const auto& e : fs::directory_iterator(tools::SourceTree{tools::source_dir()}.corpus(s.target), ec))
-    fs::copy_file(e.path(), corpus / e.path().filename(), fs::copy_options::skip_existing, ec);
+  const std::size_t deep_left_out = stage_corpus(s, corpus);
   const fs::path log = tools::KcheckWork{s.work}.fuzz_log();
   // The dictionary of the target fuzzed (src/registry.def).
   const std::string dict =
       tools::SourceTree{tools::source_dir()}.dict(find_target(s.target)->dict).string();
   fmt::print("  fuzzing: {} s of libFuzzer (seed {}){}, log {}\n", o.time, o.seed,
              o.race ? ", each input through the race analysis too" : "", log.string());
+  if (deep_left_out > 0)
+    fmt::print("  fuzzing: the starting corpus leaves out corpus/deep/{}/'s {} deep seeds under "
+               "--race (their analysis would outlast --time)\n",
+               s.target, deep_left_out);
   const long seconds = static_cast<long>(o.time + 0.5);
   const HarnessRun r = s.h.run(s.h.with_mode("fuzz"),
                                {fmt::format("-max_total_time={}", seconds),

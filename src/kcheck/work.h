@@ -128,6 +128,8 @@ struct CorpusTree {
   using path = std::filesystem::path;
   path raw(std::string_view target) const { return dir / target; }
   path seeds(std::string_view target) const { return dir / "seeds" / target; }
+  // The deep seeds (scripts/make-deep-seeds.sh): NAME.ops here, NAME in raw().
+  path deep(std::string_view target) const { return dir / "deep" / target; }
   path regressions() const { return dir / "regressions"; }
   path regressions(std::string_view subject) const { return regressions() / subject; }
   path accepted() const { return dir / "accepted.txt"; }

@@ -188,6 +188,20 @@ std::size_t mutate_as(std::uint8_t* data, std::size_t size, std::size_t max_size
 
 }  // namespace
 
+std::size_t size_first_input(const FuzzTarget& target, std::uint8_t* data, std::size_t size,
+                             std::size_t max_size, unsigned seed, const MutateOptions& o) {
+  Rng rng(seed);
+  std::size_t out = 0;
+  with_subject_named(target.subject, [&]<class S>(std::type_identity<S>) {
+    const OpBudget b{.max_ops = max_ops_for<S>(max_size), .nr_cpus = o.nr_cpus};
+    io::Program<S>& p = scratch<S>(0);
+    decode_shaped<S>({data, size}, o, b.max_ops, &p);
+    kernel::NrCpuIdsScope scope(p.config.nr_cpu_ids);
+    if (fill_first(p, rng, b)) out = write_program(p, data, max_size, o);
+  });
+  return out;
+}
+
 MutateOptions options_from_env(ByteMutate byte_mutate) {
   MutateOptions o{.byte_mutate = byte_mutate};
   const char* mode = std::getenv("DIFFSCHED_MUTATOR");

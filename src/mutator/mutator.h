@@ -64,4 +64,45 @@ std::size_t cross_over_inputs(const FuzzTarget& target, std::span<const std::uin
                               std::span<const std::uint8_t> b, std::uint8_t* out,
                               std::size_t max_out, unsigned seed, const MutateOptions& o);
 
+// Size first (issue 28): the program's heap size is drawn first, up to its
+// nr_cpu_ids (and what max_size holds), and a run of `set`s that fills the
+// heap to it in a chosen order goes before the input's ops; the property
+// run's structured programs then mutate on. 0 when the subject has no heap
+// (pick, cpumask) or nothing fits.
+std::size_t size_first_input(const FuzzTarget& target, std::uint8_t* data, std::size_t size,
+                             std::size_t max_size, unsigned seed, const MutateOptions& o);
+
+// Swarm testing (Groce et al., ISSTA 2012; swarm.cpp): a program is drawn
+// under a configuration that leaves out some op kinds (the subject's Op
+// variant, by index) and some value classes, each kept with probability 1/2,
+// so that the kinds and classes kept come denser. swarm_filter() drops every
+// op of a left-out kind, or with a field of a left-out class; the result
+// fits max_size (else the input is kept as it was).
+enum ValueClass : unsigned {
+  kDeadlineSmall,      // a deadline below 2^32
+  kDeadlineNear2to63,  // within 2^32 of 2^63
+  kDeadlineNear2to64,  // within 2^32 below 2^64
+  kDeadlineOther,
+  kCpuBeyondWord0,     // a CPU of 64 or more
+  kMaskBeyondWord0,    // a mask with a bit of 64 or more
+  kValueClasses
+};
+struct SwarmConfig {
+  std::uint32_t kinds = ~0u;   // bit k: op kind k kept
+  std::uint32_t values = ~0u;  // bit c: ValueClass c kept
+};
+SwarmConfig draw_swarm(const FuzzTarget& target, std::uint64_t seed);
+bool swarm_allows(const SwarmConfig& c, std::size_t kind, unsigned classes);
+std::size_t swarm_filter(const FuzzTarget& target, std::uint8_t* data, std::size_t size,
+                         std::size_t max_size, const SwarmConfig& c, const MutateOptions& o);
+
+// Which of the two the property run's structured programs use: both by
+// default; DIFFSCHED_SWARM=off or DIFFSCHED_SIZE_FIRST=off in the
+// environment leaves one out (side-by-side measurements, docs/bench.md).
+struct StructuredOptions {
+  bool swarm = true;
+  bool size_first = true;
+};
+StructuredOptions structured_from_env();
+
 }  // namespace diffsched::mutator

@@ -117,4 +117,12 @@ bool mutate_subject(P&, Rng&, const OpBudget&) {
 bool mutate_subject(io::Program<cpudl::Subject>& p, Rng& rng, const OpBudget& b);
 bool mutate_subject(io::Program<pick::Subject>& p, Rng& rng, const OpBudget& b);
 
+// A subject's heap filled first, to a size drawn up to nr_cpu_ids (false:
+// the subject has no heap). cpudl's is in its package.
+template <class P>
+bool fill_first(P&, Rng&, const OpBudget&) {
+  return false;
+}
+bool fill_first(io::Program<cpudl::Subject>& p, Rng& rng, const OpBudget& b);
+
 }  // namespace diffsched::mutator

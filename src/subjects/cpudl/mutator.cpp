@@ -319,6 +319,18 @@ bool shift_deadlines(io::Program<cpudl::Subject>& p, Rng& rng) {
 
 }  // namespace
 
+bool fill_first(io::Program<cpudl::Subject>& p, Rng& rng, const OpBudget& b) {
+  const unsigned nr = p.config.nr_cpu_ids;
+  const auto room = static_cast<unsigned>(std::min<std::size_t>(b.max_ops, nr));
+  if (room == 0) return false;
+  const unsigned count = interesting_count(rng, room);  // the size, drawn first
+  const u64 anchors[] = {1000, k63 - count / 2, u64{0} - count / 2, rng.next()};
+  const std::vector<Op> run = fill_run(nr, count, anchors[rng.below(4)], rng);
+  p.ops.insert(p.ops.begin(), run.begin(), run.end());
+  if (p.ops.size() > b.max_ops) p.ops.resize(b.max_ops);
+  return true;
+}
+
 bool mutate_subject(io::Program<cpudl::Subject>& p, Rng& rng, const OpBudget& b) {
   switch (rng.below(8)) {
     case 0:
