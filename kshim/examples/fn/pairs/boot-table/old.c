@@ -1,15 +1,12 @@
-// fn-expect: levels_disjoint hidden-global
+// fn-expect: levels_disjoint equivalent
 // SPDX-License-Identifier: MIT
 /*
- * diffsched fn example pair "boot-table", the old side: every level of a
- * table of CPU groupings is either equal or disjoint for any two CPUs of
- * cpu_map (O(n^2) per level). The table is reached through a file-scope
- * pointer whose initialiser is a default table, but boot code
- * (install_levels()) replaces it: the initialiser is not the value the
- * function sees, so the pointer is a global the caller must cover, not
- * constant data, though no function of the closure writes it (the shape of
- * sched_domain_topology in kernel/sched/topology.c, which
- * sched_init_numa() replaces). diffsched fn must name level_table.
+ * diffsched fn example pair "boot-table", the old side: the same check as
+ * new.c, but no function of the file replaces the table, so the pointer's
+ * initialiser is the only value the function can see: constant data, which
+ * needs no spec (the pair's reference, equivalent against itself). new.c
+ * adds the boot code that replaces it, and then the pointer is a hidden
+ * global that diffsched fn must name.
  * Written for this project; not kernel code.
  */
 #include <linux/cpumask.h>
@@ -30,11 +27,6 @@ static struct level default_levels[] = {
 };
 
 static struct level *level_table = default_levels;
-
-void install_levels(struct level *levels)
-{
-	level_table = levels;
-}
 
 bool levels_disjoint(const struct cpumask *cpu_map)
 {
