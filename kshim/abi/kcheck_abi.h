@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define KCHECK_ABI_VERSION 4
+#define KCHECK_ABI_VERSION 5
 
 /* The API forms, written once here: each is a KCHECK_API_<ID> macro (the
  * glue selects code with #if, and the host passes -DKCHECK_API=<its value>)
@@ -60,6 +60,18 @@ struct kcheck_view {
 	/* cp->free_cpus itself (free_bits is a copy masked to nr_cpu_ids):
 	 * where kernel-check --race's store hook sees the file store. */
 	const unsigned long *free_words;
+	/* The v3.14 form only (NULL otherwise). Its struct cpudl keeps the CPU
+	 * -> slot map in cpu_to_idx[], apart from items without an index, so
+	 * `elements` is the glue's copy (idx from cpu_to_idx[]). These are the
+	 * file's own arrays, where the store hook sees the file store: a store
+	 * to file_items[s].dl/.cpu is logged against elements[s].dl/.cpu, one to
+	 * file_cpu_to_idx[c] against elements[c].idx, each with the value it
+	 * overwrites, and the copy is refreshed by the next view(). */
+	const void *file_items;         /* nr_cpu_ids items of file_item_size bytes */
+	unsigned file_item_size;
+	unsigned file_dl_offset;        /* of the u64 deadline in an item */
+	unsigned file_cpu_offset;       /* of the int CPU in an item */
+	const int *file_cpu_to_idx;     /* nr_cpu_ids ints */
 };
 
 struct kcheck_candidate {

@@ -277,7 +277,7 @@ static int glue_find(unsigned long long dl, const unsigned long *affinity, unsig
 
 static struct kcheck_view glue_view(void)
 {
-	struct kcheck_view v;
+	struct kcheck_view v = {0};
 	unsigned i;
 
 	v.size = cp.size;
@@ -298,6 +298,11 @@ static struct kcheck_view glue_view(void)
 		items[i].idx = cp.cpu_to_idx[i];
 	}
 	v.elements = items;
+	v.file_items = cp.elements;
+	v.file_item_size = sizeof(cp.elements[0]);
+	v.file_dl_offset = __builtin_offsetof(__typeof__(cp.elements[0]), dl);
+	v.file_cpu_offset = __builtin_offsetof(__typeof__(cp.elements[0]), cpu);
+	v.file_cpu_to_idx = cp.cpu_to_idx;
 	return v;
 #else
 	if (sizeof(struct cpudl_item) == sizeof(struct kcheck_item) &&

@@ -81,28 +81,18 @@ int build(tools::CandidateSpec spec, const fs::path& work, bool forced_api, doub
 
 // Whether a kernel file's side reads an op's changes from the store hook, as
 // the harness decides it (kcheck_harness.cpp, KernelCSide::stores_logged()):
-// under --race or --changes hook, a cpudeadline.c of any form but v3.14's.
-bool logs_stores(const KernelCheckOptions& o, const tools::CandidateSpec& f) {
+// under --race or --changes hook, a cpudeadline.c of every form (a v3.14
+// file's stores to its own items and cpu_to_idx[] are logged against the
+// view's copy of them).
+bool logs_stores(const KernelCheckOptions& o) {
   if (o.tool->shape != CandidateShape::kHeapApi) return false;
-  return o.race || (o.changes == "hook" && f.api != tools::KernelApi::kV3_14);
+  return o.race || o.changes == "hook";
 }
 
 // The kernel files of the run: the candidate, and the baseline if a file.
 std::vector<tools::CandidateSpec*> kernel_files(Session& s) {
   if (s.builtin_base) return {&s.cand};
   return {&s.cand, &s.base};
-}
-
-// How the kernel-file sides' incremental checks ran: "hook", "copy", or
-// "hook; copy for FILE (v3.14 API)" when they differ.
-std::string changes_text(Session& s) {
-  const std::vector<tools::CandidateSpec*> files = kernel_files(s);
-  std::vector<std::string> copy;
-  for (const tools::CandidateSpec* f : files)
-    if (!logs_stores(s.o, *f)) copy.push_back(f->file.filename().string());
-  if (copy.empty()) return "hook";
-  if (copy.size() == files.size() || s.o.changes == "copy") return "copy";
-  return fmt::format("hook; copy for {} (v3.14 API)", fmt::join(copy, ", "));
 }
 
 // The checks between options and the files: kExitOk or the reason printed.
@@ -125,22 +115,16 @@ int check_arguments(Session& s) {
   // --race: every store the file makes calls __sanitizer_cov_storeN first
   // (the harness's hook logs those into its struct cpudl, kcheck_harness.cpp).
   // --changes hook: the same hook tells the incremental checks what an op
-  // wrote. A v3.14 heap keeps cpu_to_idx apart from its items: the harness
-  // sees a copy of them (glue_cpudl.c's view), not the file's stores, so its
-  // side keeps copy, is compiled without the hook, and kernel-check says so
-  // in a line; --race, which needs every store, refuses it (exit 2).
-  for (tools::CandidateSpec* f : kernel_files(s)) {
-    if (o.race && f->api == tools::KernelApi::kV3_14)
-      return error(fmt::format("--race does not support the v3.14 API form of {} (cpu_to_idx "
-                               "apart from the items: the harness sees a copy of them, not the "
-                               "file's stores); supported: v4.8, v4.9, v6.19",
-                               f->file.string()));
-    if (logs_stores(o, *f)) f->extra_flags.push_back("-fsanitize-coverage=trace-stores");
-    if (o.changes == "hook" && f->api == tools::KernelApi::kV3_14)
-      fmt::print("  --changes hook: {} (v3.14 API: cpu_to_idx apart from the items) keeps "
-                 "copy\n", f->file.string());
-  }
-  s.changes_used = changes_text(s);
+  // wrote. Either way the kernel-file sides' incremental checks read the
+  // hook ("hook"), else a diff against a copy ("copy").
+  // A struct copy is a memcpy intrinsic, which trace-stores does not see:
+  // ASan's call for it, renamed, reaches the harness's wrapper, which logs it.
+  if (logs_stores(o))
+    for (tools::CandidateSpec* f : kernel_files(s))
+      f->extra_flags.insert(f->extra_flags.end(),
+                            {"-fsanitize-coverage=trace-stores", "-mllvm",
+                             "-asan-memory-access-callback-prefix=__kcheck_asan_"});
+  s.changes_used = logs_stores(o) ? "hook" : "copy";
   if (!o.capacity.empty() && (!o.tool->capacities || s.builtin_base))
     return error("--capacity needs a cpudl baseline FILE: the built-in heaps and the model do "
                  "not model CPU capacities");

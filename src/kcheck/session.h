@@ -125,7 +125,7 @@ struct Session {
   std::string find_returns;
   std::vector<std::string> find_return_errors;  // files whose cpudl_find() form is unknown
   // How the kernel-file sides' incremental checks learnt an op's changes, as
-  // it ran (prepare.cpp, changes_text()): "hook", "copy", or per file.
+  // it ran (prepare.cpp, check_arguments()): "hook" or "copy".
   std::string changes_used;
 
   void print_forms() const;

@@ -16,8 +16,9 @@
 // expect: kernel.cpudl.v3.14-swap.equivalent 0 - "form of .*v3.14-swap.c: the v3.14 API form .*returns a CPU or -1" -- cpudl --time 2 ${kfast}
 // expect: kernel.cpudl.v3.14-swap.hotplug-replay 0 - "equivalent at level deadline after 14 ops" -- cpudl --replay ${kregressions}/hotplug-down-with-dl-tasks.ops --no-build
 // expect: inkernel.bad-input.v3.14 2 - "^diffsched: error: --in-kernel does not support the v3.14" -- cpudl --in-kernel
-// expect: kernel.cpudl.race.v3.14-swap 2 - "^diffsched: error: --race does not support the v3.14 API form" -- cpudl --race --no-properties --time 0 --no-build
-// expect: kernel.cpudl.v3.14-swap.changes-hook 0 - "v3.14 API: cpu_to_idx apart from the items. keeps copy" -- cpudl --changes hook --time 2 ${kfast}
+// expect: kernel.cpudl.race.v3.14-swap 1 - "FINDING cpudl:reader:stale:set .*equal-deadlines.ops" -- cpudl --race --no-properties --time 0 --no-build
+// expect: kernel.cpudl.race.v3.14-swap.self 0 - "race: no reader class only the candidate reaches .*shared: .*stale at set" -- cpudl --baseline ${kexamples}/cpudl/v3.14-swap.c --race --no-properties --time 0 --no-build
+// expect: kernel.cpudl.v3.14-swap.changes-hook 0 - "changes: hook" -- cpudl --changes hook --time 2 ${kfast}
 #include <linux/gfp.h>
 #include <linux/kernel.h>
 #include "cpudeadline.h"
@@ -43,18 +44,17 @@ static inline int right_child(int i)
 	return (i << 1) + 2;
 }
 
-/* Swaps the (dl, cpu) of two slots and fixes both CPUs' back-pointers. */
+/*
+ * Swaps the (dl, cpu) of two slots, whole items as the era did (a struct
+ * copy: under kernel-check --race, a memcpy the harness logs field by field),
+ * and fixes both CPUs' back-pointers.
+ */
 static void cpudl_exchange(struct cpudl *cp, int a, int b)
 {
 	int cpu_a = cp->elements[a].cpu, cpu_b = cp->elements[b].cpu;
-	u64 dl_a = cp->elements[a].dl;
 
-	cp->elements[a].dl = cp->elements[b].dl;
-	cp->elements[a].cpu = cpu_b;
-	cp->elements[b].dl = dl_a;
-	cp->elements[b].cpu = cpu_a;
-	cp->cpu_to_idx[cpu_b] = a;
-	cp->cpu_to_idx[cpu_a] = b;
+	swap(cp->elements[a], cp->elements[b]);
+	swap(cp->cpu_to_idx[cpu_a], cp->cpu_to_idx[cpu_b]);
 }
 
 static void cpudl_heapify_down(struct cpudl *cp, int idx)

@@ -8,7 +8,9 @@
 #include <filesystem>
 #include <fstream>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -98,8 +100,52 @@ struct RaceRegion {
   const char* free_words = nullptr;  // cp->free_cpus (kcheck_view::free_words)
   std::size_t free_bytes = 0;
   unsigned nr = 0;                   // nr_cpu_ids: the view masks the last word to it
+  // The v3.14 form (kcheck_view::file_items): the file's own items and
+  // cpu_to_idx[], whose stores are logged against `elements`, the glue's copy.
+  const char* file_items = nullptr;
+  std::size_t file_item_size = 0, file_dl_offset = 0, file_cpu_offset = 0;
+  const int* file_cpu_to_idx = nullptr;
 };
 RaceRegion g_race_region;  // set around a KernelCSide's apply() under --race
+
+// A store into a v3.14 file's own arrays, logged against the view's copy of
+// them (elements[slot].dl/.cpu, elements[cpu].idx for cpu_to_idx[cpu]), with
+// the value the file's field holds before it. A store covering several
+// fields (a struct copy of an item) logs each one.
+void log_file_store(const RaceRegion& r, const char* p, std::size_t size, kernel::StoreLog* log) {
+  const auto* copy = reinterpret_cast<const kcheck_item*>(r.elements);
+  const char* idx = reinterpret_cast<const char*>(r.file_cpu_to_idx);
+  const std::size_t idx_bytes = r.nr * sizeof(int);
+  if (p + size > idx && p < idx + idx_bytes) {
+    const std::size_t from = static_cast<std::size_t>(std::max(p, idx) - idx) / sizeof(int);
+    const std::size_t to = static_cast<std::size_t>(std::min(p + size, idx + idx_bytes) - idx);
+    for (std::size_t c = from; c * sizeof(int) < to; ++c)
+      log->add(&copy[c].idx, static_cast<kernel::u64>(r.file_cpu_to_idx[c]));
+    return;
+  }
+  const std::size_t bytes = r.nr * r.file_item_size;
+  if (p + size <= r.file_items || p >= r.file_items + bytes) return;
+  const std::size_t from = static_cast<std::size_t>(std::max(p, r.file_items) - r.file_items);
+  const std::size_t to =
+      static_cast<std::size_t>(std::min(p + size, r.file_items + bytes) - r.file_items);
+  for (std::size_t slot = from / r.file_item_size; slot * r.file_item_size < to; ++slot) {
+    const char* item = r.file_items + slot * r.file_item_size;
+    const auto covers = [&](std::size_t off, std::size_t len) {
+      const std::size_t at = slot * r.file_item_size + off;
+      return from < at + len && at < to;
+    };
+    if (covers(r.file_dl_offset, sizeof(kernel::u64))) {
+      kernel::u64 old;
+      std::memcpy(&old, item + r.file_dl_offset, sizeof old);
+      log->add(&copy[slot].dl, old);
+    }
+    if (covers(r.file_cpu_offset, sizeof(int))) {
+      int old;
+      std::memcpy(&old, item + r.file_cpu_offset, sizeof old);
+      log->add(&copy[slot].cpu, static_cast<kernel::u64>(old));
+    }
+  }
+}
 
 void log_cpudl_store(const void* where, std::size_t size) {
   kernel::StoreLog* log = kernel::active_store_log;
@@ -112,6 +158,10 @@ void log_cpudl_store(const void* where, std::size_t size) {
     if (word == r.nr / kernel::BITS_PER_LONG && r.nr % kernel::BITS_PER_LONG)
       old &= (1UL << (r.nr % kernel::BITS_PER_LONG)) - 1;  // as the view shows it
     log->add_free(word, old);
+    return;
+  }
+  if (r.file_items) {
+    log_file_store(r, p, size, log);
     return;
   }
   if (p + size <= r.elements || p >= r.elements + r.element_bytes) return;
@@ -139,7 +189,7 @@ void log_cpudl_store(const void* where, std::size_t size) {
 class KernelCSide final : public cpudl::Side {
  public:
   KernelCSide(std::string name, const kcheck_candidate* t, const TaskShape& task)
-      : name_(std::move(name)), t_(t), task_(task), logs_stores_(stores_logged(*t)) {}
+      : name_(std::move(name)), t_(t), task_(task), logs_stores_(stores_logged()) {}
   ~KernelCSide() override = default;
 
   std::string_view name() const override { return name_; }
@@ -162,7 +212,9 @@ class KernelCSide final : public cpudl::Side {
       const kcheck_view v = t_->view();
       g_race_region = {reinterpret_cast<const char*>(v.elements), nr_ * sizeof(kcheck_item),
                        reinterpret_cast<const char*>(v.free_words),
-                       kernel::BITS_TO_LONGS(nr_) * sizeof(unsigned long), nr_};
+                       kernel::BITS_TO_LONGS(nr_) * sizeof(unsigned long), nr_,
+                       static_cast<const char*>(v.file_items), v.file_item_size,
+                       v.file_dl_offset, v.file_cpu_offset, v.file_cpu_to_idx};
     }
     cpudl::apply_op(&heap, op, result, [this](int cpu) { return capacity_of(cpu); });
     g_race_region = {};
@@ -184,16 +236,15 @@ class KernelCSide final : public cpudl::Side {
   bool can_warn() const override { return true; }
   bool capacity_aware() const override { return task_.asym_capacity; }
   // Under --race, and under --changes hook for the incremental checks, every
-  // store into the heap reaches log_cpudl_store(). Not for a v3.14 file: its
-  // view is the glue's copy of the items (cpu_to_idx apart), so its side keeps
-  // diffing against a copy (kernel-check says so, prepare.cpp).
+  // store into the heap reaches log_cpudl_store() (a v3.14 file's stores to
+  // its own arrays are logged against the view's copy, log_file_store()).
   // Resolved once, when the side is made (apply() asks on every op).
   bool logs_stores() const override { return logs_stores_; }
 
  private:
-  static bool stores_logged(const kcheck_candidate& t) {
+  static bool stores_logged() {
     const tools::KernelCheckOptions& o = harness::g_settings.o;
-    return o.race || (o.changes == "hook" && t.api != KCHECK_API_V3_14);
+    return o.race || o.changes == "hook";
   }
 
   std::string name_;
@@ -225,6 +276,57 @@ __attribute__((visibility("default"))) void __sanitizer_cov_store8(std::uint64_t
 }
 __attribute__((visibility("default"))) void __sanitizer_cov_store16(__int128* p) {
   diffsched::kcheck::log_cpudl_store(p, 16);
+}
+
+// A struct copy (`swap(cp->elements[a], cp->elements[b])` in v3.14 .. v3.18)
+// is a memcpy intrinsic, which trace-stores does not see. Under the hook,
+// kernel-check also compiles the files with
+// -mllvm -asan-memory-access-callback-prefix=__kcheck_asan_ (prepare.cpp), so
+// ASan's calls for the memory intrinsics, and for any access it checks by a
+// call, reach these: the intrinsics log the fields they overwrite (one
+// store per field, in address order, as a kernel's word moves make them),
+// then all go on to ASan's own.
+void* __asan_memcpy(void* dst, const void* src, std::size_t n);
+void* __asan_memmove(void* dst, const void* src, std::size_t n);
+void* __asan_memset(void* dst, int c, std::size_t n);
+__attribute__((visibility("default"))) void* __kcheck_asan_memcpy(void* dst, const void* src,
+                                                                  std::size_t n) {
+  diffsched::kcheck::log_cpudl_store(dst, n);
+  return __asan_memcpy(dst, src, n);
+}
+__attribute__((visibility("default"))) void* __kcheck_asan_memmove(void* dst, const void* src,
+                                                                   std::size_t n) {
+  diffsched::kcheck::log_cpudl_store(dst, n);
+  return __asan_memmove(dst, src, n);
+}
+__attribute__((visibility("default"))) void* __kcheck_asan_memset(void* dst, int c,
+                                                                  std::size_t n) {
+  diffsched::kcheck::log_cpudl_store(dst, n);
+  return __asan_memset(dst, c, n);
+}
+#define KCHECK_ASAN_ACCESS(kind, n)                                                       \
+  void __asan_##kind##n(std::uintptr_t p);                                                \
+  __attribute__((visibility("default"))) void __kcheck_asan_##kind##n(std::uintptr_t p) { \
+    __asan_##kind##n(p);                                                                  \
+  }
+KCHECK_ASAN_ACCESS(load, 1)
+KCHECK_ASAN_ACCESS(load, 2)
+KCHECK_ASAN_ACCESS(load, 4)
+KCHECK_ASAN_ACCESS(load, 8)
+KCHECK_ASAN_ACCESS(load, 16)
+KCHECK_ASAN_ACCESS(store, 1)
+KCHECK_ASAN_ACCESS(store, 2)
+KCHECK_ASAN_ACCESS(store, 4)
+KCHECK_ASAN_ACCESS(store, 8)
+KCHECK_ASAN_ACCESS(store, 16)
+#undef KCHECK_ASAN_ACCESS
+void __asan_loadN(std::uintptr_t p, std::size_t n);
+void __asan_storeN(std::uintptr_t p, std::size_t n);
+__attribute__((visibility("default"))) void __kcheck_asan_loadN(std::uintptr_t p, std::size_t n) {
+  __asan_loadN(p, n);
+}
+__attribute__((visibility("default"))) void __kcheck_asan_storeN(std::uintptr_t p, std::size_t n) {
+  __asan_storeN(p, n);
 }
 }
 
