@@ -109,5 +109,26 @@ TEST(CampaignMerge, AMissingFuzzerFails) {
   EXPECT_EQ(m.corpus().size(), 2u);
 }
 
+// After an interrupt: no engine runs (the fuzzer would fail), every found
+// input not in the corpus goes in whole, named by the SHA-1 of its content.
+TEST(CampaignMerge, UnmergedAddsEveryNewInputByItsSha1) {
+  MergeFixture m;
+  write_script(m.request.fuzzer, "exit 1");
+  write_text(m.request.found / "crash-x", "one");
+  write_text(m.request.found / "whatever", "two");
+  write_text(m.request.found / "dup", "two");
+  std::string error;
+  EXPECT_EQ(add_unmerged(m.request, &error), 2) << error;
+  // sha1("two"), sha1("one") as sha1sum prints them
+  EXPECT_EQ(m.corpus(), (std::vector<std::string>{"ad782ecdac770fc6eb9a62e44f90873fb97fb26b",
+                                                  "fe05bcdcdc4928012781a5f1a2a77cbb5398e106",
+                                                  "seed-1", "seed-2"}));
+  EXPECT_EQ(testing::read_all(m.request.corpus / "fe05bcdcdc4928012781a5f1a2a77cbb5398e106"),
+            "one");
+  EXPECT_FALSE(fs::exists(m.request.staging));
+  EXPECT_EQ(add_unmerged(m.request, &error), 0);  // already there: nothing twice
+  EXPECT_EQ(m.corpus().size(), 4u);
+}
+
 }  // namespace
 }  // namespace diffsched::campaign

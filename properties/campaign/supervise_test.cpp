@@ -46,9 +46,8 @@ TEST(CampaignSlots, ShortSlotsKeepAFifthForTheMerge) {
 }
 
 TEST(CampaignSlots, MergeLimit) {
-  EXPECT_DOUBLE_EQ((Slots{.total = 60, .targets = 1}).merge_limit(false), 15);
-  EXPECT_DOUBLE_EQ((Slots{.total = 10, .targets = 5}).merge_limit(false), 5);
-  EXPECT_DOUBLE_EQ((Slots{.total = 600, .targets = 1}).merge_limit(true), Slots::kInterruptedMerge);
+  EXPECT_DOUBLE_EQ((Slots{.total = 60, .targets = 1}).merge_limit(), 15);
+  EXPECT_DOUBLE_EQ((Slots{.total = 10, .targets = 5}).merge_limit(), 5);
 }
 
 TEST(CampaignSupervise, AProcessThatSucceedsIsNotAFailure) {

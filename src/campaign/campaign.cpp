@@ -166,13 +166,15 @@ TargetRun fuzz_target(const Context& c, std::size_t i, const FuzzTarget* target,
   std::string merge_error;
   const fs::path found = c.engine->collect(t);
   drop_failing_inputs(*target, found);
-  const long added = merge_into_corpus({.fuzzer = c.settings.fuzz_dir / t.target,
-                                        .corpus = t.corpus,
-                                        .found = found,
-                                        .staging = t.staging(::getpid()),
-                                        .log = t.merge_log,
-                                        .max_seconds = c.slots.merge_limit(interrupt_signal() != 0)},
-                                       &merge_error);
+  const MergeRequest merge{.fuzzer = c.settings.fuzz_dir / t.target,
+                           .corpus = t.corpus,
+                           .found = found,
+                           .staging = t.staging(::getpid()),
+                           .log = t.merge_log,
+                           .max_seconds = c.slots.merge_limit()};
+  // Interrupted: no time for a merge; what was found goes in unmerged.
+  const long added = interrupt_signal() != 0 ? add_unmerged(merge, &merge_error)
+                                             : merge_into_corpus(merge, &merge_error);
   if (added < 0 && run.ran()) run.error = merge_error;
   run.corpus_after = regular_files(t.corpus).size();
   std::error_code ec;

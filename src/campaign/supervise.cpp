@@ -70,9 +70,7 @@ double Slots::engine_budget(std::size_t i, double elapsed) const {
   return std::max(1.0, slot_end - elapsed - reserve);
 }
 
-double Slots::merge_limit(bool interrupted) const {
-  return interrupted ? kInterruptedMerge : std::max(5.0, share() * 0.25);
-}
+double Slots::merge_limit() const { return std::max(5.0, share() * 0.25); }
 
 int interrupt_signal() { return g_signal; }
 int interrupt_count() { return g_signals; }

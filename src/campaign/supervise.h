@@ -59,20 +59,18 @@ std::vector<pid_t> start_processes(const std::vector<Command>& commands,
 // the campaign's start (target i ends at (i+1) * share). Its engine gets the
 // slot's rest less a reserve for the merge that follows it (libFuzzer needs
 // about a second), at least 1 s; time one target leaves unused goes to the
-// next. The merge may take a quarter of the share (at least 5 s), or
-// kInterruptedMerge after an interrupt (the campaign stops within about 3 s).
+// next. The merge may take a quarter of the share (at least 5 s). After an
+// interrupt there is no merge: what was found goes in unmerged (merge.h,
+// add_unmerged()), so the campaign stops within about 3 s however loaded
+// the machine is (a 2 s merge limit abandoned ~400 inputs under load).
 struct Slots {
   double total = 60;         // --time
   std::size_t targets = 1;
   static constexpr double kMergeReserve = 1.5;
-  // 0.8 s abandoned the merge of what an interrupted campaign had found on a
-  // loaded machine (CI, ctest -j2: a libFuzzer -merge=1 of ~400 inputs), so an
-  // interrupt kept nothing; 2 s keeps it and the stop stays well within 5 s.
-  static constexpr double kInterruptedMerge = 2.0;
   double share() const { return total / static_cast<double>(targets); }
   // Seconds for target i's engine when `elapsed` seconds of the campaign have passed.
   double engine_budget(std::size_t i, double elapsed) const;
-  double merge_limit(bool interrupted) const;
+  double merge_limit() const;
 };
 
 struct SuperviseTimes {
