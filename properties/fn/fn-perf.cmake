@@ -44,3 +44,27 @@ add_test(NAME fn.perf.clock-skips-faults
          COMMAND ${fn_expect} 1 "^clock: not timed|^clock \\(-O2 without sanitizers, the least of 3 runs of each call, [0-9]+ inputs\\)" --
                  --old ${fn_nth}/old.c --new ${fn_nth}/new.c --function find_nth_near_cpu --clock 3)
 set_tests_properties(fn.perf.clock fn.perf.clock-skips-faults PROPERTIES LABELS "fn;regression" TIMEOUT 300)
+# --search-worst: from one generated input (1.00x), growing mutations climb
+# to the all-equal full heap, new's memory operations above 5x old's: a perf
+# finding found by the search alone (the control without it: equivalent).
+# `diffsched perf fn` is the same run with the search on by default.
+add_test(NAME fn.perf.search-worst.climbs
+         COMMAND ${fn_expect} 1 "^search-worst \\(memory operations\\): [0-9]+ rounds, [0-9]+ inputs run: the largest new/old [0-9.]+x \\(old [0-9]+, new [0-9]+\\), from 1\\.00x .*; input 1, appended$" --
+                 --old ${fn_mh}/old.c --new ${fn_mh}/new.c --function int_heap_sift_down
+                 --spec ${fn_mh}/spec.fnspec --runs 1 --search-worst 50 --max-mem-ratio 5)
+add_test(NAME fn.perf.search-worst.control
+         COMMAND ${fn_expect} 0 "^verdict: equivalent \\(1 inputs" --
+                 --old ${fn_mh}/old.c --new ${fn_mh}/new.c --function int_heap_sift_down
+                 --spec ${fn_mh}/spec.fnspec --runs 1 --max-mem-ratio 5)
+add_test(NAME fn.perf.search-worst.via-perf
+         COMMAND sh -c "$0 perf fn --old $1/old.c --new $1/new.c --function int_heap_sift_down --spec $1/spec.fnspec --runs 1 --max-mem-ratio 5 >perf-fn.log 2>&1; rc=$?; cat perf-fn.log; [ $rc -eq 1 ] && grep -q '^search-worst (memory operations): .*; input 1, appended$' perf-fn.log && grep -q '^verdict: finding: perf: new makes [0-9]* memory operations' perf-fn.log"
+                 $<TARGET_FILE:diffsched> ${fn_mh}
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+# One given call has nothing to search from: refused, one line, exit 2.
+add_test(NAME fn.perf.search-worst.with-input
+         COMMAND sh -c "$0 fn --old $1/old.c --new $1/new.c --function int_heap_sift_down --search-worst 5 --input x >sw-input.log 2>&1; rc=$?; cat sw-input.log; [ $rc -eq 2 ] && [ $(wc -l <sw-input.log) -eq 1 ] && grep -q '^diffsched: error: --search-worst excludes --input' sw-input.log"
+                 $<TARGET_FILE:diffsched> ${fn_mh}
+         WORKING_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(fn.perf.search-worst.climbs fn.perf.search-worst.control
+                     fn.perf.search-worst.via-perf fn.perf.search-worst.with-input
+                     PROPERTIES LABELS "fn;regression" TIMEOUT 300)

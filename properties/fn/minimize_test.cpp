@@ -2,6 +2,7 @@
 // (src/fn/minimize.h): the text form reads back what it printed, every
 // shrink candidate is smaller and in the domain, the domain check catches
 // each way an input leaves it, and a finding's signature names its kind.
+#include <algorithm>
 #include <random>
 #include <string>
 #include <vector>
@@ -188,6 +189,44 @@ TEST(FnShrink, GreedyShrinkingReachesASmallInput) {
   }
   EXPECT_EQ(show_input(l, in),
             "nr_cpu_ids=2 env=&{m=&{} cpu=0 on=false} target=0 hops=[&{1}] (nr_hops = its length) a=[] (n = its length)");
+}
+
+// --search-worst's neighbours: in the domain, none the input itself, at
+// most `max`, nr_cpu_ids kept; among them, over many inputs, a longer array
+// (the heap `a` grows), and an array whose keys are all equal.
+TEST(FnGrow, EveryCandidateIsInTheDomainAndSomeGrowOrTie) {
+  const Layout l = layout();
+  std::mt19937_64 rng(7);
+  bool longer = false, tied = false;
+  for (int i = 0; i < 200; ++i) {
+    const Input in = generate_input(l, rng, 0);
+    const auto candidates = grow_candidates(l, in, rng, 64);
+    EXPECT_LE(candidates.size(), 64u);
+    const std::string before = show_input(l, in);
+    const std::size_t a_at = before.find(" a=[");
+    for (const Input& c : candidates) {
+      EXPECT_TRUE(in_domain(l, c)) << show_input(l, c);
+      EXPECT_NE(c.values, in.values);
+      EXPECT_EQ(c.nr_cpu_ids, in.nr_cpu_ids);
+      const std::string after = show_input(l, c);
+      const auto count = [](const std::string& s, std::size_t from) {
+        return std::count(s.begin() + static_cast<std::ptrdiff_t>(from), s.end(), '{');
+      };
+      longer |= count(after, after.find(" a=[")) > count(before, a_at);
+      const std::size_t k = after.find(" a=[{key=");
+      if (k != std::string::npos && count(after, k) >= 2) {
+        const std::string first = after.substr(k + 9, after.find(' ', k + 9) - (k + 9));
+        std::size_t keys = 0, same = 0;
+        for (std::size_t at = after.find("{key=", k); at != std::string::npos; at = after.find("{key=", at + 1)) {
+          ++keys;
+          same += after.compare(at + 5, first.size() + 1, first + " ") == 0;
+        }
+        tied |= keys >= 2 && keys == same;
+      }
+    }
+  }
+  EXPECT_TRUE(longer);
+  EXPECT_TRUE(tied);
 }
 
 TEST(FnShrink, TheSignatureNamesTheKindOfFinding) {

@@ -77,14 +77,19 @@ int run_fn_patch(const fn::FnOptions& f, const PatchArgs& a) {
 
 }  // namespace
 
-Runner add_fn(CLI::App& app) {
+namespace {
+
+Runner add_fn_command(CLI::App& app, bool perf) {
   auto o = std::make_shared<fn::FnOptions>();
+  if (perf) o->search_worst = 100;
   auto function = std::make_shared<std::string>();
   auto* sub = app.add_subcommand(
       "fn",
-      "Two versions of one kernel C function (libclang extraction, a generated harness under "
-      "ASan+UBSan against kshim/), compared on inputs generated from the C types (exit 0 "
-      "equivalent, 1 finding, 2 cannot build or run; docs/fn.md)");
+      perf ? "diffsched fn with its worst-input search on (--search-worst 100 by default): the "
+             "input on which new costs the largest multiple of old (docs/fn.md \"Cost\")"
+           : "Two versions of one kernel C function (libclang extraction, a generated harness under "
+             "ASan+UBSan against kshim/), compared on inputs generated from the C types (exit 0 "
+             "equivalent, 1 finding, 2 cannot build or run; docs/fn.md)");
   auto pa = std::make_shared<PatchArgs>();
   sub->add_option("--old", o->old_file, "the old version's C file")->check(CLI::ExistingFile);
   sub->add_option("--new", o->new_file, "the new version's C file")->check(CLI::ExistingFile);
@@ -126,12 +131,18 @@ Runner add_fn(CLI::App& app) {
                   "old's memory operations (loads and stores, the shim's runtime included; counted, "
                   "never timed)")
       ->check(CLI::PositiveNumber);
+  auto* search = sub->add_option("--search-worst", o->search_worst,
+                  "after the generated inputs, search up to N rounds of growing mutations from "
+                  "the input of the largest new/old cost for a worse one (docs/fn.md, \"Cost\"); "
+                  "the input found joins the run")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000}));
   auto* input = sub->add_option("--input", o->input,
                                 "run one call, given in the text form a finding prints "
                                 "(docs/input-format.md), instead of generated inputs");
   auto* replay = sub->add_option("--replay", o->replay_file, "run one call read from a file in that text form")
       ->check(CLI::ExistingFile)
       ->excludes(input);
+  search->excludes(input)->excludes(replay);  // one given call: nothing to search from
   sub->add_flag("--exhaustive", o->exhaustive,
                 "every input within the bounds below instead of random ones (docs/fn.md "
                 "\"Bounded exhaustive run\"); no difference is \"equivalent within bounds\"")
@@ -171,5 +182,10 @@ Runner add_fn(CLI::App& app) {
     return fn::run_fn(*o);
   };
 }
+
+}  // namespace
+
+Runner add_fn(CLI::App& app) { return add_fn_command(app, false); }
+Runner add_perf_fn(CLI::App& perf) { return add_fn_command(perf, true); }
 
 }  // namespace diffsched::cli

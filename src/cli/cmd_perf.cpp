@@ -1,3 +1,5 @@
+// `diffsched perf fn ...` is `diffsched fn ...` with --search-worst 100 by
+// default (the worst input of a kernel C function pair, docs/fn.md "Cost").
 // `diffsched perf cpudl|pick`: searches, per nr_cpu_ids, for the inputs on
 // which the optimized side costs most (worst) and least (best) relative to
 // the reference, by counted cost (src/perf/: cost.h, search.h); minimises
@@ -257,8 +259,11 @@ Runner add_perf(CLI::App& app) {
       "Search for the inputs where the optimized side costs most (and least) relative to the "
       "reference, by counted cost; minimise, re-time on the clock, report (docs/bench.md)");
   auto o = std::make_shared<PerfOptions>();
+  // `perf fn ...`: fn's own flags, with its worst-input search on (cmd_fn.cpp).
+  const Runner fn_runner = add_perf_fn(*sub);
+  CLI::App* fn_sub = sub->get_subcommands({}).back();
+  sub->require_subcommand(0, 1);
   sub->add_option("subject", o->subject, subject_tool_names())
-      ->required()
       ->check(CLI::IsMember([] {
         std::vector<std::string> words;
         for (std::string_view w : subject_tool_words()) words.emplace_back(w);
@@ -314,7 +319,12 @@ Runner add_perf(CLI::App& app) {
                   "'# perf-expect:' lines) instead of searching")
       ->type_name("FILE...");
   sub->parse_complete_callback([o] { check_outputs({o->json, o->plot}, o->replay); });
-  return [o] { return run_perf(*o); };
+  return [o, fn_runner, fn_sub] {
+    if (fn_sub->parsed()) return fn_runner();
+    if (o->subject.empty())
+      return bad_input(fmt::format("perf: give a subject ({}) or fn", subject_tool_names()));
+    return run_perf(*o);
+  };
 }
 
 }  // namespace diffsched::cli

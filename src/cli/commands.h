@@ -87,6 +87,8 @@ Runner add_export(CLI::App& app);        // cmd_export.cpp (export --kmod)
 Runner add_perf(CLI::App& app);  // cmd_perf.cpp
 Runner add_mutate(CLI::App& app);  // cmd_mutate.cpp
 Runner add_fn(CLI::App& app);      // cmd_fn.cpp (diffsched fn, src/fn/)
+// `diffsched perf fn` under perf: fn with its worst-input search on by default.
+Runner add_perf_fn(CLI::App& perf);  // cmd_fn.cpp
 Runner add_check_patch(CLI::App& app);  // cmd_check_patch.cpp (src/patch/)
 Runner add_race(CLI::App& app);  // cmd_race.cpp (issue 26)
 // `race cpudl`, the cpudl package's (src/subjects/cpudl/cli_race.cpp).

@@ -15,6 +15,7 @@
 #include "fn/minimize.h"
 #include "fn/sides.h"
 #include "fn/workdir.h"
+#include "fn/worst.h"
 #include "tools/process.h"
 #include "util/temp_dir.h"
 #include "util/text.h"
@@ -121,7 +122,8 @@ std::string replay_input_command(const FnOptions& o, const Layout& layout, const
 // k's own text).
 std::string replay_command(const FnOptions& o, std::uint64_t runs, const Layout& layout,
                            const std::vector<Input>& inputs) {
-  if (o.exhaustive) return replay_input_command(o, layout, inputs[runs - 1]);
+  // an input of --exhaustive or --search-worst: not the seed's
+  if (o.exhaustive || runs > o.runs) return replay_input_command(o, layout, inputs[runs - 1]);
   std::string c = base_command(o) + fmt::format(" --seed {} --runs {}", o.seed, runs);
   if (o.nr_cpus) c += fmt::format(" --nr-cpus {}", o.nr_cpus);
   return c;
@@ -213,9 +215,7 @@ Cost cost_of(const std::vector<Observation>& a, const std::vector<Observation>& 
     c.counted = true;
     c.old_total += x;
     c.new_total += y;
-    // y/x > worst_new/worst_old, without dividing (an old cost of 0 counts as 1)
-    if (c.worst < 0 || static_cast<unsigned __int128>(y) * std::max<std::uint64_t>(c.worst_old, 1) >
-                           static_cast<unsigned __int128>(c.worst_new) * std::max<std::uint64_t>(x, 1)) {
+    if (c.worst < 0 || larger_ratio(x, y, c.worst_old, c.worst_new)) {
       c.worst = static_cast<long>(k);
       c.worst_old = x;
       c.worst_new = y;
@@ -305,8 +305,7 @@ bool run_clock(const FnOptions& o, Side& old_side, Side& new_side, const WorkDir
     ++c->inputs;
     c->old_ns += p;
     c->new_ns += q;
-    if (c->worst < 0 || static_cast<unsigned __int128>(q) * std::max<std::uint64_t>(c->worst_old, 1) >
-                            static_cast<unsigned __int128>(c->worst_new) * std::max<std::uint64_t>(p, 1)) {
+    if (c->worst < 0 || larger_ratio(p, q, c->worst_old, c->worst_new)) {
       c->worst = static_cast<long>(index[t]);
       c->worst_old = p;
       c->worst_new = q;
@@ -386,7 +385,7 @@ std::string run_kind(const FnOptions& o, json* j) {
 int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& inputs,
            const std::vector<Observation>& a, const std::vector<Observation>& b, FnLevel level,
            const std::function<Minimized(std::size_t)>& shrink, const PerfShrink& perf_shrink,
-           const Clock& clock) {
+           const Clock& clock, const WorstSearch& search) {
   const Outcome r = compare_all(layout, a, b, level);
   std::string weaker;  // "equivalent at `sorted`, divergent at `exact`"
   if (r.first_exact >= 0 && (r.strongest != FnLevel::kMultiset || r.all_multiset))
@@ -443,7 +442,7 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
   std::string perf;  // judged if no other finding: the first metric above its limit
   for (const Metric& m : kMetrics)
     perf += cost_text(o, layout, inputs, cost_of(a, b, r.compared, m), m, perf_shrink, &j, &status, &text);
-  text += clock_text(o, clock, &j) + perf;
+  text += clock_text(o, clock, &j) + search_text(o, search, &j) + perf;
   if (r.first >= 0)
     text += fmt::format("verdict: finding: {}\n", detail);
   else if (status == kFinding)
@@ -544,6 +543,10 @@ int run_fn(const FnOptions& o) {
   std::vector<Observation> a, b;
   for (auto [s, out] : {std::pair{&old_side, &a}, std::pair{&new_side, &b}})
     if (std::string error; !run_side(*s, batch, inputs.size(), out, &error)) return bad(error);
+  WorstSearch search;
+  if (o.search_worst > 0 && !given)
+    if (std::string error; !search_worst(o, old_side, new_side, work, level, &inputs, &a, &b, &search, &error))
+      return bad(error);
   auto shrink = [&](std::size_t k) {
     if (!o.minimize || given) return Minimized{inputs[k], a[k], b[k]};
     return minimize(old_side, new_side, work, inputs[k], a[k], b[k], level, o.nr_cpus != 0);
@@ -561,7 +564,7 @@ int run_fn(const FnOptions& o) {
   if (o.clock_reps > 0)
     if (std::string error; !run_clock(o, old_side, new_side, work, inputs, a, b, &clock, &error))
       return bad(error);
-  return report(o, old_side.layout, inputs, a, b, level, shrink, perf_shrink, clock);
+  return report(o, old_side.layout, inputs, a, b, level, shrink, perf_shrink, clock, search);
 }
 
 }  // namespace diffsched::fn

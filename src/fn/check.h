@@ -38,6 +38,7 @@ struct FnOptions {
   double max_cost_ratio = 0;  // > 0: new's callback calls above this times old's is a finding
   double max_mem_ratio = 0;   // > 0: the same for the call's memory operations (loads, stores)
   unsigned clock_reps = 0;    // > 0: time each input's call this many times in an -O2 build
+  std::uint64_t search_worst = 0;  // > 0: rounds of search for a worse input (fn/worst.h)
   std::string input;     // one call in the text form (--input; "" : generate)
   std::string replay_file;  // a file holding that text (--replay)
   std::string verdict_json;  // "" or a file that gets the JSON verdict object too

@@ -6,6 +6,7 @@
 #include <bit>
 #include <charconv>
 #include <functional>
+#include <random>
 #include <set>
 #include <string_view>
 
@@ -390,6 +391,108 @@ std::vector<Input> shrink_candidates(const Layout& layout, const Input& input, b
         e(at(t, p.path));
         offer(t);
       }
+  return out;
+}
+
+namespace {
+
+// ---- the larger and harder neighbours (grow_candidates) -------------------
+
+// The element's key as the number it is (a `T tagged` element's is its key).
+I128 elem_key(const Node& e, const Value& v) {
+  return scalar_of(e.kind == NodeKind::kScalar ? e : e.kids[0], key_of(e, v));
+}
+
+void grow_scalar(const Node& node, const Value& v, unsigned n, std::mt19937_64& rng, Place* p) {
+  const auto [lo, hi] = scalar_domain(node, node.spec, n);
+  const I128 x = scalar_of(node, v.scalar);
+  const I128 far = lo + static_cast<I128>(rng() % static_cast<std::uint64_t>(std::min<I128>(hi - lo, I128{1} << 62) + 1));
+  for (const I128 t : {hi, lo, x * 2, x + 1, x - 1, far})
+    if (t != x && t >= lo && t <= hi)
+      p->edits.push_back([t](Value& w) { w.scalar = static_cast<std::uint64_t>(t); });
+}
+
+void grow_mask(const Value& v, unsigned n, std::mt19937_64& rng, Place* p) {
+  p->edits.push_back([n](Value& w) {  // every CPU below nr_cpu_ids
+    for (unsigned b = 0; b < n; ++b) w.words[b / 64] |= 1ULL << (b % 64);
+  });
+  const unsigned b = static_cast<unsigned>(rng() % n);
+  if (!((v.words[b / 64] >> (b % 64)) & 1))
+    p->edits.push_back([b](Value& w) { w.words[b / 64] |= 1ULL << (b % 64); });
+}
+
+// Longer (a copy of an element appended, the contents repeated) and harder
+// (every key equal, sorted either way, reversed): the shapes that cost a
+// sort or a heap the most.
+void grow_array(const Node& node, const Value& v, std::mt19937_64& rng, Place* p) {
+  const std::size_t c = v.kids.size();
+  if (c == 0) return;
+  const Node& e = node.kids[0];
+  if (dynamic(node)) {
+    const std::size_t pick = rng() % c;
+    p->edits.push_back([pick](Value& w) { w.kids.push_back(w.kids[pick]); });
+    p->edits.push_back([](Value& w) {
+      const std::vector<Value> copy = w.kids;  // (inserting a vector's own range is undefined)
+      w.kids.insert(w.kids.end(), copy.begin(), copy.end());
+    });
+  }
+  if (c < 2) return;
+  p->edits.push_back([](Value& w) {  // every key the first's (a tag, if any, kept)
+    for (Value& k : w.kids) (k.kids.empty() ? k.scalar : k.kids[0].scalar) = w.kids[0].kids.empty() ? w.kids[0].scalar : w.kids[0].kids[0].scalar;
+  });
+  p->edits.push_back([&e](Value& w) {
+    std::stable_sort(w.kids.begin(), w.kids.end(), [&](const Value& a, const Value& b) { return elem_key(e, a) < elem_key(e, b); });
+  });
+  p->edits.push_back([&e](Value& w) {
+    std::stable_sort(w.kids.begin(), w.kids.end(), [&](const Value& a, const Value& b) { return elem_key(e, b) < elem_key(e, a); });
+  });
+  p->edits.push_back([](Value& w) { std::reverse(w.kids.begin(), w.kids.end()); });
+}
+
+void collect_growth(const Node& node, const Value& v, unsigned n, std::mt19937_64& rng,
+                    std::vector<std::size_t> path, std::vector<Place>* places) {
+  Place p{path, {}};
+  switch (node.kind) {
+    case NodeKind::kScalar: grow_scalar(node, v, n, rng, &p); break;
+    case NodeKind::kMask: grow_mask(v, n, rng, &p); break;
+    case NodeKind::kArray: grow_array(node, v, rng, &p); break;
+    default: break;
+  }
+  if (!p.edits.empty()) places->push_back(std::move(p));
+  for (std::size_t i = 0; i < v.kids.size(); ++i) {
+    const Node& kid = node.kind == NodeKind::kStruct ? node.kids[i] : node.kids[0];
+    path.push_back(i);
+    collect_growth(kid, v.kids[i], n, rng, path, places);
+    path.pop_back();
+  }
+}
+
+}  // namespace
+
+std::vector<Input> grow_candidates(const Layout& layout, const Input& input, std::mt19937_64& rng,
+                                   std::size_t max) {
+  Tree tree;
+  if (!decode_input(layout, input, &tree)) return {};
+  std::vector<Place> places;
+  for (std::size_t i = 0; i < tree.nodes.size(); ++i)
+    collect_growth(*tree.nodes[i], tree.values[i], tree.n, rng, {i}, &places);
+  std::vector<std::pair<std::size_t, std::size_t>> edits;  // (place, edit), every one
+  for (std::size_t i = 0; i < places.size(); ++i)
+    for (std::size_t k = 0; k < places[i].edits.size(); ++k) edits.emplace_back(i, k);
+  std::shuffle(edits.begin(), edits.end(), rng);
+  std::vector<Input> out;
+  std::set<std::vector<std::uint64_t>> seen{input.values};
+  for (std::size_t i = 0; i < edits.size() && out.size() < max; ++i) {
+    Tree t = tree;
+    const Place& p = places[edits[i].first];
+    p.edits[edits[i].second](at(t, p.path));
+    if (i % 2 == 1 && !edits.empty()) {  // every other candidate stacks a second edit
+      const auto& [q, k] = edits[rng() % edits.size()];
+      if (q != edits[i].first) places[q].edits[k](at(t, places[q].path));
+    }
+    Input c = encode_input(t);
+    if (in_domain(layout, c) && seen.insert(c.values).second) out.push_back(std::move(c));
+  }
   return out;
 }
 

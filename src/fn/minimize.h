@@ -17,6 +17,7 @@
 // minimised finding is one the generator could have drawn.
 #pragma once
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,15 @@ constexpr std::size_t kMaxShrinkCandidates = 160;
 
 // keep_nr_cpu_ids: never lower nr_cpu_ids (the user fixed it, --nr-cpus).
 std::vector<Input> shrink_candidates(const Layout& layout, const Input& input, bool keep_nr_cpu_ids = false);
+
+// The other way (`--search-worst`): up to `max` neighbours of the input,
+// each in the domain and none twice, with one or two edits drawn from the
+// rng: an array longer (an element's copy appended, its contents repeated)
+// or harder (every key equal, sorted either way, reversed), a scalar at its
+// domain's ends, doubled, one off or drawn anew, a mask full or with a bit
+// more. nr_cpu_ids is kept.
+std::vector<Input> grow_candidates(const Layout& layout, const Input& input, std::mt19937_64& rng,
+                                   std::size_t max);
 
 // Whether `input` is one the generator could have drawn: its stream has the
 // layout's shape, and every value is within its type and the spec.

@@ -3,6 +3,7 @@
 //
 //   WORK/inputs.bin                    the batch of inputs both sides run
 //   WORK/shrink.bin                    a round of minimisation's candidates
+//   WORK/search.bin                    a round of --search-worst's candidates
 //   WORK/runtime-<hash>/runtime.o, bitmap.o   the shim's runtime, per set of flags
 //   WORK/old/, WORK/new/               a side's files (SideDir):
 //     unit.c, build.log, harness       its unit with the harness, built
@@ -58,6 +59,7 @@ struct WorkDir {
   SideDir side(std::string_view role) const { return {dir / role}; }
   path inputs() const { return dir / "inputs.bin"; }
   path shrink() const { return dir / "shrink.bin"; }
+  path search() const { return dir / "search.bin"; }  // --search-worst: a round's candidates
   path clock_inputs() const { return dir / "clock.bin"; }  // --clock: the inputs timed
 };
 
