@@ -217,7 +217,21 @@ TEST(FnSpec, IntendedAndScratchParse) {
   EXPECT_TRUE(spec.params["s.cpus"].scratch);
   EXPECT_EQ(spec.intended, (std::set<std::string>{"return", "*s"}));
   EXPECT_FALSE(parse_spec("intended\n", "x.fnspec", &spec, &error));
-  EXPECT_EQ(error, "x.fnspec:1: the form is `intended ROW` (return, *PARAM, GLOBAL or WARN_ON)");
+  EXPECT_EQ(error, "x.fnspec:1: the form is `intended ROW` (return, *PARAM, GLOBAL, calls or WARN_ON)");
+}
+
+// `stub NAME input` and `stub NAME = VALUE` (docs/fn.md "Stubs").
+TEST(FnSpec, StubLinesParse) {
+  Spec spec;
+  std::string error;
+  ASSERT_TRUE(parse_spec("stub peek_level input\nstub level_lookup = 0\nstub hint = -3\n",
+                         "x.fnspec", &spec, &error))
+      << error;
+  EXPECT_FALSE(spec.stubs["peek_level"].constant.has_value());
+  EXPECT_EQ(spec.stubs["level_lookup"].constant, 0);
+  EXPECT_EQ(spec.stubs["hint"].constant, -3);
+  EXPECT_FALSE(parse_spec("stub hint = many\n", "x.fnspec", &spec, &error));
+  EXPECT_EQ(error, "x.fnspec:1: the form is `stub NAME input` or `stub NAME = INTEGER` (a pointer: 0, NULL)");
 }
 
 TEST(FnSpec, ElementsAndCallbacksParse) {

@@ -54,11 +54,19 @@ bad-hunk)
   [ -s "$tmp/out" ] && fail "a listing on stdout for a patch that does not apply"
   ;;
 nothing-checkable)
-  # fn cannot take the one function changed: listed, and exit 2, never 0.
-  run 2 fn --patch "$in/topology.patch" --tree "$tree"
-  has "kernel/sched/topology.c sd_degenerate_span: not checkable: diffsched fn cannot check it: "
+  # fn cannot take the one function changed (a stub that would return a
+  # function pointer): listed with fn's reason, and exit 2, never 0.
+  run 2 fn --patch "$in/fn-topology-level.diff" --tree "$tree"
+  has "kernel/sched/level.c sd_level_of: not checkable: diffsched fn cannot check it: "
   has "verdict: nothing checkable"
   one_error_line "nothing checkable"
+  ;;
+stubbed)
+  # sd_degenerate_span() reads its span through sched_domain_span(), which
+  # the shim lacks: a stub, so the change (== 1 to <= 1) is checked, a finding.
+  run 1 fn --patch "$in/topology.patch" --tree "$tree" $fast
+  has "kernel/sched/topology.c sd_degenerate_span: checked: finding: "
+  has "input (minimised): nr_cpu_ids=4 sched_domain_span()=[&{}, &{}, &{}, &{}] sd=&{}"
   ;;
 git)
   # A tiny repository: loadbalance.c, then fn-pick.patch applied as a commit.

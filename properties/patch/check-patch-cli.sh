@@ -115,24 +115,24 @@ base-commit-git)
     fail "cannot make the git tree"
   run 2 "$in/base-missing.mbox" --tree "$tmp/git"
   one_error_line "the patch's base-commit 0123456789abcdef0123456789abcdef01234567 is not in the git tree"
-  run 2 "$in/topology.patch" --tree "$tmp/git" --base no-such-rev
+  run 2 "$in/level.patch" --tree "$tmp/git" --base no-such-rev
   one_error_line "--base no-such-rev is not a commit"
   head=$(git -C "$tmp/git" rev-parse HEAD)
-  echo "change" >>"$tmp/git/kernel/sched/topology.c"   # the work tree moves on; the base does not
-  sed "s/^-- \$/base-commit: $head\n-- /" "$in/topology.patch" >"$tmp/based.patch"
+  echo "change" >>"$tmp/git/kernel/sched/level.c"   # the work tree moves on; the base does not
+  sed "s/^-- \$/base-commit: $head\n-- /" "$in/level.patch" >"$tmp/based.patch"
   run 3 "$tmp/based.patch" --tree "$tmp/git"
   has "base:    base-commit $head (from the patch)"
-  run 3 "$in/topology.patch" --tree "$tmp/git" --base HEAD
+  run 3 "$in/level.patch" --tree "$tmp/git" --base HEAD
   has "base:    --base HEAD ($head)"
   # Real `git format-patch --cover-letter --base`: the base is stated in the
   # cover letter only (0000-*), and it is the series' base.
   g() { git -C "$tmp/git" -c user.name=t -c user.email=t@example.org "$@"; }
-  g checkout -q -- . && g am -q "$in/topology.patch" && g format-patch -q --cover-letter --base="$head" -1 -o "$tmp/fp" ||
+  g checkout -q -- . && g am -q "$in/level.patch" && g format-patch -q --cover-letter --base="$head" -1 -o "$tmp/fp" ||
     fail "git am / format-patch"
   grep -q "^base-commit: $head" "$tmp"/fp/0000-* || fail "git wrote no base-commit in the cover letter"
   grep -q "^base-commit:" "$tmp"/fp/0001-* && fail "the patch itself has the base-commit: not the case tested"
   cat "$tmp"/fp/0000-* "$tmp"/fp/0001-* >"$tmp/cover.mbox"
-  g reset -q --hard "$head" && echo "change" >>"$tmp/git/kernel/sched/topology.c"
+  g reset -q --hard "$head" && echo "change" >>"$tmp/git/kernel/sched/level.c"
   run 3 "$tmp/cover.mbox" --tree "$tmp/git"
   has "base:    base-commit $head (from the patch)"
   run 0 "$tmp/cover.mbox" --list
@@ -146,34 +146,34 @@ list)
   has "kernel/sched/cpudeadline.c: 1 hunk; functions: cpudl_clear"
   run 0 "$in/pick-and-topology.patch" --list
   has "kernel/sched/fair.c: 1 hunk; functions: pick_new_dst_cpu"
-  has "kernel/sched/topology.c: 1 hunk; functions: sd_degenerate_span"
+  has "kernel/sched/level.c: 1 hunk; functions: sd_level_of"
   run 0 "$in/cpudl-equivalent.html" --list
   has "(html, 1 patch)" && has "author: Check Patch Tester <tester@example.org>"
   run 2 "$in/bad-counts.diff" --list
   one_error_line ""
   ;;
 nothing-checkable)
-  run 3 "$in/topology.patch" --tree "$tree"
-  has "verdict: NO VERDICT" && has "not checked: kernel/sched/topology.c sd_degenerate_span"
-  run 3 "$in/topology.patch" --tree "$tree" --format ktap
-  ktap_check "$tmp/out" 'flat == {"patch-1/kernel/sched/topology.c sd_degenerate_span": "SKIP"}'
+  run 3 "$in/level.patch" --tree "$tree"
+  has "verdict: NO VERDICT" && has "not checked: kernel/sched/level.c sd_level_of"
+  run 3 "$in/level.patch" --tree "$tree" --format ktap
+  ktap_check "$tmp/out" 'flat == {"patch-1/kernel/sched/level.c sd_level_of": "SKIP"}'
   # Nested by 4 spaces (KUnit's); kunit.py reads the KTAP document's 2 alike.
   grep -q "^    # Subtest: patch-1\$" "$tmp/out" || fail "the subtests are not nested by 4 spaces"
   awk '{ match($0, /^ */); print substr($0, 1, RLENGTH / 2) substr($0, RLENGTH + 1) }' "$tmp/out" >"$tmp/two.ktap"
   grep -q "^  # Subtest: patch-1\$" "$tmp/two.ktap" || fail "no 2-space copy"
-  ktap_check "$tmp/two.ktap" 'flat == {"patch-1/kernel/sched/topology.c sd_degenerate_span": "SKIP"}'
+  ktap_check "$tmp/two.ktap" 'flat == {"patch-1/kernel/sched/level.c sd_level_of": "SKIP"}'
   # A binary file of a git diff cannot be applied: one line, exit 2.
   printf '%s\n' "diff --git a/kernel/sched/logo.bin b/kernel/sched/logo.bin" "new file mode 100644" \
     "index 0000000..a1b2c3d" "GIT binary patch" "literal 4" "LcmZQzWMT#Y01f~L" "" "literal 0" \
     "HcmV?d00001" "" >"$tmp/binary.diff"
   run 2 "$tmp/binary.diff" --tree "$tree"
   one_error_line "kernel/sched/logo.bin: a binary diff, which check-patch cannot apply"
-  run 3 "$in/topology.patch" --tree "$tree" --format json
+  run 3 "$in/level.patch" --tree "$tree" --format json
   python3 -c "import json,sys; d=json.load(open('$tmp/out')); sys.exit(d['status'] != 3)" ||
     fail "json"
   ;;
 b4)
-  "$ds" check-patch --b4 --tree "$tree" <"$in/topology.patch" >"$tmp/out" 2>"$tmp/err" ||
+  "$ds" check-patch --b4 --tree "$tree" <"$in/level.patch" >"$tmp/out" 2>"$tmp/err" ||
     fail "b4 mode exit $?"
   python3 -c "
 import json,sys
@@ -289,10 +289,10 @@ pick)
   ;;
 pick-and-topology)
   run 3 "$in/pick-and-topology.patch" --tree "$tree" $fast --format ktap
-  ktap_check "$tmp/out" 'flat["patch-1/pick kernel/sched/fair.c pick_new_dst_cpu/verdict"] == "PASS" and flat["patch-1/kernel/sched/topology.c sd_degenerate_span"] == "SKIP" and "FAIL" not in flat.values()'
+  ktap_check "$tmp/out" 'flat["patch-1/pick kernel/sched/fair.c pick_new_dst_cpu/verdict"] == "PASS" and flat["patch-1/kernel/sched/level.c sd_level_of"] == "SKIP" and "FAIL" not in flat.values()'
   run 3 "$in/pick-and-topology.patch" --tree "$tree" $fast
   has "pick kernel/sched/fair.c pick_new_dst_cpu: EQUIVALENT"
-  has "not checked: kernel/sched/topology.c sd_degenerate_span"
+  has "not checked: kernel/sched/level.c sd_level_of"
   ;;
 fn-pick)
   # A changed function no kernel-check takes goes to diffsched fn; the patch

@@ -9,8 +9,8 @@
 # The tree, made here at configure time: kernel/sched/cpudeadline.c and fair.c
 # are kshim/examples/cpudl/v4.9-hole.c and pick/named.c without their
 # `// expect:` lines (the example files' own tests, which the tree is not),
-# so no copy of them is committed; kernel/sched/topology.c is the project's
-# (properties/patch/tree). The patches of properties/patch/inputs apply to it.
+# so no copy of them is committed; kernel/sched/topology.c and level.c are the
+# project's (properties/patch/tree). The patches of properties/patch/inputs apply to it.
 set(check_patch_tree ${CMAKE_CURRENT_BINARY_DIR}/patch-tree)
 # kernel/sched/loadbalance.c is kshim/examples/fn/pairs/first-and-and/old.c
 # (without its `// fn-expect:` line), for the fn route's patches.
@@ -28,6 +28,10 @@ foreach(pair "cpudl/v4.9-hole.c|cpudeadline.c" "pick/named.c|fair.c"
 endforeach()
 configure_file(${CMAKE_CURRENT_SOURCE_DIR}/patch/tree/kernel/sched/topology.c
                ${check_patch_tree}/kernel/sched/topology.c COPYONLY)
+# kernel/sched/level.c: a function diffsched fn cannot check (fn-patch.sh's
+# nothing-checkable case).
+configure_file(${CMAKE_CURRENT_SOURCE_DIR}/patch/tree/kernel/sched/level.c
+               ${check_patch_tree}/kernel/sched/level.c COPYONLY)
 diffsched_add_property(patch_tests SOURCES patch/parse_test.cpp patch/check_test.cpp
                        LABELS "unit;patch")
 target_link_libraries(patch_tests PRIVATE diffsched_patch)

@@ -423,6 +423,14 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
   std::string text = fmt::format("diffsched fn: old {} {}(), new {} {}(); {} inputs ({}), level {}\n",
                                  o.old_file, o.old_function, o.new_file, o.new_function,
                                  inputs.size(), run_kind(o, &j), level_name(level));
+  if (!layout.stubs.empty()) {  // the externals the shim lacks (docs/fn.md "Stubs")
+    std::string names;
+    for (const Stub& st : layout.stubs) names += (names.empty() ? "" : ", ") + st.name + "()";
+    text += fmt::format("stubs: {} (external functions the shim lacks: results drawn from the "
+                        "input, calls compared)\n", names);
+    j["stubs"] = json::array();
+    for (const Stub& st : layout.stubs) j["stubs"].push_back(st.name);
+  }
   if (shown >= 0) {
     const auto k = static_cast<std::size_t>(shown);
     const std::string in = show_input(layout, inputs[k]);
@@ -501,6 +509,8 @@ int run_fn(const FnOptions& o) {
   old_side.runtime_cache = new_side.runtime_cache = work.dir;
   for (Side* s : {&old_side, &new_side})
     if (std::string error; !prepare_side(*s, spec, &error)) return bad(error);
+  if (std::string why; !merge_stubs(&old_side.layout, &new_side.layout, &why))
+    return bad(fmt::format("the two versions take different inputs: {}", why));
   if (const std::string why = same_inputs(old_side.layout, new_side.layout); !why.empty())
     return bad(fmt::format("the two versions take different inputs: {}", why));
   if (const std::string why = spec_unused(spec, old_side, new_side); !why.empty()) return bad(why);

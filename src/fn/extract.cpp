@@ -130,7 +130,18 @@ void Extractor::note_external(CXCursor ref, bool is_function) {
   e.header = in_shim(canonical) ? shim_relative(canonical) : shim_relative(ref);
   e.declared_in_file = declared_names_.count(name) != 0;
   e.implicit = !e.in_shim && !e.declared_in_file;
-  e.type = type_spelling(FN_LC(clang_getCursorType)(ref));
+  const CXType type = FN_LC(clang_getCursorType)(ref);
+  e.type = type_spelling(type);
+  if (!is_function) return;
+  e.result = describe(FN_LC(clang_getResultType)(type), 0, 1);
+  const int n = FN_LC(clang_getNumArgTypes)(type);
+  e.prototyped = !e.implicit && type.kind == CXType_FunctionProto;
+  for (int i = 0; e.prototyped && i < n; ++i) {
+    CType t = describe(FN_LC(clang_getArgType)(type, static_cast<unsigned>(i)), 0, 1);
+    t.name = fmt::format("a{}", i);
+    e.params.push_back(std::move(t));
+  }
+  e.prototyped = e.prototyped && !FN_LC(clang_isFunctionTypeVariadic)(type);
 }
 
 void Extractor::on_reference(CXCursor node, CXCursor ref, const std::string& reader, int access) {
@@ -241,6 +252,16 @@ void Extractor::walk(std::size_t index) {
         if (!call.empty() && indirect_seen_.insert(call).second)
           out_.indirect_calls.push_back(call);
       }
+    }
+    // An implicit conversion of a call's value (`int` of an undeclared
+    // callee passed as a `struct cpumask *`): the type the stub returns.
+    if (kind == CXCursor_UnexposedExpr && kids.size() == 1 && kind_of(kids[0]) == CXCursor_CallExpr &&
+        !scan_writes_) {
+      const CXCursor callee = FN_LC(clang_getCursorReferenced)(kids[0]);
+      // (an implicit declaration is located at its first call, in the file)
+      if (!is_null(callee) && kind_of(callee) == CXCursor_FunctionDecl &&
+          is_null(FN_LC(clang_getCursorDefinition)(callee)) && !in_shim(callee))
+        used_as_.try_emplace(spelling(callee), describe(FN_LC(clang_getCursorType)(c), 0, 1));
     }
     if (kind == CXCursor_DeclRefExpr || kind == CXCursor_MemberRefExpr ||
         kind == CXCursor_TypeRef || kind == CXCursor_CallExpr || kind == CXCursor_MemberRef ||
@@ -412,7 +433,13 @@ Extraction Extractor::run(std::string_view function) {
       for (const char* own : tools::kShimOverridable)
         if (item.name == own) out_.shim_own.push_back(own);
   }
-  for (auto& [name, e] : externals_) out_.externals.push_back(std::move(e));
+  for (auto& [name, e] : externals_) {
+    // An undeclared callee's result: what its value is converted to where it is used.
+    if (const auto it = used_as_.find(name); e.implicit && it != used_as_.end() &&
+        it->second.kind == TypeKind::kPointer)
+      e.result = it->second;
+    out_.externals.push_back(std::move(e));
+  }
   for (auto& [name, g] : globals_) {
     g.constant = g.type.is_const ||
                  (g.defined_in_file && g.has_initializer && !g.written && !g.written_elsewhere &&

@@ -112,6 +112,13 @@ struct External {
   bool implicit = false;         // called without any declaration (C89 implicit int)
   std::string type;              // its declared type, "int (int)" (implicit: clang's guess)
   std::string header;            // the shim header declaring it, relative to kshim/
+  // A function's result and parameter types (a stub is made from them,
+  // docs/fn.md "Stubs"). An implicit call has no parameters known; its
+  // result is what the call's value is converted to where it is used (a
+  // `struct cpumask *` argument), else C89's `int`.
+  CType result;
+  std::vector<CType> params;
+  bool prototyped = false;       // its parameters are known (a prototype)
 };
 
 // A file-scope or extern variable that the function or its closure reads

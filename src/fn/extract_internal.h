@@ -46,7 +46,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Piece, kind, name, line, begin, end)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Signature, name, result, params, is_static, is_inline,
                                    is_variadic, line)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(External, name, is_function, in_shim, declared_in_file,
-                                   implicit, type, header)
+                                   implicit, type, header, result, params, prototyped)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GlobalRead, name, type, defined_in_file, is_static, in_shim,
                                    has_initializer, read, written, address_taken,
                                    written_elsewhere, constant,
@@ -158,6 +158,7 @@ class Extractor {
   std::map<std::string, External> externals_;
   std::map<std::string, GlobalRead> globals_;
   std::set<std::string> indirect_seen_;
+  std::map<std::string, CType> used_as_;  // an undeclared callee -> the type its value is converted to
   bool scan_writes_ = false;  // walking the file's other functions: only writes to known globals
 };
 

@@ -41,7 +41,11 @@ extern struct cpumask __cpu_possible_mask, __cpu_present_mask, __cpu_online_mask
 static const unsigned long long *fnh_vals;
 static size_t fnh_nvals, fnh_at;
 static void *fnh_ptrs[65536];
+static size_t fnh_psize[65536];
 static int fnh_nptrs;
+static char fnh_tr[1 << 20];	/* the stubs' call trace of one call */
+static size_t fnh_trlen;
+static int fnh_to_tr;	/* fnh_puts() writes to the trace */
 static char fnh_out[1 << 20];
 static size_t fnh_olen;
 static int fnh_fd = -1;
@@ -93,8 +97,10 @@ static void *fnh_alloc(size_t n)
 
 	if (n)
 		memset(p, 0, n);
-	if (fnh_nptrs < (int)(sizeof(fnh_ptrs) / sizeof(fnh_ptrs[0])))
+	if (fnh_nptrs < (int)(sizeof(fnh_ptrs) / sizeof(fnh_ptrs[0]))) {
+		fnh_psize[fnh_nptrs] = n;
 		fnh_ptrs[fnh_nptrs++] = p;
+	}
 	return p;
 }
 
@@ -128,6 +134,11 @@ static void fnh_flush(void)
 
 static void fnh_puts(const char *s)
 {
+	if (fnh_to_tr) {
+		while (*s && fnh_trlen < sizeof(fnh_tr) - 1)
+			fnh_tr[fnh_trlen++] = *s++;
+		return;
+	}
 	while (*s) {
 		if (fnh_olen == sizeof(fnh_out))
 			fnh_flush();
@@ -354,7 +365,8 @@ struct Emitter {
       case NodeKind::kPointer: {
         const std::string p = temp("p");
         const std::string& t = node.kids[0].c_type;
-        line(indent, fmt::format("{{ {} *{} = fnh_alloc(sizeof({}));", t, p, t));
+        const std::string size = node.kids[0].opaque ? std::to_string(kOpaqueBytes) : "sizeof(" + t + ")";
+        line(indent, fmt::format("{{ {} *{} = fnh_alloc({});", t, p, size));
         gen(node.kids[0], "(*" + p + ")", indent + 1, depth);
         line(indent + 1, fmt::format("{} = {}; }}", lv, p));
         return;
@@ -451,7 +463,8 @@ std::string call_function(const Layout& layout, const std::string& function) {
   }
   em.line(1, "struct kcheck_warning fnh_w;");
   em.line(1, "unsigned int fnh_nwarn = 0;");
-  for (const Slot& g : layout.globals) em.gen(g.node, g.name, 1, 0);
+  for (const Slot& g : layout.globals)
+    em.gen(g.node, g.is_stub ? "fnh_sv_" + g.name.substr(0, g.name.size() - 2) : g.name, 1, 0);
   for (std::size_t i = 0; i < layout.params.size(); ++i) {
     const Slot& s = layout.params[i];
     const std::string arg = fmt::format("fnh_arg{}", i);
@@ -472,6 +485,7 @@ std::string call_function(const Layout& layout, const std::string& function) {
     }
   }
   em.line(1, "kshim_take_warning(&fnh_w);");
+  if (!layout.stubs.empty()) em.line(1, "fnh_stubs_reset();");
   for (std::size_t i = 0; i < em.callbacks.size(); ++i) em.line(1, fmt::format("fnh_cb{}_calls = 0;", i));
   std::string args;
   for (std::size_t i = 0; i < layout.params.size(); ++i)
@@ -520,10 +534,18 @@ std::string call_function(const Layout& layout, const std::string& function) {
   } else {
     em.line(1, "fnh_puts(\"],\\\"mem\\\":\");");
   }
-  em.line(1, "fnh_putu(fnh_mem); fnh_puts(\",\\\"glob\\\":[\");");
+  em.line(1, "fnh_putu(fnh_mem);");
+  if (!layout.stubs.empty()) {  // the stubs' calls (stubs.cpp): the row `calls`
+    em.line(1, "fnh_tr[fnh_trlen] = 0; fnh_puts(\",\\\"calls\\\":[\"); fnh_puts(fnh_tr);");
+    em.line(1, "if (fnh_ncalls > FNH_MAX_TRACE) { fnh_puts(\",[\\\"...\\\",\"); "
+               "fnh_putu(fnh_ncalls - FNH_MAX_TRACE); fnh_puts(\"]\"); }");
+    em.line(1, "fnh_puts(\"]\");");
+  }
+  em.line(1, "fnh_puts(\",\\\"glob\\\":[\");");
   first = true;
   for (const auto* list : {&layout.globals, &layout.written})
     for (const Slot& g : *list) {
+      if (g.is_stub) continue;  // inputs, not outputs
       if (!first) em.line(1, "fnh_puts(\",\");");
       first = false;
       em.emit(g.node, g.name, 1, 0);
@@ -541,7 +563,8 @@ std::string harness_source(const Layout& layout, const std::string& function) {
   // The harness is not instrumented for memory operations: only the unit is.
   return fmt::format("#define FNH_HANG_SECONDS {}\n", kHangSeconds) +
          "#pragma clang attribute push (__attribute__((no_sanitize(\"coverage\"))), apply_to = function)\n" +
-         kPrologue + "\n" + call_function(layout, function) + kMain + "#pragma clang attribute pop\n";
+         kPrologue + stub_definitions(layout) + "\n" + call_function(layout, function) + kMain +
+         "#pragma clang attribute pop\n";
 }
 
 }  // namespace diffsched::fn

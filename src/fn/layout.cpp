@@ -148,6 +148,13 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
       }
       if (t.is_union) return fail("unions are not generated yet");
       if (t.tag.empty()) return fail("an anonymous struct has no name to allocate it by");
+      if (t.inner.empty() && t.size < 0 && depth > 0) {
+        // Declared and never defined (struct sched_group, to the shim): an
+        // opaque object behind a pointer, its address passed on (to stubs).
+        out->kind = NodeKind::kStruct;
+        out->opaque = true;
+        return true;
+      }
       if (t.inner.empty()) return fail("its fields are not known here (nested too deeply or empty)");
       out->kind = NodeKind::kStruct;
       for (const CType& f : t.inner) {
@@ -386,6 +393,10 @@ std::string c_spelling(const CType& t, bool keep_const) {
   }
 }
 
+bool value_node(const CType& t, const std::string& where, Node* out, std::string* error) {
+  return node_for(t, 0, where, out, error);
+}
+
 bool build_layout(const Extraction& x, const Spec& spec, Layout* layout, std::string* error) {
   *layout = Layout{};
   layout->function = x.function.name;
@@ -407,7 +418,7 @@ bool build_layout(const Extraction& x, const Spec& spec, Layout* layout, std::st
   }
   Spec effective = infer_spec(x.function, spec);
   if (!size_relations(x.function, &effective, error) || !global_slots(x, effective, layout, error) ||
-      !param_slots(x, effective, layout, error))
+      !stub_slots(x, spec, layout, error) || !param_slots(x, effective, layout, error))
     return false;
   const std::vector<std::string> rows = observation_rows(*layout);
   for (const std::string& row : spec.intended) {
@@ -430,7 +441,9 @@ std::vector<std::string> observation_rows(const Layout& layout) {
     if (!s.is_length && (s.node.kind == NodeKind::kPointer || s.node.kind == NodeKind::kArray))
       rows.push_back("*" + s.name);
   for (const auto* list : {&layout.globals, &layout.written})
-    for (const Slot& s : *list) rows.push_back(s.name);
+    for (const Slot& s : *list)
+      if (!s.is_stub) rows.push_back(s.name);
+  if (!layout.stubs.empty()) rows.push_back("calls");
   rows.push_back("WARN_ON");
   return rows;
 }

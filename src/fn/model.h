@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "fn/extract.h"
 
 namespace diffsched::fn {
@@ -63,9 +65,15 @@ struct GlobalSpec {
   std::optional<std::int64_t> constant;  // a stated constant (integers)
 };
 
+// `stub NAME input` (the default) or `stub NAME = VALUE` (docs/fn.md "Stubs").
+struct StubSpec {
+  std::optional<std::int64_t> constant;  // every call returns this (a pointer: 0, NULL)
+};
+
 struct Spec {
   std::map<std::string, ParamSpec> params;
   std::map<std::string, GlobalSpec> globals;
+  std::map<std::string, StubSpec> stubs;
   std::string level;  // "" or exact, multiset, sorted
   std::set<std::string> intended;  // observation rows whose differences are intended
 };
@@ -131,9 +139,14 @@ struct Node {
   std::int64_t count = -1;    // kArray: fixed size; -1: from length_param
   std::string length_param;   // kArray: the parameter that holds its length
   bool by_pointer = false;    // kArray of fixed count: a pointer to them (a spec's `array N`)
+  bool opaque = false;        // kStruct: an incomplete struct, kOpaqueBytes zeroed bytes, no fields
   std::vector<Node> kids;
   ParamSpec spec;             // the spec's refinement (top-level nodes)
 };
+
+// The bytes the harness allocates for an opaque struct (declared, never
+// defined: its address is what the function passes on).
+constexpr int kOpaqueBytes = 64;
 
 // The node of one element of a spec's `elements TYPE`.
 Node elem_node(const ElemType& t);
@@ -154,10 +167,28 @@ struct Slot {
   bool is_length = false;  // a length parameter: set from its array, not drawn
   int array_of = -1;       // is_length: the slot of its array
   Node node;
+  bool is_stub = false;    // in Layout::globals: a stub's results, `NAME()` (an array of kStubValues)
+};
+
+// A stub (stubs.cpp, docs/fn.md "Stubs"): an external function the shim
+// lacks, defined by the harness. Its k-th call in a call of the function
+// returns the k-th (mod kStubValues) of its values in the input (the slot
+// `NAME()` in Layout::globals), and is recorded with its arguments in the
+// call trace (the observation row `calls`).
+constexpr int kStubValues = 4;
+
+struct Stub {
+  std::string name;
+  CType result;                // kVoid: nothing drawn, no slot
+  std::vector<CType> params;   // recorded at each call (prototyped only)
+  bool prototyped = false;
+  bool implicit = false;       // never declared: the unit gets a prototype first
+  bool called = true;          // this side calls it (else: only its values, for the other side's sake)
 };
 
 struct Layout {
   std::string function;
+  std::vector<Stub> stubs;    // by name, both sides' (merge_stubs)
   std::vector<Slot> globals;  // covered globals, then
   std::vector<Slot> params;   // the parameters, in order
   std::vector<Slot> written;  // globals written and not covered: observed only
@@ -175,6 +206,34 @@ std::vector<std::string> observation_rows(const Layout& layout);
 // Builds the layout of x's function (one side). false with *error one line
 // naming the parameter or global that cannot be generated or is not covered.
 bool build_layout(const Extraction& x, const Spec& spec, Layout* layout, std::string* error);
+
+// The node of a value of type t (`where` names it in the error), as a
+// parameter's without a spec line.
+bool value_node(const CType& t, const std::string& where, Node* out, std::string* error);
+
+// The stubs of x's externals that the shim lacks (external functions, each
+// called or declared): into layout->stubs, with their values' slots at the
+// end of layout->globals. false with *error one line: an external variable
+// the shim lacks, a result that cannot be generated (naming the spec line
+// that fixes it).
+bool stub_slots(const Extraction& x, const Spec& spec, Layout* layout, std::string* error);
+
+// Both sides get every stub either side has (the same values slots, in
+// name order), so they draw the same inputs; false with *error when the two
+// declare one with different result types.
+bool merge_stubs(Layout* a, Layout* b, std::string* error);
+
+// The C the unit needs before its text (the opaque structs' tags, the
+// prototypes of the implicit stubs),
+// and the harness's stub definitions and trace helpers (after the unit).
+std::string stub_prototypes(const Layout& layout);
+std::string stub_definitions(const Layout& layout);
+
+// The `calls` row of a record, readable: "f(&in0+0, 3), g({0-3})", or for
+// two differing traces, each side's first differing call ("call 2 of 3: ...").
+std::string show_calls(const Layout& layout, const nlohmann::json& calls);
+std::pair<std::string, std::string> show_calls_diff(const Layout& layout, const nlohmann::json& a,
+                                                    const nlohmann::json& b);
 
 // The two sides must take the same inputs: "" or one line naming the difference.
 std::string same_inputs(const Layout& old_side, const Layout& new_side);

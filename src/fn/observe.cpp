@@ -57,6 +57,8 @@ void drop_intended(const Layout& layout, json& r) {
       if (drop) r.erase("ret");
     } else if (row == "WARN_ON") {
       if (drop) r.erase("warn");
+    } else if (row == "calls") {
+      if (drop) r.erase("calls");
     } else if (row[0] == '*') {
       if (drop && r.contains("out") && o < r["out"].size()) r["out"][o] = nullptr;
       ++o;
@@ -156,9 +158,15 @@ std::vector<Row> rows_of(const Layout& layout, const Observation& a, const Obser
   std::size_t g = 0;
   for (const auto* list : {&layout.globals, &layout.written})
     for (const Slot& s : *list) {
+      if (s.is_stub) continue;  // an input, not an output
       rows.push_back({s.name, show(s.node, field(a, "glob", g)), show(s.node, field(b, "glob", g))});
       ++g;
     }
+  if (!layout.stubs.empty()) {  // the stubs' calls: the first differing call, both sides
+    const auto [ca, cb] = show_calls_diff(layout, a.record.value("calls", json()),
+                                          b.record.value("calls", json()));
+    rows.push_back({"calls", ca, cb});
+  }
   rows.push_back({"WARN_ON", a.record.value("warn", json()).dump(),
                   b.record.value("warn", json()).dump()});
   return rows;

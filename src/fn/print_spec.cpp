@@ -23,6 +23,9 @@
 
 namespace diffsched::fn {
 
+// The stubs' lines (below).
+std::string stub_lines(const Layout& layout, const Spec& spec);
+
 namespace {
 
 using I128 = __int128;
@@ -92,6 +95,9 @@ struct Printer {
       case NodeKind::kLess: callback(n, path); return;
       case NodeKind::kPointer: node(n.kids[0], path); return;
       case NodeKind::kStruct:
+        if (n.opaque)
+          line(fmt::format("# {}: {}", path, n.c_type),
+               fmt::format("opaque (declared, never defined): {} zeroed bytes", kOpaqueBytes));
         for (const Node& k : n.kids) node(k, path + "." + k.field);
         return;
       case NodeKind::kArray:
@@ -147,6 +153,7 @@ std::string print(const Side& a, const Side& b, const Spec& spec, const std::str
   for (const std::string& r : observation_rows(a.layout)) rows += (rows.empty() ? "" : ", ") + r;
   p.out += fmt::format("# outputs, compared after each call: {}\n", rows);
   p.out += "#   (`param NAME scratch` leaves what a pointer parameter points to out)\n";
+  p.out += stub_lines(a.layout, spec);
   p.out += "\n# globals the function reads or writes\n";
   std::vector<const GlobalRead*> globals;  // both sides', each name once
   std::set<std::string> seen;
@@ -180,6 +187,27 @@ std::string print(const Side& a, const Side& b, const Spec& spec, const std::str
 
 }  // namespace
 
+// The stubs (docs/fn.md "Stubs"): one line each, with what a call returns.
+std::string stub_lines(const Layout& layout, const Spec& spec) {
+  if (layout.stubs.empty()) return {};
+  std::string out = "\n# stubs: external functions the shim lacks, defined by the harness; each call\n"
+                    "# is recorded with its arguments (the row `calls`)\n";
+  for (const Stub& s : layout.stubs) {
+    const auto it = spec.stubs.find(s.name);
+    std::string line = it != spec.stubs.end() && it->second.constant
+                           ? fmt::format("stub {} = {}", s.name, *it->second.constant)
+                           : fmt::format("stub {} input", s.name);
+    std::string what = s.result.kind == TypeKind::kVoid
+                           ? "returns void"
+                           : fmt::format("returns `{}`: the k-th call the input's value k mod {}",
+                                         s.result.spelling, kStubValues);
+    if (s.implicit) what += "; never declared";
+    if (!s.called) what += "; called by one side only";
+    out += fmt::format("{:<48} # {}\n", line, what);
+  }
+  return out;
+}
+
 int print_spec(const FnOptions& o, const Spec& spec, const std::string& level) {
   auto bad = [](const std::string& m) {
     fmt::print(stderr, "diffsched: error: {}\n", m);
@@ -201,6 +229,8 @@ int print_spec(const FnOptions& o, const Spec& spec, const std::string& level) {
     }
     if (!again) break;
   }
+  if (std::string why; !merge_stubs(&old_side.layout, &new_side.layout, &why))
+    return bad(fmt::format("the two versions take different inputs: {}", why));
   if (const std::string why = same_inputs(old_side.layout, new_side.layout); !why.empty())
     return bad(fmt::format("the two versions take different inputs: {}", why));
   if (const std::string why = spec_unused(spec, old_side, new_side); !why.empty()) return bad(why);

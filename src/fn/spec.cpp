@@ -146,12 +146,23 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
     spec->globals[w[1]].constant = v;
     return {};
   }
+  if (w[0] == "stub") {
+    if (w.size() == 3 && w[2] == "input") {
+      spec->stubs[w[1]] = StubSpec{};
+      return {};
+    }
+    std::int64_t v = 0;
+    if (w.size() != 4 || w[2] != "=" || !parse_int(w[3], &v))
+      return "the form is `stub NAME input` or `stub NAME = INTEGER` (a pointer: 0, NULL)";
+    spec->stubs[w[1]].constant = v;
+    return {};
+  }
   if (w[0] == "intended") {
-    if (w.size() != 2) return "the form is `intended ROW` (return, *PARAM, GLOBAL or WARN_ON)";
+    if (w.size() != 2) return "the form is `intended ROW` (return, *PARAM, GLOBAL, calls or WARN_ON)";
     spec->intended.insert(w[1]);
     return {};
   }
-  return fmt::format("unknown directive `{}` (param, global, level, intended)", w[0]);
+  return fmt::format("unknown directive `{}` (param, global, stub, level, intended)", w[0]);
 }
 
 }  // namespace
