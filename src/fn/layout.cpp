@@ -424,7 +424,7 @@ bool build_layout(const Extraction& x, const Spec& spec, Layout* layout, std::st
   for (const std::string& row : spec.intended) {
     if (std::find(rows.begin(), rows.end(), row) == rows.end()) {
       std::string all;
-      for (const std::string& r : rows) all += (all.empty() ? "" : ", ") + r;
+      for (const std::string& name : rows) all += (all.empty() ? "" : ", ") + name;
       *error = fmt::format("the spec's `intended {}` names no observation of {}() (it has: {})", row,
                            x.function.name, all);
       return false;
