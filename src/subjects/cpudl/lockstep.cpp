@@ -64,6 +64,7 @@ void Lockstep::init_sides() {
   slot_mark_.assign(kernel::NR_CPUS, 0);
   cpu_mark_.assign(kernel::NR_CPUS, 0);
   results_.resize(sides_.size());
+  same_.assign(sides_.size(), 0);
   snapshots_.resize(sides_.size());
   logs_ = std::make_unique<kernel::StoreLog[]>(sides_.size());
 }
@@ -161,11 +162,18 @@ void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
   if (check_state && !check_side_invariants(op, index, v)) return;
   // A find whose answer is side 0's on every side passes the reference
   // comparison at any level (compare_with_model() skips those sides too).
-  bool same = !check_state;
-  for (std::size_t i = 1; same && i < sides_.size(); ++i)
-    same = same_answer(results_[0], results_[i], model_.nr_cpu_ids());
+  const bool same = note_same_answers() && !check_state;
   if (!same && !compare_with_reference(op, index, level, v, check_state)) return;
   compare_with_model(op, index, v, check_state);
+}
+
+bool Lockstep::note_same_answers() {
+  bool all = true;
+  for (std::size_t i = 1; i < sides_.size(); ++i) {
+    same_[i] = same_answer(results_[0], results_[i], model_.nr_cpu_ids());
+    all = all && same_[i];
+  }
+  return all;
 }
 
 const std::string& Lockstep::skip_reason() const {
@@ -177,6 +185,7 @@ void Lockstep::close(std::size_t last_index, Level level, Verdict& v) {
   if (mode_ == CheckMode::kFull || v.finding || fast_state_ok(level)) return;
   // The incremental checks missed something: name it with the detailed checks.
   const Op none = FindNomask{};
+  note_same_answers();
   if (!check_side_invariants(none, last_index, v) ||
       !compare_with_reference(none, last_index, level, v, true) ||
       !compare_with_model(none, last_index, v, true)) {
@@ -519,7 +528,7 @@ bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v,
   const u64 max_dl = check_state ? model_.max_dl().value_or(0) : 0;
   bool stale_noted = false;
   for (std::size_t i = 0; i < sides_.size(); ++i) {
-    const HeapView h = sides_[i]->view();
+    const HeapView h = check_state ? sides_[i]->view() : HeapView{};  // read only then
     auto fail = [&](std::string_view field, std::string where, std::string expected,
                     std::string actual, unsigned line = __builtin_LINE()) {
       Finding f = make_finding<Subject>(FindingKind::kModelMismatch, op, index,
@@ -557,8 +566,7 @@ bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v,
     if (!args) continue;
     // The model's verdict depends on the answer, the op and the capacity
     // branch only: a side that gave side 0's answer (which passed) passes.
-    if (i > 0 && same_answer(results_[0], results_[i], model_.nr_cpu_ids()) &&
-        sides_[i]->capacity_aware() == sides_[0]->capacity_aware())
+    if (i > 0 && same_[i] && sides_[i]->capacity_aware() == sides_[0]->capacity_aware())
       continue;
     const Cpumask* affinity = args->affinity;
     // A plain find on a side whose capacity branch is on (kernel-check

@@ -87,6 +87,9 @@ class Lockstep {
   bool compare_with_reference(const Op& op, std::size_t index, Level level, Verdict& v,
                               bool check_state);
   bool compare_with_model(const Op& op, std::size_t index, Verdict& v, bool check_state);
+  // same_[i]: side i's find answer is side 0's (computed once per step,
+  // read by the reference and model comparisons); true if every side's is.
+  bool note_same_answers();
 
   std::vector<std::unique_ptr<Side>> sides_;
   bool any_side_warns_ = false;  // some side's can_warn(): poll take_warning() per op
@@ -106,6 +109,7 @@ class Lockstep {
   };
 
   std::vector<FindResult> results_;
+  std::vector<char> same_;  // note_same_answers()
   Model model_;
   CheckMode mode_ = CheckMode::kIncremental;
   std::vector<Snapshot> snapshots_;  // one per side (elements only for sides without a log)
