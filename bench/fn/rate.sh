@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Issue 24 section 7 (partial): inputs per second of `diffsched fn`'s
+# property run, for a cpumask function at nr_cpu_ids 8192 (the pick pair's
+# select_dst_cpu) and an array function (heapsort-ties, lengths 0..64).
+# The rate is (N2 - N1) / (t(N2) - t(N1)): the build and extraction of
+# both sides cancel out. Usage: bash bench/fn/rate.sh [DIFFSCHED] [N1] [N2]
+set -euo pipefail
+ds=${1:-./build/diffsched}; n1=${2:-100}; n2=${3:-20100}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; t1=$(date +%s.%N); echo "$t1 - $t0" | bc -l; }
+rate() { # name, then the fn arguments
+  local name=$1; shift
+  local a b; a=$(secs "$ds" fn "$@" --seed 1 --runs "$n1"); b=$(secs "$ds" fn "$@" --seed 1 --runs "$n2")
+  printf '%-28s %6d inputs in %7.2f s, %6d in %7.2f s: %8.1f inputs/s\n' "$name" "$n1" "$a" "$n2" "$b" \
+    "$(echo "($n2 - $n1) / ($b - $a)" | bc -l)"
+}
+p=$root/kshim/examples/pick; h=$root/kshim/examples/fn/pairs/heapsort-ties
+rate "select_dst_cpu nr=8192" --old "$p/reference.c" --new "$p/optimized.c" --function select_dst_cpu --nr-cpus 8192
+# old.c against itself: the pair differs at `exact` on input 1, and the
+# run stops at a finding; the harness cost is that of any array pair.
+rate "sort_cpu_loads len<=64" --old "$h/old.c" --new "$h/old.c" --function sort_cpu_loads
