@@ -7,7 +7,13 @@
 set -euo pipefail
 ds=${1:-./build/diffsched}; n1=${2:-100}; n2=${3:-20100}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-secs() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; t1=$(date +%s.%N); echo "$t1 - $t0" | bc -l; }
+# Seconds of one run; a run that does not end equivalent (a finding stops the
+# run early; 2: it cannot build or run) stops the script with one line.
+secs() {
+  local t0 t1 rc=0; t0=$(date +%s.%N); "$@" >/dev/null 2>&1 || rc=$?; t1=$(date +%s.%N)
+  if [ "$rc" -ne 0 ]; then echo "rate.sh: error: exit $rc (not equivalent) from: $*" >&2; exit 2; fi
+  echo "$t1 - $t0" | bc -l
+}
 rate() { # name, then the fn arguments
   local name=$1; shift
   local a b; a=$(secs "$ds" fn "$@" --seed 1 --runs "$n1"); b=$(secs "$ds" fn "$@" --seed 1 --runs "$n2")
