@@ -61,8 +61,6 @@ void Lockstep::init_sides() {
     log_stores_.push_back(s->logs_stores());
     tail_guarded_.push_back(s->free_tail_guarded());
   }
-  slot_mark_.assign(kernel::NR_CPUS, 0);
-  cpu_mark_.assign(kernel::NR_CPUS, 0);
   results_.resize(sides_.size());
   same_.assign(sides_.size(), 0);
   snapshots_.resize(sides_.size());
@@ -224,38 +222,22 @@ bool Lockstep::collect_changes(std::size_t side, const HeapView& h, int op_cpu) 
   constexpr std::size_t kIdxField = offsetof(kernel::cpudl_item<kernel::Uncounted>, idx);
   Snapshot& snap = snapshots_[side];
   const auto* el = h.elements;
-  bool room = true;
-  // Each slot and CPU once (an op stores a slot's fields several times).
-  if (++mark_ == 0) {
-    std::fill(slot_mark_.begin(), slot_mark_.end(), 0);
-    std::fill(cpu_mark_.begin(), cpu_mark_.end(), 0);
-    mark_ = 1;
-  }
-  // One adder per list, its mark array bound (this runs per store).
-  auto adder = [&](auto& list, std::vector<std::uint32_t>& marks) {
-    return [&list, &marks, &room, mark = mark_](int value) {
-      const auto at = static_cast<std::size_t>(value);
-      if (at < marks.size()) {
-        if (marks[at] == mark) return;
-        marks[at] = mark;
-      }
-      if (list.size() < list.capacity())
-        list.push_back(value);
-      else
-        room = false;
-    };
-  };
-  const auto push_slot = adder(changed_slots_, slot_mark_);
-  const auto push_cpu = adder(changed_cpus_, cpu_mark_);
+  // The lists may name a slot or CPU more than once (an op stores a slot's
+  // fields several times): checking one twice costs less than a set, on the
+  // few stores an op makes. Their capacity (4 * NR_CPUS each) holds the
+  // most either source below adds (two per logged store or per element,
+  // plus the slots the size crossed).
+  auto& slots = changed_slots_;
+  auto& cpus = changed_cpus_;
   // A value read from a field: a slot or CPU number only if below nr_cpu_ids.
-  auto valid = [nr](int value) { return value >= 0 && static_cast<unsigned>(value) < nr; };
-  changed_slots_.clear();
-  changed_cpus_.clear();
+  auto valid = [nr](int value) { return static_cast<unsigned>(value) < nr; };
+  slots.clear();
+  cpus.clear();
   // The op's CPU. It is also the only CPU whose free bit the op may change:
   // the model changes no other (Model::apply), summary_ok() has just checked
   // that the side's free mask equals the model's, and before the op it did
   // too; so no pass over the free mask is needed to find changed bits.
-  if (op_cpu >= 0) push_cpu(op_cpu);
+  if (op_cpu >= 0) cpus.push_back(op_cpu);
   if (log_stores_[side]) {
     // What the op wrote, from the store log: each slot whose dl or cpu it
     // wrote and the CPU that slot held before; each CPU whose idx it wrote
@@ -271,12 +253,13 @@ bool Lockstep::collect_changes(std::size_t side, const HeapView& h, int op_cpu) 
       const auto index = static_cast<int>(off / kItem);
       const int old = static_cast<int>(log.stores[k].old);
       if (off % kItem == kIdxField) {
-        push_cpu(index);
-        if (valid(old)) push_slot(old);
-      } else {
-        push_slot(index);
-        if (off % kItem == kCpuField && valid(old)) push_cpu(old);
+        cpus.push_back(index);
+        if (valid(old)) slots.push_back(old);
+        continue;
       }
+      // dl and cpu of one slot are usually stored one after the other.
+      if (slots.empty() || slots.back() != index) slots.push_back(index);
+      if (off % kItem == kCpuField && valid(old)) cpus.push_back(old);
     }
   } else {
     // A side without a log: diff its elements against the copy (64-byte
@@ -288,12 +271,12 @@ bool Lockstep::collect_changes(std::size_t side, const HeapView& h, int op_cpu) 
         if (std::memcmp(el + base, old + base, n * kItem) == 0) continue;
         for (unsigned j = base; j < base + n; ++j) {
           if (el[j].idx != old[j].idx) {
-            push_cpu(static_cast<int>(j));
-            if (valid(old[j].idx)) push_slot(old[j].idx);
+            cpus.push_back(static_cast<int>(j));
+            if (valid(old[j].idx)) slots.push_back(old[j].idx);
           }
           if (el[j].cpu != old[j].cpu || el[j].dl != old[j].dl) {
-            push_slot(static_cast<int>(j));
-            if (valid(old[j].cpu)) push_cpu(old[j].cpu);
+            slots.push_back(static_cast<int>(j));
+            if (valid(old[j].cpu)) cpus.push_back(old[j].cpu);
           }
         }
         std::memcpy(snap.el.data() + base, el + base, n * kItem);  // the copy follows
@@ -303,11 +286,11 @@ bool Lockstep::collect_changes(std::size_t side, const HeapView& h, int op_cpu) 
   // Slots that entered or left the heap, and the CPUs they hold (a CPU whose
   // slot fell beyond the new size must have left).
   for (int sl = std::min(snap.size, h.size); sl < std::max(snap.size, h.size); ++sl) {
-    push_slot(sl);
-    if (valid(el[sl].cpu)) push_cpu(el[sl].cpu);
+    slots.push_back(sl);
+    if (valid(el[sl].cpu)) cpus.push_back(el[sl].cpu);
   }
   snap.size = h.size;  // the snapshot follows the side (a failed check ends the run)
-  return room;
+  return true;
 }
 
 bool Lockstep::incremental_state_ok(const Op& op, Level level) {

@@ -118,10 +118,6 @@ class Lockstep {
   std::unique_ptr<kernel::StoreLog[]> logs_;  // one per side
   boost::container::static_vector<int, 4 * kernel::NR_CPUS> changed_slots_, changed_cpus_,
       ref_changed_slots_, ref_changed_cpus_;
-  // collect_changes() lists each slot and CPU once: an entry is in this op's
-  // list when its mark equals mark_ (bumped per side and op; O(1) to clear).
-  std::vector<std::uint32_t> slot_mark_, cpu_mark_;
-  std::uint32_t mark_ = 0;
   bool skipped_ = false;
   Model::ContractCheck skip_rule_;      // the contract rule the last op broke, if any
   mutable std::string skip_reason_;     // its text, or find_cap's reason

@@ -167,18 +167,16 @@ void Model::apply(const Op& op) {
       op);
 }
 
-std::optional<u64> Model::max_dl() const {
-  if (!max_valid_) {
-    max_.reset();
-    for_each([&](int, u64 dl) {
-      if (!max_ || dl_time_before(*max_, dl)) max_ = dl;
-    });
-    kernel::cpumask_clear(&max_holders_);
-    for_each([&](int c, u64 dl) {
-      if (dl == *max_) kernel::cpumask_set_cpu(cpu_of(c), &max_holders_);
-    });
-    max_valid_ = true;
-  }
+std::optional<u64> Model::rescan_max() const {
+  max_.reset();
+  for_each([&](int, u64 dl) {
+    if (!max_ || dl_time_before(*max_, dl)) max_ = dl;
+  });
+  kernel::cpumask_clear(&max_holders_);
+  for_each([&](int c, u64 dl) {
+    if (dl == *max_) kernel::cpumask_set_cpu(cpu_of(c), &max_holders_);
+  });
+  max_valid_ = true;
   return max_;
 }
 

@@ -72,7 +72,7 @@ class Model {
   // The maximum deadline under dl_time_before (latest), if not empty.
   // Cached with the CPUs holding it; a rescan (O(nr_cpu_ids)) only after the
   // last holder left (or any holder, while out of the 2^63 domain).
-  std::optional<u64> max_dl() const;
+  std::optional<u64> max_dl() const { return max_valid_ ? max_ : rescan_max(); }
   bool is_down(int cpu) const { return (down_.bits[cpu / 64] >> (cpu % 64)) & 1UL; }
   bool is_free(int cpu) const {
     return (free_.bits[cpu / 64] >> (cpu % 64)) & 1UL;
@@ -121,6 +121,7 @@ class Model {
     bool present = false;
   };
   void erase(int cpu);
+  std::optional<u64> rescan_max() const;  // max_dl() after the cache was dropped
 
   unsigned nr_cpu_ids_ = 0;
   boost::container::static_vector<Entry, kernel::NR_CPUS> cpus_;  // one per CPU
