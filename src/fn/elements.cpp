@@ -54,7 +54,7 @@ bool is_swap_shape(const CType& t) {
 }
 
 bool says_something(const ParamSpec& p) {
-  return !p.less.empty() || !p.cmp.empty() || p.swap || p.null || !p.elements.empty() ||
+  return !p.less.empty() || !p.cmp.empty() || p.swap || p.null || !p.fn.empty() || !p.elements.empty() ||
          p.array >= 0;
 }
 
@@ -170,15 +170,30 @@ Node elem_node(const ElemType& t) {
   return n;
 }
 
+std::string null_text(const Node& node) { return node.spec.fn.empty() ? "NULL" : node.spec.fn; }
+
 bool callback_node(const CType& t, const ParamSpec& ps, const std::string& path,
                    const std::string& where, Node* out, std::string* error) {
-  const char* said = !ps.less.empty() ? "less" : !ps.cmp.empty() ? "cmp" : ps.swap ? "swap" : "null";
+  const std::string said = !ps.fn.empty() ? "fn " + ps.fn
+                           : !ps.less.empty() ? "less"
+                           : !ps.cmp.empty()  ? "cmp"
+                           : ps.swap          ? "swap"
+                                              : "null";
   auto fail = [&](const std::string& why) {
     *error = fmt::format("the spec says `param {} {}`, but {} {}", path, said, where, why);
     return false;
   };
   if (t.kind != TypeKind::kFunctionPointer) return fail("is not a function pointer");
   out->fn_type = std::make_shared<CType>(t);
+  if (!ps.fn.empty()) {
+    // The pointer's type without its `(*)` is the function's type.
+    std::string want = t.canonical;
+    if (const auto star = want.find("(*)"); star != std::string::npos) want.erase(star, 3);
+    if (want != ps.fn_type)
+      return fail(fmt::format("is `{}`, and `{}` is `{}`", t.canonical, ps.fn, ps.fn_type));
+    out->kind = NodeKind::kNull;  // no value: the harness assigns the function
+    return true;
+  }
   if (ps.null) {
     out->kind = NodeKind::kNull;
     return true;

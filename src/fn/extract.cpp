@@ -363,7 +363,7 @@ std::string Extractor::first_error() const {
   return missing;
 }
 
-Extraction Extractor::run(std::string_view function) {
+Extraction Extractor::run(std::string_view function, const std::vector<std::string>& roots) {
   const CXFile file = FN_LC(clang_getFile)(tu_, path_.c_str());
   g_main_file = file;
   if (file) tokens_ = main_tokens(tu_, file, text_.size());
@@ -404,6 +404,23 @@ Extraction Extractor::run(std::string_view function) {
 
   // Earlier declarations of the function (a prototype) come along.
   include(target);
+  // The functions the spec binds to function pointers: roots too.
+  for (const std::string& root : roots) {
+    std::size_t def = kNowhere;
+    for (std::size_t i = 0; i < items_.size() && def == kNowhere; ++i)
+      if (items_[i].kind == PieceKind::kFunction && items_[i].name == root &&
+          items_[i].is_definition)
+        def = i;
+    if (def == kNowhere) {
+      out_.error = fmt::format("no function `{}` is defined in it (a spec line binds it to a "
+                               "function pointer: `param PATH fn {}`)",
+                               root, root);
+      return std::move(out_);
+    }
+    const CXType type = FN_LC(clang_getCanonicalType)(FN_LC(clang_getCursorType)(items_[def].cursor));
+    out_.bound.push_back(BoundFunction{root, type_spelling(type)});
+    include(def);
+  }
   while (!worklist_.empty()) {
     const std::size_t i = worklist_.back();
     worklist_.pop_back();
@@ -486,7 +503,7 @@ std::vector<std::string> own_helpers(CXTranslationUnit tu) {
 // In the child: parse and extract; the result as JSON (the text stays with
 // the parent, which has it: only ranges cross).
 std::string extract_in_child(const std::string& text, std::string_view function,
-                             const std::string& shim) {
+                             const std::string& shim, const std::vector<std::string>& roots) {
   Extraction out;
   const tools::ShimTree tree{shim};
   const std::string path = tree.unsaved_input("fn-input").string();  // no such directory: no neighbours
@@ -531,7 +548,7 @@ std::string extract_in_child(const std::string& text, std::string_view function,
         out.error = "clang: " + msg;
       FN_LC(clang_disposeDiagnostic)(d);
     }
-    if (out.error.empty()) out = Extractor(tu, text, path, shim).run(function);
+    if (out.error.empty()) out = Extractor(tu, text, path, shim).run(function, roots);
   }
   if (tu) FN_LC(clang_disposeTranslationUnit)(tu);
   FN_LC(clang_disposeIndex)(index);

@@ -144,6 +144,13 @@ struct GlobalRead {
   std::vector<std::string> read_by;  // the closure's functions that read it, in file order
 };
 
+// A function of the file that a spec binds to a function pointer
+// (`param tl.mask fn sd_numa_mask`): an extra root of the closure.
+struct BoundFunction {
+  std::string name;
+  std::string type;  // clang's canonical spelling of its type: "const struct cpumask *(int)"
+};
+
 struct Extraction {
   std::string error;  // one line; empty when it worked
 
@@ -157,6 +164,7 @@ struct Extraction {
   std::vector<std::string> shim_own;  // KSHIM_OWN_ helpers the unit defines (compile_args)
   unsigned parse_errors = 0;   // clang's errors in the whole input (recovered from)
   std::vector<std::string> diagnostics;  // the errors inside the unit's pieces: "LINE: message" (20 at most)
+  std::vector<BoundFunction> bound;       // ExtractOptions::roots, each with its type
 
   bool ok() const { return error.empty(); }
   // The closure's piece named `name`, or nullptr.
@@ -179,6 +187,10 @@ struct ExtractOptions {
   // The shim (kshim/ of the source tree when empty).
   std::filesystem::path shim_dir;
   unsigned parse_seconds = 120;
+  // Functions of the file the closure also starts from (the spec's `fn`
+  // bindings): their helpers and the globals they read come along. A name
+  // the file does not define is an error naming it.
+  std::vector<std::string> roots;
 };
 
 // Extracts `function` from the C text `text`. On failure error is one line

@@ -51,9 +51,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GlobalRead, name, type, defined_in_file, is_s
                                    has_initializer, read, written, address_taken,
                                    written_elsewhere, constant,
                                    read_by)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BoundFunction, name, type)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Extraction, error, function, pieces, externals, globals,
                                    indirect_calls, missing_includes, shim_own, parse_errors,
-                                   diagnostics)
+                                   diagnostics, bound)
 
 
 namespace detail {
@@ -115,7 +116,7 @@ class Extractor {
             std::string shim_dir)
       : tu_(tu), text_(text), path_(path), shim_dir_(std::move(shim_dir)) {}
 
-  Extraction run(std::string_view function);
+  Extraction run(std::string_view function, const std::vector<std::string>& roots = {});
 
  private:
   void collect();
@@ -164,7 +165,7 @@ class Extractor {
 
 // The parse and walk in the child: the Extraction as JSON (extract.cpp).
 std::string extract_in_child(const std::string& text, std::string_view function,
-                             const std::string& shim_dir);
+                             const std::string& shim_dir, const std::vector<std::string>& roots);
 
 }  // namespace detail
 }  // namespace diffsched::fn

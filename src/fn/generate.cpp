@@ -189,7 +189,7 @@ std::string show(const Node& node, Reader& r, unsigned n) {
       return s + "}";
     }
     case NodeKind::kPointer: return "&" + show(node.kids[0], r, n);
-    case NodeKind::kNull: return "NULL";
+    case NodeKind::kNull: return null_text(node);
     case NodeKind::kLess: return callback_text(node);
     case NodeKind::kArray: {
       const std::uint64_t count = node.count < 0 ? r.next() : static_cast<std::uint64_t>(node.count);

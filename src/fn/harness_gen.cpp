@@ -352,7 +352,9 @@ struct Emitter {
           line(indent, fmt::format("{} = ({})fnh_draw();", lv, node.c_type));
         return;
       case NodeKind::kMask: line(indent, fmt::format("fnh_draw_mask(&({}));", lv)); return;
-      case NodeKind::kNull: line(indent, fmt::format("{} = 0;", lv)); return;
+      case NodeKind::kNull:
+        line(indent, fmt::format("{} = {};", lv, node.spec.fn.empty() ? "0" : node.spec.fn));
+        return;
       case NodeKind::kLess:
         line(indent, fmt::format("{} = (__typeof__({})){};", lv, lv, callback(node, *node.fn_type)));
         return;

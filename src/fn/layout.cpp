@@ -89,7 +89,7 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
   if (spec && !path.empty())
     if (auto it = spec->params.find(path); it != spec->params.end()) ps = it->second;
   out->spec = ps;
-  if (!ps.less.empty() || !ps.cmp.empty() || ps.swap || ps.null)
+  if (!ps.less.empty() || !ps.cmp.empty() || ps.swap || ps.null || !ps.fn.empty())
     return callback_node(t, ps, path, where, out, error);
   if (!ps.elements.empty()) {
     if (t.kind != TypeKind::kPointer || !t.target() || t.target()->kind != TypeKind::kVoid) {
@@ -198,9 +198,10 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
     }
     case TypeKind::kFunctionPointer:
       // Name the spec line that binds a function pointer of this shape (docs/fn.md).
-      return fail(fmt::format("a function pointer is bound by a spec line: {}, or `param {} null` "
-                              "(NULL, where the function takes it for its default)",
-                              callback_line(t, path), path));
+      return fail(fmt::format("a function pointer is bound by a spec line: {}, `param {} fn "
+                              "FUNCTION` (a function of the file, with what it reads), or "
+                              "`param {} null` (NULL, where the function takes it for its default)",
+                              callback_line(t, path), path, path));
     default:
       return fail(fmt::format("{} values are not generated", type_kind_name(t.kind)));
   }
@@ -291,7 +292,11 @@ bool global_slots(const Extraction& x, const Spec& spec, Layout* layout, std::st
         continue;
       }
       std::string by;
-      for (const auto& f : g.read_by) by += (by.empty() ? "" : ", ") + f + "()";
+      for (const auto& f : g.read_by) {
+        by += (by.empty() ? "" : ", ") + f + "()";
+        for (const auto& [path, ps] : spec.params)  // a function a spec line binds
+          if (ps.fn == f) by += fmt::format(", bound to `{}`", path);
+      }
       *error = fmt::format(
           "hidden global: {}() reads the global `{}`{}, which no input covers (never given "
           "zeros): add `global {} input` or `global {} = VALUE` to a --spec file",
@@ -417,6 +422,18 @@ bool build_layout(const Extraction& x, const Spec& spec, Layout* layout, std::st
     }
   }
   Spec effective = infer_spec(x.function, spec);
+  // A `fn` binding takes the bound function's type from the extraction
+  // (which made it a root: ExtractOptions::roots).
+  for (auto& [path, ps] : effective.params) {
+    if (ps.fn.empty()) continue;
+    const auto it = std::find_if(x.bound.begin(), x.bound.end(),
+                                 [&](const BoundFunction& b) { return b.name == ps.fn; });
+    if (it == x.bound.end()) {
+      *error = fmt::format("`param {} fn {}`: {} was not extracted as a root", path, ps.fn, ps.fn);
+      return false;
+    }
+    ps.fn_type = it->type;
+  }
   if (!size_relations(x.function, &effective, error) || !global_slots(x, effective, layout, error) ||
       !stub_slots(x, spec, layout, error) || !param_slots(x, effective, layout, error))
     return false;

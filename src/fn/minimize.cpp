@@ -324,7 +324,7 @@ struct Parser {
       case NodeKind::kPointer:
         v->kids.resize(1);
         return (eat("&") || fail("`&`")) && value(node.kids[0], &v->kids[0]);
-      case NodeKind::kNull: return eat("NULL") || fail("NULL");
+      case NodeKind::kNull: return eat(null_text(node)) || fail(null_text(node));
       case NodeKind::kLess: return eat(callback_text(node)) || fail(callback_text(node));
       case NodeKind::kStruct:
         if (!eat("{")) return fail(fmt::format("`{{` ({})", node.c_type));

@@ -52,6 +52,8 @@ struct ParamSpec {
   bool swap = false;            // a callback: the harness's counting swap
   std::string swap_type;        // ... of this type's size, when the callback takes no size
   bool null = false;            // a function pointer: NULL (the function's own default)
+  std::string fn;               // a function pointer: this function of the file (`fn NAME`)
+  std::string fn_type;          // ... its type, from the extraction (build_layout fills it)
   std::string elements;         // a `void *`: its elements' type ("int", "u64 tagged")
   std::string elements_num;     // ... its length parameter (num=), "" if not said
   std::string elements_size;    // ... the integer set to the element's size (size=PATH)
@@ -159,6 +161,8 @@ bool callback_node(const CType& t, const ParamSpec& ps, const std::string& path,
 // A harness callback in an input line: `<int` (less), `cmp(int tagged)`,
 // `swap` or `swap(int)`.
 std::string callback_text(const Node& node);
+// A kNull node in an input line: `NULL`, or the function a spec binds (`fn`).
+std::string null_text(const Node& node);
 
 // One top-level input: a parameter or a covered global.
 struct Slot {

@@ -121,7 +121,7 @@ std::string show(const Node& node, const json& v) {
       return s + "}";
     }
     case NodeKind::kPointer: return show(node.kids[0], v);
-    case NodeKind::kNull: return "NULL";
+    case NodeKind::kNull: return null_text(node);
     case NodeKind::kLess: return callback_text(node);
     case NodeKind::kArray: {
       if (!v.is_array()) return v.dump();

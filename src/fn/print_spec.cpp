@@ -88,7 +88,8 @@ struct Printer {
              "empty, full, one bit, a range, word-boundary bits or random, at nr_cpu_ids");
         return;
       case NodeKind::kNull:
-        if (s.null) line(fmt::format("param {} null", path), "NULL: the function's own default");
+        if (!s.fn.empty()) line(fmt::format("param {} fn {}", path, s.fn), "a function of the file");
+        else if (s.null) line(fmt::format("param {} null", path), "NULL: the function's own default");
         else line(fmt::format("# {}: void *", path),
                   fmt::format("NULL; elements: `param {} elements TYPE`, `param {} array N`", path, path));
         return;

@@ -1,4 +1,5 @@
 // diffsched fn: one side's steps (sides.h).
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -78,6 +79,9 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error,
                   const std::set<std::string>& uncovered) {
   ExtractOptions eo;
   eo.file_name = side.file;
+  for (const auto& [path, ps] : spec.params)
+    if (!ps.fn.empty() && std::find(eo.roots.begin(), eo.roots.end(), ps.fn) == eo.roots.end())
+      eo.roots.push_back(ps.fn);
   side.x = extract_function_from_file(side.file, side.function, eo);
   const std::string where = fmt::format("{} side {}", side.role, side.file);
   if (!side.x.ok()) {

@@ -14,6 +14,8 @@
 //   param NAME swap [TYPE]    `void (*)(void *, void *[, int size, ...])`: the
 //                             harness's counting swap (of TYPE without a size)
 //   param NAME null           a function pointer: NULL (the function's default)
+//   param NAME fn FUNCTION    a function pointer: FUNCTION, defined in the file
+//                             (its closure and the globals it reads come along)
 //   param NAME elements TYPE [num=NAME] [size=NAME|N]
 //                             a `void *` array: of TYPE (an integer type, or
 //                             `T tagged`: a key and a tag), its length in the
@@ -116,6 +118,11 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
       spec->params[w[1]].null = true;
       return {};
     }
+    if (w.size() >= 3 && w[2] == "fn") {
+      if (w.size() != 4) return "the form is `param NAME fn FUNCTION` (a function of the file)";
+      spec->params[w[1]].fn = w[3];
+      return {};
+    }
     if (w.size() >= 4 && (w[2] == "less" || w[2] == "cmp")) {
       (w[2] == "less" ? spec->params[w[1]].less : spec->params[w[1]].cmp) = words_from(w, 3);
       return {};
@@ -129,7 +136,7 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
     Bound lo, hi;
     if (w.size() != 5 || w[2] != "range" || !parse_bound(w[3], &lo) || !parse_bound(w[4], &hi))
       return "the form is `param NAME range LO HI` (a bound: an integer or nr_cpu_ids[+-K]) "
-             "or `param NAME nested|heap|scratch|null|array N|less TYPE|cmp TYPE|swap [TYPE]|elements "
+             "or `param NAME nested|heap|scratch|null|fn FUNCTION|array N|less TYPE|cmp TYPE|swap [TYPE]|elements "
              "TYPE [num=NAME] [size=NAME|N]`";
     spec->params[w[1]].lo = lo;
     spec->params[w[1]].hi = hi;
