@@ -109,6 +109,36 @@ TEST(RaceAnalysis, PlantedPhantomRootIsAPhantomFindingAtSet) {
   EXPECT_EQ(e.op_index, 1u);
 }
 
+// A bound on the load triples (kernel-check --race's fuzzing stage): the
+// analysis stops at the op that passes it, the ops before it analysed as an
+// unbounded run of that prefix analyses them; without a bound, or under a
+// bound above the whole program's, nothing is cut.
+TEST(RaceAnalysis, ABoundStopsAtTheOpThatPassesItAndKeepsThePrefixsFindings) {
+  auto ref = make_reference_side();
+  KernelModelSide<PhantomRootHeapify> planted("planted-phantom");
+  const std::vector<Side*> sides{ref.get(), &planted};
+  std::vector<Op> ops{Set{0, 10}, Set{1, 20}};
+  for (int c = 2; c < 32; ++c) ops.push_back(Set{c, static_cast<u64>(100 + c)});
+  const std::vector<Task> tasks = task_set(cpus(64), ops);  // the same for the prefix
+  const RaceResult whole = analyze_race(cpus(64), ops, sides, &tasks);
+  ASSERT_EQ(whole.error, "");
+  EXPECT_EQ(whole.cut_at, 0u);
+  const std::uint64_t all = whole.sides[0].readers + whole.sides[1].readers;
+  EXPECT_EQ(analyze_race(cpus(64), ops, sides, &tasks, false, all).cut_at, 0u);
+  // Cut where the first two ops have been analysed in full.
+  const RaceResult two = analyze_race(cpus(64), {ops[0], ops[1]}, sides, &tasks);
+  const std::uint64_t bound = two.sides[0].readers + two.sides[1].readers;
+  const RaceResult cut = analyze_race(cpus(64), ops, sides, &tasks, false, bound);
+  ASSERT_EQ(cut.error, "");
+  ASSERT_GT(cut.cut_at, 2u);
+  EXPECT_LT(cut.cut_at, ops.size());
+  EXPECT_GT(cut.sides[0].readers + cut.sides[1].readers, bound);
+  EXPECT_LT(cut.sides[0].readers + cut.sides[1].readers, all);
+  // The planted phantom at op 1 is in the analysed prefix: still a finding.
+  EXPECT_TRUE(has(cut, "cpudl:reader:phantom:set"));
+  EXPECT_TRUE(has(whole, "cpudl:reader:phantom:set"));
+}
+
 TEST(RaceAnalysis, ASideThatStoresWithoutLoggingIsRefused) {
   UnloggedSide side;
   const RaceResult r = analyze_race(cpus(4), {Set{0, 10}, Set{1, 20}, Set{2, 5}}, {&side});

@@ -33,6 +33,7 @@ std::string record_json(const std::string& token, const HarnessRecord& r) {
                       {"ops", r.ops},
                       {"executions", r.executions},
                       {"race_inputs", r.race_inputs},
+                      {"race_cut", r.race_cut},
                       {"seconds", r.seconds},
                       {"minimize_seconds", r.minimize_seconds},
                       {"reproducer", r.reproducer},
@@ -84,6 +85,7 @@ std::optional<HarnessRecord> read_record(const std::filesystem::path& path,
     r.ops = j.at("ops").get<std::uint64_t>();
     r.executions = j.at("executions").get<std::uint64_t>();
     r.race_inputs = j.at("race_inputs").get<std::uint64_t>();
+    r.race_cut = j.value("race_cut", std::uint64_t{0});  // absent: a harness before the bound
     r.seconds = j.at("seconds").get<double>();
     r.minimize_seconds = j.value("minimize_seconds", 0.0);  // absent: a harness before issue 28
     r.reproducer = j.at("reproducer").get<std::string>();

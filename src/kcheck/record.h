@@ -30,6 +30,13 @@ inline constexpr const char* kRecordEnv = "KCHECK_RECORD";
 inline constexpr const char* kTokenEnv = "KCHECK_RECORD_TOKEN";
 inline constexpr const char* kCurrentInputEnv = "KCHECK_CURRENT_INPUT";
 
+// kernel-check --race's fuzzing stage analyses each input for a lockless
+// reader within this many load triples over both sides (race.h,
+// analyze_race's max_readers): about half a second on a deep heap at
+// nr_cpu_ids 8192, far above what an input of a few hundred CPUs needs. An
+// input that passes it is analysed up to the op where it did (race_cut).
+inline constexpr std::uint64_t kRaceInputReaders = 4'000'000;
+
 struct HarnessRecord {
   std::string mode;     // the harness's --mode
   // ok | finding | out-of-domain | allocs-exhausted | sanitizer | hang |
@@ -40,6 +47,7 @@ struct HarnessRecord {
   std::uint64_t ops = 0;              // ops run in those programs
   std::uint64_t executions = 0;       // fuzz: inputs run to their end
   std::uint64_t race_inputs = 0;      // fuzz under --race: of those, analysed for a reader too
+  std::uint64_t race_cut = 0;         // ... of those, analysed up to the per-input bound only
   double seconds = 0;                 // since the harness started
   double minimize_seconds = 0;        // a finding: how long its minimisation took
   std::string reproducer;  // a file the harness wrote (finding: the minimised .ops)

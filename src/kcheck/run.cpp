@@ -376,6 +376,7 @@ int run_fuzzing(Session& s) {
   const fs::path crash = find_crash(s.artifacts);
   // A reader finding writes the record before it stops: its inputs so far.
   if (r.record) verdict_note().race_fuzz_inputs = r.record->race_inputs;
+  if (r.record) verdict_note().race_fuzz_cut = r.record->race_cut;
   if (!crash.empty() && r.record && o.race)
     fmt::print("  fuzzing: the race analysis ran on {} inputs before this one\n",
                r.record->race_inputs);
@@ -404,7 +405,12 @@ int run_fuzzing(Session& s) {
   fmt::print("  fuzzing: no finding ({} inputs in {:.1f} s of fuzzing: {:.0f} inputs/s{}; "
              "changes: {}; {:.1f} s)\n",
              rec.executions, rec.seconds, rate,
-             o.race ? fmt::format(", {} of them through the race analysis too", rec.race_inputs)
+             o.race ? fmt::format(", {} of them through the race analysis too{}", rec.race_inputs,
+                                  rec.race_cut == 0
+                                      ? std::string()
+                                      : fmt::format(" ({} only up to the bound of {} load "
+                                                    "triples per input: the ops before it)",
+                                                    rec.race_cut, tools::kRaceInputReaders))
                     : "",
              s.changes_used,
              since(t));
@@ -500,6 +506,7 @@ void write_verdict_json(const Session& s, int rc) {
                       {"race_seed_programs", n.race_seed_programs},
                       {"race_random_programs", n.race_random_programs},
                       {"race_fuzz_inputs", n.race_fuzz_inputs},
+                      {"race_fuzz_cut", n.race_fuzz_cut},
                       {"changes", s.changes_used},
                       {"forms", s.forms},
                       {"find_returns", s.find_returns}};

@@ -58,7 +58,8 @@ struct VerdictNote {
   // --race: the programs the lockless-reader analysis ran to their end, and
   // the fuzzing stage's inputs it ran on (each input's lockstep, then its
   // reader analysis; a finding's count is the harness's up to that input).
-  std::uint64_t race_seed_programs = 0, race_random_programs = 0, race_fuzz_inputs = 0;
+  std::uint64_t race_seed_programs = 0, race_random_programs = 0, race_fuzz_inputs = 0,
+                race_fuzz_cut = 0;
 };
 VerdictNote& verdict_note();
 double since(std::chrono::steady_clock::time_point t);

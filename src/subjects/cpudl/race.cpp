@@ -341,7 +341,12 @@ std::vector<Task> task_set(const Config& config, const std::vector<Op>& ops) {
 
 bool analyze_step(const Op& op, std::size_t op_index, const std::vector<Task>& tasks,
                   const std::vector<Side*>& sides, std::vector<SideRace>& out,
-                  std::string* error) {
+                  std::string* error, std::uint64_t max_readers, bool* cut) {
+  auto tried = [&] {
+    std::uint64_t n = 0;
+    for (const SideRace& s : out) n += s.readers;
+    return n;
+  };
   Timeline tl;
   for (std::size_t s = 0; s < sides.size(); ++s) {
     if (!sides[s]->logs_stores()) {
@@ -352,7 +357,13 @@ bool analyze_step(const Op& op, std::size_t op_index, const std::vector<Task>& t
     if (!build_timeline(sides[s], op, &tl, error)) return false;
     ++out[s].ops;
     out[s].stores += tl.n;
-    for (const Task& t : tasks) count_answers(tl, t, op, op_index, out[s]);
+    for (const Task& t : tasks) {
+      count_answers(tl, t, op, op_index, out[s]);
+      if (max_readers && tried() > max_readers) {
+        *cut = true;
+        return true;
+      }
+    }
   }
   return true;
 }
@@ -406,7 +417,7 @@ void compare_sides(RaceResult& r) {
 
 RaceResult analyze_race(const Config& config, const std::vector<Op>& ops,
                         const std::vector<Side*>& sides, const std::vector<Task>* tasks,
-                        bool same_state) {
+                        bool same_state, std::uint64_t max_readers) {
   RaceResult r;
   kernel::NrCpuIdsScope scope(config.nr_cpu_ids);
   r.sides.resize(sides.size());
@@ -429,7 +440,12 @@ RaceResult analyze_race(const Config& config, const std::vector<Op>& ops,
     }
     if (same_state)
       for (std::size_t s = 1; s < sides.size(); ++s) sides[s]->restore(sides[0]->view());
-    if (!analyze_step(ops[i], i, tried, sides, r.sides, &r.error)) return r;
+    bool cut = false;
+    if (!analyze_step(ops[i], i, tried, sides, r.sides, &r.error, max_readers, &cut)) return r;
+    if (cut) {
+      r.cut_at = i + 1;
+      break;
+    }
   }
   compare_sides(r);
   return r;

@@ -98,6 +98,13 @@ struct RaceResult {
   std::vector<RaceFinding> findings;
   // (class, op kind) reached by every side: shared, reported, not findings.
   std::vector<std::pair<ReaderClass, std::size_t>> shared;
+  // With a bound (analyze_race's max_readers): 0 if the whole program was
+  // analysed, else 1 + the index of the op during which the load triples
+  // tried passed the bound. The ops before it were analysed in full on every
+  // side and that op in part, so a finding is one of that prefix (a class a
+  // side reached that the reference never did); a class the rest would have
+  // reached is not known.
+  std::size_t cut_at = 0;
 };
 
 // The tasks tried at every op besides the program's own finds: affinity all
@@ -111,16 +118,21 @@ std::vector<Task> task_set(const Config& config, const std::vector<Op>& ops);
 // `same_state`: before each update op, every side is restored to side 0's
 // state (Side::restore), so only the heapify's stores differ, not the layout
 // the sides reached (the hole heap orders equal deadlines differently).
+// `max_readers` (0: none) bounds the load triples tried over all sides: the
+// analysis stops after the task that passes it (RaceResult::cut_at).
 RaceResult analyze_race(const Config& config, const std::vector<Op>& ops,
                         const std::vector<Side*>& sides, const std::vector<Task>* tasks = nullptr,
-                        bool same_state = false);
+                        bool same_state = false, std::uint64_t max_readers = 0);
 
 // One op from the sides' current states (every side must hold the state the
 // caller wants): per side, the classes it reaches at this op, counted into
 // `out[side]` (which must have one entry per side). Returns false (and sets
 // `error`) if a side cannot be analysed.
+// With max_readers (0: none), it stops after the task at which the load
+// triples tried, summed over `out`, pass it, and sets *cut.
 bool analyze_step(const Op& op, std::size_t op_index, const std::vector<Task>& tasks,
-                  const std::vector<Side*>& sides, std::vector<SideRace>& out, std::string* error);
+                  const std::vector<Side*>& sides, std::vector<SideRace>& out, std::string* error,
+                  std::uint64_t max_readers = 0, bool* cut = nullptr);
 
 // One answer a reader can give (what the caller sees) and its class.
 struct ReaderAnswer {
