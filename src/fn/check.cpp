@@ -195,10 +195,7 @@ struct Cost {
 
 // The metric's count of one observation (false: not counted, or a fault).
 bool count_of(const Observation& o, const Metric& m, std::uint64_t* n) {
-  if (o.fault || !o.record.is_object() || !o.record.contains(m.key) || !o.record[m.key].is_number_unsigned())
-    return false;
-  *n = o.record[m.key].get<std::uint64_t>();
-  return true;
+  return cost_count(o, m.key, n);
 }
 
 // new's count above `limit` times old's (an old count of 0 counts as 1).
@@ -482,6 +479,14 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
 }
 
 }  // namespace
+
+bool cost_count(const Observation& o, const std::string& key, std::uint64_t* n) {
+  if (!o.run || o.fault || !o.record.is_object() || !o.record.contains(key) ||
+      !o.record[key].is_number_unsigned())
+    return false;
+  *n = o.record[key].get<std::uint64_t>();
+  return true;
+}
 
 int run_fn(const FnOptions& o) {
   Spec spec;

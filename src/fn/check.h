@@ -60,6 +60,10 @@ struct Observation {
   nlohmann::json record;   // {"ret", "out", "glob", "warn"}
 };
 
+// A cost count of the record ("cost": callback calls, "mem": memory
+// operations): false when the input was not run, faulted or has no such count.
+bool cost_count(const Observation& o, const std::string& key, std::uint64_t* n);
+
 // Records equal at the level (an array parameter's elements compared as a
 // multiset, or as a multiset whose keys are in the same order).
 // Scratch values (`param PATH scratch`) are never compared; with

@@ -142,26 +142,17 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
     spec->params[w[1]].hi = hi;
     return {};
   }
-  if (w[0] == "global") {
-    if (w.size() == 3 && w[2] == "input") {
-      spec->globals[w[1]].input = true;
-      return {};
-    }
+  if (w[0] == "global" || w[0] == "stub") {
+    // `KIND NAME input` or `KIND NAME = INTEGER`: generated per call, or fixed.
+    const bool global = w[0] == "global";
     std::int64_t v = 0;
-    if (w.size() != 4 || w[2] != "=" || !parse_int(w[3], &v))
-      return "the form is `global NAME input` or `global NAME = INTEGER`";
-    spec->globals[w[1]].constant = v;
-    return {};
-  }
-  if (w[0] == "stub") {
-    if (w.size() == 3 && w[2] == "input") {
-      spec->stubs[w[1]] = StubSpec{};
-      return {};
-    }
-    std::int64_t v = 0;
-    if (w.size() != 4 || w[2] != "=" || !parse_int(w[3], &v))
-      return "the form is `stub NAME input` or `stub NAME = INTEGER` (a pointer: 0, NULL)";
-    spec->stubs[w[1]].constant = v;
+    const bool input = w.size() == 3 && w[2] == "input";
+    if (!input && (w.size() != 4 || w[2] != "=" || !parse_int(w[3], &v)))
+      return global ? "the form is `global NAME input` or `global NAME = INTEGER`"
+                    : "the form is `stub NAME input` or `stub NAME = INTEGER` (a pointer: 0, NULL)";
+    if (global && input) spec->globals[w[1]].input = true;
+    if (global && !input) spec->globals[w[1]].constant = v;
+    if (!global) spec->stubs[w[1]] = input ? StubSpec{} : StubSpec{v};
     return {};
   }
   if (w[0] == "intended") {

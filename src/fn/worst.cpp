@@ -13,11 +13,7 @@ namespace {
 
 // The metric's count of an observation the search may score.
 bool count(const Observation& o, const std::string& key, std::uint64_t* n) {
-  if (!o.run || o.fault || !o.record.is_object() || !o.record.contains(key) ||
-      !o.record[key].is_number_unsigned())
-    return false;
-  *n = o.record[key].get<std::uint64_t>();
-  return true;
+  return cost_count(o, key, n);
 }
 
 // The metric searched: the one a limit is given for (memory operations
