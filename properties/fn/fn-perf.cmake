@@ -43,7 +43,13 @@ set(fn_nth ${PROJECT_SOURCE_DIR}/kshim/examples/fn/pairs/nth-cpu)
 add_test(NAME fn.perf.clock-skips-faults
          COMMAND ${fn_expect} 1 "^clock: not timed|^clock \\(-O2 without sanitizers, the least of 3 runs of each call, [0-9]+ inputs\\)" --
                  --old ${fn_nth}/old.c --new ${fn_nth}/new.c --function find_nth_near_cpu --clock 3)
-set_tests_properties(fn.perf.clock fn.perf.clock-skips-faults PROPERTIES LABELS "fn;regression" TIMEOUT 300)
+# The same run's second clock line: the harness's whole work per input (the
+# arguments drawn, the call, its record made) against the calls alone.
+add_test(NAME fn.perf.clock-harness
+         COMMAND ${fn_expect} 0 "^clock, the harness's whole work per input \\(arguments drawn, the call, its record made\\): old [1-9][0-9]* ns, new [1-9][0-9]* ns in all, [0-9]+\\.[0-9][0-9]x the calls alone" --
+                 --old ${fn_mh}/old.c --new ${fn_mh}/new.c --function int_heap_sift_down
+                 --spec ${fn_mh}/spec.fnspec --clock 5)
+set_tests_properties(fn.perf.clock fn.perf.clock-skips-faults fn.perf.clock-harness PROPERTIES LABELS "fn;regression" TIMEOUT 300)
 # --search-worst: from one generated input (1.00x), growing mutations climb
 # to the all-equal full heap, new's memory operations above 5x old's: a perf
 # finding found by the search alone (the control without it: equivalent).

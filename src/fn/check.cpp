@@ -265,6 +265,7 @@ struct Clock {
   bool run = false;
   std::size_t inputs = 0;
   std::uint64_t old_ns = 0, new_ns = 0;
+  std::uint64_t old_whole = 0, new_whole = 0;  // the harness's whole work per input
   long worst = -1;  // the input (its index in the run) of new's largest multiple of old's
   std::uint64_t worst_old = 0, worst_new = 0;
 };
@@ -302,6 +303,8 @@ bool run_clock(const FnOptions& o, Side& old_side, Side& new_side, const WorkDir
     ++c->inputs;
     c->old_ns += p;
     c->new_ns += q;
+    c->old_whole += x[t].record.value("whole_ns", std::uint64_t{0});
+    c->new_whole += y[t].record.value("whole_ns", std::uint64_t{0});
     if (c->worst < 0 || larger_ratio(p, q, c->worst_old, c->worst_new)) {
       c->worst = static_cast<long>(index[t]);
       c->worst_old = p;
@@ -322,12 +325,17 @@ std::string clock_text(const FnOptions& o, const Clock& c, json* j) {
   };
   (*j)["clock"] = {{"inputs", c.inputs}, {"reps", o.clock_reps}, {"old_ns", c.old_ns},
                    {"new_ns", c.new_ns}, {"ratio", ratio(c.old_ns, c.new_ns)},
-                   {"worst_input", c.worst}, {"worst_old_ns", c.worst_old}, {"worst_new_ns", c.worst_new}};
+                   {"worst_input", c.worst}, {"worst_old_ns", c.worst_old}, {"worst_new_ns", c.worst_new},
+                   {"harness_old_ns", c.old_whole}, {"harness_new_ns", c.new_whole},
+                   {"harness_overhead", ratio(c.old_ns + c.new_ns, c.old_whole + c.new_whole)}};
   return fmt::format("clock (-O2 without sanitizers, the least of {} runs of each call, {} inputs): "
                      "old {} ns, new {} ns in all ({:.2f}x); the most for new: input {}, old {} ns, "
-                     "new {} ns ({:.2f}x)\n",
+                     "new {} ns ({:.2f}x)\nclock, the harness's whole work per input (arguments "
+                     "drawn, the call, its record made): old {} ns, new {} ns in all, {:.2f}x the "
+                     "calls alone\n",
                      o.clock_reps, c.inputs, c.old_ns, c.new_ns, ratio(c.old_ns, c.new_ns), c.worst,
-                     c.worst_old, c.worst_new, ratio(c.worst_old, c.worst_new));
+                     c.worst_old, c.worst_new, ratio(c.worst_old, c.worst_new), c.old_whole,
+                     c.new_whole, ratio(c.old_ns + c.new_ns, c.old_whole + c.new_whole));
 }
 
 // The verdict, printed; the exit status.
