@@ -34,7 +34,8 @@ inline constexpr const char* kCurrentInputEnv = "KCHECK_CURRENT_INPUT";
 // reader within this many load triples over both sides (race.h,
 // analyze_race's max_readers): about half a second on a deep heap at
 // nr_cpu_ids 8192, far above what an input of a few hundred CPUs needs. An
-// input that passes it is analysed up to the op where it did (race_cut).
+// input that passes it is counted (race_cut) and reports no finding: a cut
+// analysis proves nothing about the whole program (race.h, cut_at).
 inline constexpr std::uint64_t kRaceInputReaders = 4'000'000;
 
 struct HarnessRecord {

@@ -408,8 +408,9 @@ int run_fuzzing(Session& s) {
              o.race ? fmt::format(", {} of them through the race analysis too{}", rec.race_inputs,
                                   rec.race_cut == 0
                                       ? std::string()
-                                      : fmt::format(" ({} only up to the bound of {} load "
-                                                    "triples per input: the ops before it)",
+                                      : fmt::format(" ({} cut at the bound of {} load triples "
+                                                    "per input: analysed in part, no finding "
+                                                    "reported from them)",
                                                     rec.race_cut, tools::kRaceInputReaders))
                     : "",
              s.changes_used,

@@ -517,13 +517,16 @@ void race_input(std::span<const std::uint8_t> body) {
   io::Program<cpudl::Subject> p = io::decode_body<cpudl::Subject>(body);
   if (p.ops.size() > kRaceMaxOps) p.ops.resize(kRaceMaxOps);
   // Bounded, so that one input cannot outlast --time (a deep heap at
-  // nr_cpu_ids 8192 takes seconds in full): a cut input is counted, and
-  // its finding, if any, is one of the ops analysed (RaceResult::cut_at).
+  // nr_cpu_ids 8192 takes seconds in full). A cut analysis proves nothing
+  // about the input: a class the candidate reached before the cut may be
+  // one the baseline reaches after it (a finding is over the whole
+  // program), and the replay's full analysis would not find it again. So a
+  // cut input is counted, never reported.
   const cpudl::race::RaceResult r =
       cpudl::race::analyze_race(p.config, p.ops, sides, nullptr, false, tools::kRaceInputReaders);
   if (!r.error.empty()) fail(fmt::format("race, a fuzzing input: {}", r.error));
   if (r.cut_at) ++record().race_cut;
-  if (r.findings.empty()) {
+  if (r.cut_at || r.findings.empty()) {
     ++record().race_inputs;
     return;
   }

@@ -100,10 +100,11 @@ struct RaceResult {
   std::vector<std::pair<ReaderClass, std::size_t>> shared;
   // With a bound (analyze_race's max_readers): 0 if the whole program was
   // analysed, else 1 + the index of the op during which the load triples
-  // tried passed the bound. The ops before it were analysed in full on every
-  // side and that op in part, so a finding is one of that prefix (a class a
-  // side reached that the reference never did); a class the rest would have
-  // reached is not known.
+  // tried passed the bound (the ops before it analysed on every side, that
+  // op in part, side by side and task by task). `findings` of a cut run are
+  // not the program's: the reference may reach a class later, or in the
+  // part of the cut op it did not get to. A caller reports none of them
+  // (kernel-check counts the input as cut).
   std::size_t cut_at = 0;
 };
 
