@@ -426,8 +426,9 @@ bool build_layout(const Extraction& x, const Spec& spec, Layout* layout, std::st
   // (which made it a root: ExtractOptions::roots).
   for (auto& [path, ps] : effective.params) {
     if (ps.fn.empty()) continue;
+    const std::string& fn = ps.fn;  // (clang 14: a lambda cannot capture a structured binding)
     const auto it = std::find_if(x.bound.begin(), x.bound.end(),
-                                 [&](const BoundFunction& b) { return b.name == ps.fn; });
+                                 [&fn](const BoundFunction& b) { return b.name == fn; });
     if (it == x.bound.end()) {
       *error = fmt::format("`param {} fn {}`: {} was not extracted as a root", path, ps.fn, ps.fn);
       return false;
