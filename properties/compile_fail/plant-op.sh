@@ -102,9 +102,9 @@ edit("src/subjects/cpudl/apply.h", lambda s: s.replace(
     "          },\n"
     "          [&](const Find& o) {", 1))
 edit("src/subjects/cpudl/model.cpp", lambda s: s.replace(
-    "        } else if constexpr (FindOp<T>) {",
-    "        } else if constexpr (std::is_same_v<T, PlantedOp>) {\n"
-    "        } else if constexpr (FindOp<T>) {", 1))
+    "  } else if constexpr (FindOp<T>) {",
+    "  } else if constexpr (std::is_same_v<T, PlantedOp>) {\n"
+    "  } else if constexpr (FindOp<T>) {", 1))
 edit("kshim/abi/kc_ops.h", lambda s: re.sub(
     r"(\tX\('u', cpu_up\))\n", "\\1 \\\\\n\tX('r', planted_op)\n", s, 1))
 edit("kshim/kmod/kc_subject_cpudl.c", lambda s: s.replace(

@@ -116,7 +116,10 @@ void print_stats(const io::Program<S>& p, Level level) {
     if constexpr (kHasBare) {
       kernel::NrCpuIdsScope scope(p.config.nr_cpu_ids);
       lockstep->reset(p.config);
-      for (const auto& op : bare_ops) lockstep->apply_bare(op);
+      for_each_prefetched(bare_ops, [&](const typename S::Op& op) {
+        lockstep->apply_bare(op);
+        return true;
+      });
     }
     const auto t2 = Clock::now();
     checked_time += t1 - t0;

@@ -125,9 +125,12 @@ bool sides_run_find_cap(const std::vector<std::unique_ptr<Side>>& sides, std::st
 }  // namespace
 
 void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
-  skip_rule_ = model_.contract(op);
+  // The contract check and the model's update in one dispatch on the op's
+  // type (a find_cap skipped below leaves the model as it was: a find does
+  // not change it).
+  const bool find = model_.contract_and_apply(op, &skip_rule_, &find_args_);
   skipped_ = skip_rule_.rule != Model::Rule::kKept ||
-             (any_side_warns_ && find_args(op).value_or(FindArgs{}).cap &&
+             (any_side_warns_ && find && find_args_.cap &&
               !sides_run_find_cap(sides_, &skip_reason_));
   if (skipped_) {
     v.note(NoteKind::kContractSkip, index);
@@ -143,7 +146,6 @@ void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
     sides_[i]->apply(op, &results_[i]);
     kernel::active_store_log = nullptr;
   }
-  model_.apply(op);
   // A WARN_ON() the op fired in a side (kernel-check candidates): the finding.
   for (std::size_t i = 0; any_side_warns_ && i < sides_.size(); ++i) {
     std::string warning = sides_[i]->take_warning();
@@ -154,15 +156,15 @@ void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
   // A cheap pass says whether every state check passes (what changed, or one
   // fused pass over everything); only when it does not do the ordered,
   // detailed checks run to name the finding.
-  const bool check_state = mode_ == CheckMode::kIncremental ? !incremental_state_ok(op, level)
+  const bool check_state = mode_ == CheckMode::kIncremental ? !incremental_state_ok(find ? -1 : skip_rule_.cpu, level)
                                                             : !fast_state_ok(level);
-  if (!check_state && !is_find(op)) return;
+  if (!check_state && !find) return;
   if (check_state && !check_side_invariants(op, index, v)) return;
   // A find whose answer is side 0's on every side passes the reference
   // comparison at any level (compare_with_model() skips those sides too).
   const bool same = note_same_answers() && !check_state;
   if (!same && !compare_with_reference(op, index, level, v, check_state)) return;
-  compare_with_model(op, index, v, check_state);
+  compare_with_model(op, find ? &find_args_ : nullptr, index, v, check_state);
 }
 
 bool Lockstep::note_same_answers() {
@@ -186,7 +188,7 @@ void Lockstep::close(std::size_t last_index, Level level, Verdict& v) {
   note_same_answers();
   if (!check_side_invariants(none, last_index, v) ||
       !compare_with_reference(none, last_index, level, v, true) ||
-      !compare_with_model(none, last_index, v, true)) {
+      !compare_with_model(none, nullptr, last_index, v, true)) {
     v.finding->op_kind = "close";
     v.finding->op_text = "(the full check that closes the sequence)";
     v.finding->detail = "found only by the closing full check: please report it, the "
@@ -222,22 +224,37 @@ bool Lockstep::collect_changes(std::size_t side, const HeapView& h, int op_cpu) 
   constexpr std::size_t kIdxField = offsetof(kernel::cpudl_item<kernel::Uncounted>, idx);
   Snapshot& snap = snapshots_[side];
   const auto* el = h.elements;
-  // The lists may name a slot or CPU more than once (an op stores a slot's
-  // fields several times): checking one twice costs less than a set, on the
-  // few stores an op makes. Their capacity (4 * NR_CPUS each) holds the
-  // most either source below adds (two per logged store or per element,
-  // plus the slots the size crossed).
   auto& slots = changed_slots_;
   auto& cpus = changed_cpus_;
   // A value read from a field: a slot or CPU number only if below nr_cpu_ids.
   auto valid = [nr](int value) { return static_cast<unsigned>(value) < nr; };
   slots.clear();
   cpus.clear();
+  // Each slot and CPU is listed once per op: a swap-based heapify names each
+  // slot and CPU of its path about four times. A stamp per slot and CPU says
+  // whether this call listed it already (no clearing per op; all cleared
+  // when the 32-bit epoch wraps).
+  if (++epoch_ == 0) {
+    slot_stamp_.fill(0);
+    cpu_stamp_.fill(0);
+    epoch_ = 1;
+  }
+  const std::uint32_t epoch = epoch_;
+  auto add_slot = [&](int sl) {
+    if (slot_stamp_[static_cast<unsigned>(sl)] == epoch) return;
+    slot_stamp_[static_cast<unsigned>(sl)] = epoch;
+    slots.push_back(sl);
+  };
+  auto add_cpu = [&](int cpu) {
+    if (cpu_stamp_[static_cast<unsigned>(cpu)] == epoch) return;
+    cpu_stamp_[static_cast<unsigned>(cpu)] = epoch;
+    cpus.push_back(cpu);
+  };
   // The op's CPU. It is also the only CPU whose free bit the op may change:
   // the model changes no other (Model::apply), summary_ok() has just checked
   // that the side's free mask equals the model's, and before the op it did
   // too; so no pass over the free mask is needed to find changed bits.
-  if (op_cpu >= 0) cpus.push_back(op_cpu);
+  if (valid(op_cpu)) add_cpu(op_cpu);
   if (log_stores_[side]) {
     // What the op wrote, from the store log: each slot whose dl or cpu it
     // wrote and the CPU that slot held before; each CPU whose idx it wrote
@@ -253,13 +270,12 @@ bool Lockstep::collect_changes(std::size_t side, const HeapView& h, int op_cpu) 
       const auto index = static_cast<int>(off / kItem);
       const int old = static_cast<int>(log.stores[k].old);
       if (off % kItem == kIdxField) {
-        cpus.push_back(index);
-        if (valid(old)) slots.push_back(old);
+        add_cpu(index);
+        if (valid(old)) add_slot(old);
         continue;
       }
-      // dl and cpu of one slot are usually stored one after the other.
-      if (slots.empty() || slots.back() != index) slots.push_back(index);
-      if (off % kItem == kCpuField && valid(old)) cpus.push_back(old);
+      add_slot(index);
+      if (off % kItem == kCpuField && valid(old)) add_cpu(old);
     }
   } else {
     // A side without a log: diff its elements against the copy (64-byte
@@ -271,12 +287,12 @@ bool Lockstep::collect_changes(std::size_t side, const HeapView& h, int op_cpu) 
         if (std::memcmp(el + base, old + base, n * kItem) == 0) continue;
         for (unsigned j = base; j < base + n; ++j) {
           if (el[j].idx != old[j].idx) {
-            cpus.push_back(static_cast<int>(j));
-            if (valid(old[j].idx)) slots.push_back(old[j].idx);
+            add_cpu(static_cast<int>(j));
+            if (valid(old[j].idx)) add_slot(old[j].idx);
           }
           if (el[j].cpu != old[j].cpu || el[j].dl != old[j].dl) {
-            slots.push_back(static_cast<int>(j));
-            if (valid(old[j].cpu)) cpus.push_back(old[j].cpu);
+            add_slot(static_cast<int>(j));
+            if (valid(old[j].cpu)) add_cpu(old[j].cpu);
           }
         }
         std::memcpy(snap.el.data() + base, el + base, n * kItem);  // the copy follows
@@ -286,21 +302,17 @@ bool Lockstep::collect_changes(std::size_t side, const HeapView& h, int op_cpu) 
   // Slots that entered or left the heap, and the CPUs they hold (a CPU whose
   // slot fell beyond the new size must have left).
   for (int sl = std::min(snap.size, h.size); sl < std::max(snap.size, h.size); ++sl) {
-    slots.push_back(sl);
-    if (valid(el[sl].cpu)) cpus.push_back(el[sl].cpu);
+    add_slot(sl);
+    if (valid(el[sl].cpu)) add_cpu(el[sl].cpu);
   }
   snap.size = h.size;  // the snapshot follows the side (a failed check ends the run)
   return true;
 }
 
-bool Lockstep::incremental_state_ok(const Op& op, Level level) {
+bool Lockstep::incremental_state_ok(int op_cpu, Level level) {
   const unsigned nr = model_.nr_cpu_ids();
   const auto max = model_.max_dl();
-  int op_cpu = -1;
-  std::visit([&](const auto& o) {
-    if constexpr (requires { o.cpu; }) op_cpu = o.cpu;
-  }, op);
-  const auto* ref = sides_[0]->view().elements;
+  const kernel::cpudl_item<kernel::Uncounted>* ref = nullptr;  // side 0's elements (kExact)
   for (std::size_t side = 0; side < sides_.size(); ++side) {
     const HeapView h = sides_[side]->view();
     const auto* el = h.elements;
@@ -327,20 +339,21 @@ bool Lockstep::incremental_state_ok(const Op& op, Level level) {
       ok &= !(r < h.size && kernel::dl_time_before(el[s].dl, el[r].dl));
     }
     for (int cpu : changed_cpus_) {
+      // Without a branch on whether the CPU is in the heap (in or out at
+      // random in a fuzzed program; a CPU not in it reads slot 0, ignored).
       const int idx = el[cpu].idx;
       const auto ucpu = static_cast<unsigned>(cpu);
-      if (idx == kernel::IDX_INVALID) {
-        ok &= !model_.contains(cpu);
-        continue;
-      }
-      if (idx < 0 || idx >= h.size) return false;
-      ok &= el[idx].cpu == cpu;
-      ok &= model_.has_dl(cpu, el[idx].dl);
-      ok &= !((bits[ucpu / 64] >> (ucpu % 64)) & 1UL);
+      const bool in = idx != kernel::IDX_INVALID;
+      if (in && static_cast<unsigned>(idx) >= static_cast<unsigned>(h.size)) return false;
+      const int at = in ? idx : 0;  // slot 0 is read, and ignored, for a CPU not in the heap
+      ok &= in == model_.contains(cpu);
+      ok &= (!in) | ((el[at].cpu == cpu) & model_.has_dl(cpu, el[at].dl) &
+                   !((bits[ucpu / 64] >> (ucpu % 64)) & 1UL));
     }
     if (!ok) return false;
     if (level != Level::kExact || sides_.size() < 2) continue;
     if (side == 0) {
+      ref = el;
       ref_changed_slots_ = changed_slots_;
       ref_changed_cpus_ = changed_cpus_;
       continue;
@@ -506,10 +519,11 @@ bool Lockstep::compare_with_reference(const Op& op, std::size_t index, Level lev
   return true;
 }
 
-bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v,
-                                  bool check_state) {
+bool Lockstep::compare_with_model(const Op& op, const FindArgs* find, std::size_t index,
+                                  Verdict& v, bool check_state) {
   const u64 max_dl = check_state ? model_.max_dl().value_or(0) : 0;
   bool stale_noted = false;
+
   for (std::size_t i = 0; i < sides_.size(); ++i) {
     const HeapView h = check_state ? sides_[i]->view() : HeapView{};  // read only then
     auto fail = [&](std::string_view field, std::string where, std::string expected,
@@ -545,16 +559,16 @@ bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v,
         return fail("free_cpus", "", io::format_value(model_.free_cpus()),
                     io::format_value(*h.free_cpus));
     }
-    const auto args = find_args(op);
-    if (!args) continue;
+    if (!find) continue;
+    const FindArgs& args = *find;
     // The model's verdict depends on the answer, the op and the capacity
     // branch only: a side that gave side 0's answer (which passed) passes.
     if (i > 0 && same_[i] && sides_[i]->capacity_aware() == sides_[0]->capacity_aware())
       continue;
-    const Cpumask* affinity = args->affinity;
+    const Cpumask* affinity = args.affinity;
     // A plain find on a side whose capacity branch is on (kernel-check
     // --capacity): the model knows neither its capacities nor its task.
-    if (!args->cap && sides_[i]->capacity_aware() &&
+    if (!args.cap && sides_[i]->capacity_aware() &&
         model_.find_takes_free_branch(*affinity, results_[i].with_mask)) {
       const FindResult& r = results_[i];
       Cpumask allowed{};
@@ -571,7 +585,7 @@ bool Lockstep::compare_with_model(const Op& op, std::size_t index, Verdict& v,
     }
     std::string why;
     bool stale = false;
-    if (!model_.find_permits(*args, results_[i], &why, &stale))
+    if (!model_.find_permits(args, results_[i], &why, &stale))
       return fail("find", "", why, format_find(results_[i]));
     if (stale && !stale_noted) {
       v.note(NoteKind::kStaleSlotFind, index);

@@ -86,7 +86,10 @@ class Lockstep {
   bool check_side_invariants(const Op& op, std::size_t index, Verdict& v);
   bool compare_with_reference(const Op& op, std::size_t index, Level level, Verdict& v,
                               bool check_state);
-  bool compare_with_model(const Op& op, std::size_t index, Verdict& v, bool check_state);
+  // find: the op's find arguments, null for an update (and for close()'s
+  // check, which compares states only).
+  bool compare_with_model(const Op& op, const FindArgs* find, std::size_t index, Verdict& v,
+                          bool check_state);
   // same_[i]: side i's find answer is side 0's (computed once per step,
   // read by the reference and model comparisons); true if every side's is.
   bool note_same_answers();
@@ -95,7 +98,9 @@ class Lockstep {
   bool any_side_warns_ = false;  // some side's can_warn(): poll take_warning() per op
   // Incremental mode: true when every check on what changed passes; then
   // takes the new snapshots.
-  bool incremental_state_ok(const Op& op, Level level);
+  // op_cpu: the CPU an update op names (Model::ContractCheck::cpu), -1 for a find
+  // (find_cap's task CPU is not one it may change).
+  bool incremental_state_ok(int op_cpu, Level level);
   // Fills changed_slots_ / changed_cpus_ with what side `side` changed (from
   // its store log, or by diffing against its snapshot); false when it cannot
   // tell (a log overflowed, a store outside the elements).
@@ -109,6 +114,7 @@ class Lockstep {
   };
 
   std::vector<FindResult> results_;
+  FindArgs find_args_;  // the last op's, when it was a find (Model::contract_and_apply)
   std::vector<char> same_;  // note_same_answers()
   Model model_;
   CheckMode mode_ = CheckMode::kIncremental;
@@ -116,8 +122,12 @@ class Lockstep {
   std::vector<char> log_stores_;     // per side: Side::logs_stores()
   std::vector<char> tail_guarded_;   // per side: Side::free_tail_guarded()
   std::unique_ptr<kernel::StoreLog[]> logs_;  // one per side
-  boost::container::static_vector<int, 4 * kernel::NR_CPUS> changed_slots_, changed_cpus_,
+  boost::container::static_vector<int, kernel::NR_CPUS> changed_slots_, changed_cpus_,
       ref_changed_slots_, ref_changed_cpus_;
+  // collect_changes(): which slots and CPUs it listed in its call number
+  // epoch_ (each at most once, so the lists hold at most NR_CPUS).
+  std::array<std::uint32_t, kernel::NR_CPUS> slot_stamp_{}, cpu_stamp_{};
+  std::uint32_t epoch_ = 0;
   bool skipped_ = false;
   Model::ContractCheck skip_rule_;      // the contract rule the last op broke, if any
   mutable std::string skip_reason_;     // its text, or find_cap's reason

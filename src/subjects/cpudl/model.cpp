@@ -30,27 +30,32 @@ void Model::reset(unsigned nr_cpu_ids) {
   env_lo_ = env_hi_ = 0;
 }
 
-Model::ContractCheck Model::contract(const Op& op) const {
+template <class T>
+void Model::contract_one(const T& o, ContractCheck* c) const {
   // CPU hotplug: what the kernel never does to a CPU that is down (or up).
-  ContractCheck c;
-  std::visit([&](const auto& o) {
-    if constexpr (requires { o.cpu; }) c.cpu = o.cpu;
-    c.op_name = o.kName;
-  }, op);
-  if (c.cpu >= 0 && c.cpu < static_cast<int>(nr_cpu_ids_)) {
-    const bool down = is_down(c.cpu);
-    if (std::holds_alternative<CpuUp>(op)) {
-      if (!down) c.rule = Rule::kUpNotDown;
-      return c;
+  c->rule = Rule::kKept;
+  c->cpu = -1;
+  c->op_name = T::kName;
+  if constexpr (requires { o.cpu; }) {
+    c->cpu = o.cpu;
+    if (o.cpu >= 0 && o.cpu < static_cast<int>(nr_cpu_ids_)) {
+      const bool down = is_down(o.cpu);
+      if constexpr (std::is_same_v<T, CpuUp>) {
+        if (!down) c->rule = Rule::kUpNotDown;
+        return;
+      }
+      if (down) {
+        c->rule = Rule::kNamesDownCpu;
+        return;
+      }
     }
-    if (down) {
-      c.rule = Rule::kNamesDownCpu;
-      return c;
-    }
+    if constexpr (std::is_same_v<T, SetFreecpu>)
+      if (contains(o.cpu)) c->rule = Rule::kFreecpuInHeap;
   }
-  if (const auto* o = std::get_if<SetFreecpu>(&op); o && contains(o->cpu))
-    c.rule = Rule::kFreecpuInHeap;
-  return c;
+}
+
+void Model::contract(const Op& op, ContractCheck* c) const {
+  std::visit([&](const auto& o) { contract_one(o, c); }, op);
 }
 
 std::string Model::describe(const ContractCheck& c) {
@@ -88,81 +93,98 @@ void Model::erase(int cpu) {
   if (max_valid_ && max_ && e.dl == *max_) drop_holder(cpu);
 }
 
+template <class T>
+void Model::apply_one(const T& o) {
+  if constexpr (std::is_same_v<T, Set>) {
+    Entry& e = cpus_[static_cast<std::size_t>(o.cpu)];
+    // The CPU's old deadline: the op compares it with the new one
+    // (v4.8's cpudl_change_key() picks up or down that way).
+    const u64 old_dl = e.present ? e.dl : o.dl.value;
+    // A holder of the maximum moved: handled below, once the domain is known.
+    const bool holder_moved = e.present && max_valid_ && max_ && e.dl == *max_ && o.dl != e.dl;
+    if (!e.present) {
+      kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
+      ++size_;
+    }
+    e.present = true;
+    e.dl = o.dl;
+    // The envelope of every deadline set since reset, as signed
+    // offsets from the first: while it spans less than 2^63 the live
+    // deadlines (a subset) fit in a window, without a scan.
+    if (!anchor_) anchor_ = o.dl.value;
+    const auto env_off = static_cast<s64>(o.dl.value - *anchor_);
+    env_lo_ = std::min(env_lo_, env_off);
+    env_hi_ = std::max(env_hi_, env_off);
+    const bool envelope_fits =
+        static_cast<u64>(env_hi_) - static_cast<u64>(env_lo_) < (u64{1} << 63);
+    if (always_in_domain_ && !envelope_fits) {
+      // Signed offsets from a member are exact inside a 2^63 window:
+      // the set fits iff their spread is below 2^63. The set is the
+      // union of the state before and after the op: the live deadlines
+      // and the changed CPU's old one.
+      const auto old_off = static_cast<s64>(old_dl - o.dl);
+      s64 lo = std::min<s64>(0, old_off), hi = std::max<s64>(0, old_off);
+      for_each([&](int, u64 dl) {
+        const auto off = static_cast<s64>(dl - o.dl);
+        lo = std::min(lo, off);
+        hi = std::max(hi, off);
+      });
+      always_in_domain_ = static_cast<u64>(hi) - static_cast<u64>(lo) < (u64{1} << 63);
+    }
+    if (holder_moved) drop_holder(o.cpu);
+    if (max_valid_ && (!max_ || dl_time_before(*max_, o.dl))) {
+      max_ = o.dl;
+      kernel::cpumask_clear(&max_holders_);
+    }
+    if (max_valid_ && o.dl == *max_) kernel::cpumask_set_cpu(cpu_of(o.cpu), &max_holders_);
+  } else if constexpr (std::is_same_v<T, Clear>) {
+    if (contains(o.cpu)) {
+      erase(o.cpu);
+      kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
+    }
+  } else if constexpr (std::is_same_v<T, ClearOnline>) {
+    erase(o.cpu);
+    if (o.online)
+      kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
+    else
+      kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
+  } else if constexpr (std::is_same_v<T, SetFreecpu>) {
+    kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
+  } else if constexpr (std::is_same_v<T, ClearFreecpu>) {
+    kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
+  } else if constexpr (std::is_same_v<T, CpuDown>) {
+    // rq_offline_dl(): out of the heap, not free.
+    erase(o.cpu);
+    kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
+    kernel::cpumask_set_cpu(cpu_of(o.cpu), &down_);
+  } else if constexpr (std::is_same_v<T, CpuUp>) {
+    // rq_online_dl() of a runqueue without -dl tasks: free.
+    kernel::cpumask_clear_cpu(cpu_of(o.cpu), &down_);
+    kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
+  } else if constexpr (FindOp<T>) {
+    // A find does not change the state.
+  } else {
+    static_assert(kUnhandled<T>, "Model::apply_one: a new cpudl op needs a case here");
+  }
+}
+
 void Model::apply(const Op& op) {
-  std::visit(
-      [&](const auto& o) {
-        using T = std::decay_t<decltype(o)>;
-        if constexpr (std::is_same_v<T, Set>) {
-          Entry& e = cpus_[static_cast<std::size_t>(o.cpu)];
-          // The CPU's old deadline: the op compares it with the new one
-          // (v4.8's cpudl_change_key() picks up or down that way).
-          const u64 old_dl = e.present ? e.dl : o.dl.value;
-          // A holder of the maximum moved: handled below, once the domain is known.
-          const bool holder_moved = e.present && max_valid_ && max_ && e.dl == *max_ && o.dl != e.dl;
-          if (!e.present) {
-            kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
-            ++size_;
-          }
-          e.present = true;
-          e.dl = o.dl;
-          // The envelope of every deadline set since reset, as signed
-          // offsets from the first: while it spans less than 2^63 the live
-          // deadlines (a subset) fit in a window, without a scan.
-          if (!anchor_) anchor_ = o.dl.value;
-          const auto env_off = static_cast<s64>(o.dl.value - *anchor_);
-          env_lo_ = std::min(env_lo_, env_off);
-          env_hi_ = std::max(env_hi_, env_off);
-          const bool envelope_fits =
-              static_cast<u64>(env_hi_) - static_cast<u64>(env_lo_) < (u64{1} << 63);
-          if (always_in_domain_ && !envelope_fits) {
-            // Signed offsets from a member are exact inside a 2^63 window:
-            // the set fits iff their spread is below 2^63. The set is the
-            // union of the state before and after the op: the live deadlines
-            // and the changed CPU's old one.
-            const auto old_off = static_cast<s64>(old_dl - o.dl);
-            s64 lo = std::min<s64>(0, old_off), hi = std::max<s64>(0, old_off);
-            for_each([&](int, u64 dl) {
-              const auto off = static_cast<s64>(dl - o.dl);
-              lo = std::min(lo, off);
-              hi = std::max(hi, off);
-            });
-            always_in_domain_ = static_cast<u64>(hi) - static_cast<u64>(lo) < (u64{1} << 63);
-          }
-          if (holder_moved) drop_holder(o.cpu);
-          if (max_valid_ && (!max_ || dl_time_before(*max_, o.dl))) {
-            max_ = o.dl;
-            kernel::cpumask_clear(&max_holders_);
-          }
-          if (max_valid_ && o.dl == *max_) kernel::cpumask_set_cpu(cpu_of(o.cpu), &max_holders_);
-        } else if constexpr (std::is_same_v<T, Clear>) {
-          if (contains(o.cpu)) {
-            erase(o.cpu);
-            kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
-          }
-        } else if constexpr (std::is_same_v<T, ClearOnline>) {
-          erase(o.cpu);
-          if (o.online)
-            kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
-          else
-            kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
-        } else if constexpr (std::is_same_v<T, SetFreecpu>) {
-          kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
-        } else if constexpr (std::is_same_v<T, ClearFreecpu>) {
-          kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
-        } else if constexpr (std::is_same_v<T, CpuDown>) {
-          // rq_offline_dl(): out of the heap, not free.
-          erase(o.cpu);
-          kernel::cpumask_clear_cpu(cpu_of(o.cpu), &free_);
-          kernel::cpumask_set_cpu(cpu_of(o.cpu), &down_);
-        } else if constexpr (std::is_same_v<T, CpuUp>) {
-          // rq_online_dl() of a runqueue without -dl tasks: free.
-          kernel::cpumask_clear_cpu(cpu_of(o.cpu), &down_);
-          kernel::cpumask_set_cpu(cpu_of(o.cpu), &free_);
-        } else if constexpr (FindOp<T>) {
-          // A find does not change the state.
-        } else {
-          static_assert(kUnhandled<T>, "Model::apply: a new cpudl op needs a case here");
+  std::visit([this](const auto& o) { apply_one(o); }, op);
+}
+
+bool Model::contract_and_apply(const Op& op, ContractCheck* c, FindArgs* find) {
+  return std::visit(
+      [&]<class T>(const T& o) {
+        contract_one(o, c);
+        if (c->rule == Rule::kKept) apply_one(o);
+        if constexpr (FindOp<T>) {
+          const FindArgs a = o.find_args();
+          find->dl = a.dl;
+          find->affinity = a.affinity;
+          find->with_mask = a.with_mask;
+          find->cap = a.cap;
         }
+        return FindOp<T>;
       },
       op);
 }
@@ -209,6 +231,20 @@ void Model::capacity_pick(const Cpumask& candidates, const CapTask& task, Cpumas
   // Only out's words below nr_cpu_ids are written (the 1 KiB mask is never
   // cleared whole: this runs on every find_cap).
   const unsigned words = kernel::BITS_TO_LONGS(nr_cpu_ids_);
+  if (capacity_.empty()) {
+    // Every CPU's capacity is 1024: every candidate fits (d * 1024 >= r *
+    // 1024), or none does and all tie for the largest (the bit by bit pass
+    // below gives the same; this is the common case, on every find_cap).
+    std::copy_n(candidates.bits, words, out->bits);
+    if (task.dl_deadline >= task.dl_runtime) return;
+    std::fill_n(out->bits, words, 0UL);
+    const auto own = static_cast<unsigned>(task.cpu);
+    unsigned pick = own < nr_cpu_ids_ && has(candidates, own) ? own : nr_cpu_ids_;
+    for (unsigned w = 0; pick == nr_cpu_ids_ && w < words; ++w)
+      if (candidates.bits[w]) pick = w * 64 + static_cast<unsigned>(std::countr_zero(candidates.bits[w]));
+    if (pick < nr_cpu_ids_) out->bits[pick / 64] |= 1UL << (pick % 64);
+    return;
+  }
   std::fill_n(out->bits, words, 0UL);
   Cpumask& fit = *out;
   bool any_fit = false;

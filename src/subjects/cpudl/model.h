@@ -43,10 +43,15 @@ class Model {
   enum class Rule : std::uint8_t { kKept, kUpNotDown, kNamesDownCpu, kFreecpuInHeap };
   struct ContractCheck {
     Rule rule = Rule::kKept;
-    int cpu = -1;
+    int cpu = -1;              // the op's CPU, -1 if it names none (the lockstep reads it too)
     std::string_view op_name;  // the op's kName (static storage)
   };
-  ContractCheck contract(const Op& op) const;
+  ContractCheck contract(const Op& op) const {
+    ContractCheck c;
+    contract(op, &c);
+    return c;
+  }
+  void contract(const Op& op, ContractCheck* c) const;  // the same into *c
   static std::string describe(const ContractCheck& c);
   // Whether `op` keeps the kernel callers' contract in this state; if not,
   // `why` (when not null) says which.
@@ -57,6 +62,13 @@ class Model {
     return false;
   }
   void apply(const Op& op);
+  // contract(op, c) and, when the op keeps the contract, apply(op), in one
+  // dispatch on the op's type; for a find op also its find_args() into
+  // *find, field by field. Returns whether `op` is a find. The lockstep's
+  // per-op path: each dispatch on a random op's type is an indirect branch
+  // that mostly mispredicts, and a struct returned through memory and read
+  // back whole stalls store forwarding.
+  bool contract_and_apply(const Op& op, ContractCheck* c, FindArgs* find);
 
   unsigned nr_cpu_ids() const { return nr_cpu_ids_; }
   std::size_t size() const { return size_; }
@@ -121,6 +133,10 @@ class Model {
     bool present = false;
   };
   void erase(int cpu);
+  template <class T>
+  void apply_one(const T& op);
+  template <class T>
+  void contract_one(const T& op, ContractCheck* c) const;
   std::optional<u64> rescan_max() const;  // max_dl() after the cache was dropped
 
   unsigned nr_cpu_ids_ = 0;
