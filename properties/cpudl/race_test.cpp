@@ -113,7 +113,7 @@ TEST(RaceAnalysis, PlantedPhantomRootIsAPhantomFindingAtSet) {
 // analysis stops at the op that passes it, the ops before it analysed as an
 // unbounded run of that prefix analyses them; without a bound, or under a
 // bound above the whole program's, nothing is cut.
-TEST(RaceAnalysis, ABoundStopsAtTheOpThatPassesItAndKeepsThePrefixsFindings) {
+TEST(RaceAnalysis, ABoundStopsAtTheOpThatPassesIt) {
   auto ref = make_reference_side();
   KernelModelSide<PhantomRootHeapify> planted("planted-phantom");
   const std::vector<Side*> sides{ref.get(), &planted};

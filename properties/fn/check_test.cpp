@@ -88,6 +88,93 @@ TEST(FnSpec, NamesTheBadLine) {
   EXPECT_FALSE(parse_spec("level fuzzy\n", "z.fnspec", &spec, &error));
 }
 
+// A second line about one thing would silently win over the first: it is
+// an error naming both lines; kinds that refine one value together are not.
+TEST(FnSpec, NamesALineThatRepeatsOrContradictsAnother) {
+  const std::pair<const char*, const char*> bad[] = {
+      {"param n range 0 3\nparam n range 1 2\n", "x.fnspec:2: `param n range 1 2` conflicts with line 1"},
+      {"param s.less less int\nparam s.less cmp int\n", "x.fnspec:2: `param s.less cmp int` conflicts with line 1, `param s.less less int`: a function pointer takes one binding"},
+      {"param tl.mask fn node_span\n\nparam tl.mask null\n", "x.fnspec:3: `param tl.mask null` conflicts with line 1"},
+      {"param cb range 0 1\nparam cb swap\n", "x.fnspec:2: `param cb swap` conflicts with line 1"},
+      {"param cb swap int\nparam cb array 4\n", "x.fnspec:2: `param cb array 4` conflicts with line 1"},
+      {"global g input\nglobal g = 3\n", "x.fnspec:2: `global g = 3` conflicts with line 1, `global g input`: say it once"},
+      {"stub f input\nstub f = 0\n", "x.fnspec:2: "},
+      {"level exact\nlevel sorted\n", "x.fnspec:2: "},
+      {"intended return\nintended return\n", "x.fnspec:2: "},
+  };
+  for (const auto& [text, want] : bad) {
+    Spec spec;
+    std::string error;
+    EXPECT_FALSE(parse_spec(text, "x.fnspec", &spec, &error)) << text;
+    EXPECT_EQ(error.rfind(want, 0), 0u) << text << " -> " << error;
+  }
+  // Different values, or kinds that go together on one value.
+  Spec spec;
+  std::string error;
+  EXPECT_TRUE(parse_spec("param base elements int num=n\nparam base array 4\nparam n range 0 3\n"
+                         "param n scratch\nparam m range 0 3\nparam h heap\nparam h range 0 9\n"
+                         "global g input\nglobal k = 1\nintended return\nintended *s\n",
+                         "x.fnspec", &spec, &error))
+      << error;
+}
+
+// compatible_binding(): C's compatible types for `param PATH fn NAME`.
+TEST(FnBinding, AcceptsWhatCAssignsWithoutACast) {
+  auto integer = [](const char* name, unsigned bits, bool is_signed, TypeKind kind = TypeKind::kInteger) {
+    CType t;
+    t.kind = kind;
+    t.canonical = name;
+    t.bits = bits;
+    t.is_signed = is_signed;
+    return t;
+  };
+  auto pointer_to = [](CType target, bool is_const_target) {
+    CType t;
+    t.kind = TypeKind::kPointer;
+    target.is_const = is_const_target;
+    t.canonical = std::string(is_const_target ? "const " : "") + target.canonical + " *";
+    t.inner.push_back(std::move(target));
+    return t;
+  };
+  auto function = [](TypeKind kind, std::vector<CType> result_and_params, bool prototyped = true,
+                     bool variadic = false) {
+    CType t;
+    t.kind = kind;
+    t.inner = std::move(result_and_params);
+    t.prototyped = prototyped;
+    t.variadic = variadic;
+    return t;
+  };
+  const CType i32 = integer("int", 32, true), u32 = integer("unsigned int", 32, false);
+  const CType i64 = integer("long", 64, true), ll = integer("long long", 64, true);
+  const CType kind = integer("enum span_kind", 32, false, TypeKind::kEnum);
+  const CType fp = function(TypeKind::kFunctionPointer, {i32, kind});
+  EXPECT_TRUE(compatible_binding(fp, function(TypeKind::kFunction, {i32, u32})));   // enum ~ unsigned int
+  EXPECT_TRUE(compatible_binding(fp, function(TypeKind::kFunction, {i32, kind})));
+  EXPECT_FALSE(compatible_binding(fp, function(TypeKind::kFunction, {i32, i32})));  // the enum is unsigned
+  EXPECT_FALSE(compatible_binding(fp, function(TypeKind::kFunction, {i64, kind})));  // result
+  EXPECT_FALSE(compatible_binding(fp, function(TypeKind::kFunction, {i32, kind, i32})));
+  EXPECT_FALSE(compatible_binding(fp, function(TypeKind::kFunction, {i32, kind}, true, true)));
+  // `int (*)()`: any parameters, the same result.
+  const CType noproto = function(TypeKind::kFunctionPointer, {i32}, false);
+  EXPECT_TRUE(compatible_binding(noproto, function(TypeKind::kFunction, {i32, i64, i32})));
+  EXPECT_FALSE(compatible_binding(noproto, function(TypeKind::kFunction, {i64, i32})));
+  // long and long long: the same width, not the same type.
+  EXPECT_FALSE(compatible_binding(function(TypeKind::kFunctionPointer, {i32, i64}),
+                                  function(TypeKind::kFunction, {i32, ll})));
+  // A pointer parameter's pointee qualifiers count; the parameter's own do not.
+  CType cp = pointer_to(u32, true), p = pointer_to(u32, false);
+  EXPECT_FALSE(compatible_binding(function(TypeKind::kFunctionPointer, {i32, cp}),
+                                  function(TypeKind::kFunction, {i32, p})));
+  CType const_param = i32;
+  const_param.is_const = true;
+  EXPECT_TRUE(compatible_binding(function(TypeKind::kFunctionPointer, {i32, const_param}),
+                                 function(TypeKind::kFunction, {i32, i32})));
+  // Only a function pointer binds, and only to a function.
+  EXPECT_FALSE(compatible_binding(i32, function(TypeKind::kFunction, {i32})));
+  EXPECT_FALSE(compatible_binding(fp, fp));
+}
+
 TEST(FnCpuList, PrintsRangesAcrossWords) {
   EXPECT_EQ(cpu_list({0xF, 0x1}, 128), "0-3,64");
   EXPECT_EQ(cpu_list({0x0}, 64), "");

@@ -37,7 +37,40 @@ add_test(NAME fn.bind.unbound-names-the-line
 add_test(NAME fn.bind.print-spec
          COMMAND ${fn_expect} 0 "^param tl.mask fn node_span +# a function of the file" --
                  ${fn_mc_args} --new-function span_sane_meets --spec ${fn_in}/bind-node-span.fnspec --print-spec)
+# Bindings C accepts without a cast, spelt differently: a volatile pointer
+# field, an enum parameter bound to a function taking unsigned int, and
+# `int (*)()` (no prototype).
+set(fn_bc ${fn_in}/bind-compat.c)
+add_test(NAME fn.bind.compatible-types
+         COMMAND ${fn_expect} 0 "^verdict: equivalent \\(300 inputs" --
+                 --old ${fn_bc} --new ${fn_bc} --old-function span_weight_loop
+                 --new-function span_weight_and --spec ${fn_in}/bind-compat.fnspec)
+# A spec line that another one contradicts, or that names no value, is exit 2
+# naming it (it would otherwise be silently overridden or unused).
+add_test(NAME fn.bind.spec-conflict
+         COMMAND ${fn_expect} 2 "^diffsched: error: .*spec-conflict.fnspec:4: `param tl.mask null` conflicts with line 2, `param tl.mask fn node_span`: a function pointer takes one binding" --
+                 ${fn_mc_args} --new-function span_sane_meets --spec ${fn_in}/spec-conflict.fnspec)
+add_test(NAME fn.bind.spec-no-such-field
+         COMMAND ${fn_expect} 2 "^diffsched: error: the spec names `tl.flag`, which is no value of span_sane_pairs\\(\\)'s parameters \\(below `tl`: tl.flags, tl.mask\\)" --
+                 ${fn_mc_args} --new-function span_sane_meets --spec ${fn_in}/spec-no-such-field.fnspec)
+# A function-pointer global bound with `global NAME fn FUNCTION`: the hook
+# of global-callback.c, equivalent bound to twice(), a finding (replayed by
+# name) bound to thrice(); unbound, the hint names the `fn` line; a spec
+# line for constant data, which the function reads as initialised, is exit 2.
+set(fn_gc ${fn_in}/global-callback.c)
+set(fn_gc_args --old ${fn_gc} --new ${fn_gc} --old-function apply_scale --new-function apply_assume_twice)
+add_test(NAME fn.bind.global-equivalent
+         COMMAND ${fn_expect} 0 "^verdict: equivalent \\(300 inputs" -- ${fn_gc_args} --spec ${fn_in}/global-twice.fnspec)
+add_test(NAME fn.bind.global-found
+         COMMAND ${fn_expect} 1 "^replay: .* --input 'nr_cpu_ids=[0-9]+ scale=thrice v=" -- ${fn_gc_args} --spec ${fn_in}/global-thrice.fnspec)
+add_test(NAME fn.bind.global-hint
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*hidden global: apply_scale\\(\\) reads the global `scale` .*add `global scale fn FUNCTION` \\(a function of the file\\)" -- ${fn_gc_args})
+add_test(NAME fn.bind.global-constant-data
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*the spec covers global `offset`, which is constant data" -- ${fn_gc_args} --spec ${fn_in}/global-constant.fnspec)
 set_tests_properties(fn.bind.equivalent fn.bind.broken-found fn.bind.replay fn.bind.names-hidden-global
                      fn.bind.hidden-global-covered fn.bind.wrong-type fn.bind.missing-function
                      fn.bind.spec-syntax fn.bind.unbound-names-the-line fn.bind.print-spec
+                     fn.bind.compatible-types fn.bind.spec-conflict fn.bind.spec-no-such-field
+                     fn.bind.global-equivalent fn.bind.global-found fn.bind.global-hint
+                     fn.bind.global-constant-data
                      PROPERTIES LABELS "fn" TIMEOUT 300)

@@ -75,6 +75,8 @@ bool integer_kind(CXTypeKind k, bool* is_signed) {
 CType describe(CXType type, int depth, int field_depth);
 
 void describe_function(CXType fn, int depth, CType* out) {
+  out->prototyped = fn.kind == CXType_FunctionProto;
+  out->variadic = FN_LC(clang_isFunctionTypeVariadic)(fn) != 0;
   out->inner.push_back(describe(FN_LC(clang_getResultType)(fn), depth + 1, kMaxFieldDepth));
   const int n = FN_LC(clang_getNumArgTypes)(fn);
   for (int i = 0; i < n; ++i)

@@ -172,6 +172,62 @@ Node elem_node(const ElemType& t) {
 
 std::string null_text(const Node& node) { return node.spec.fn.empty() ? "NULL" : node.spec.fn; }
 
+namespace {
+
+// A type's spelling without its own qualifiers ("const volatile int" -> "int").
+std::string unqualified(std::string s) {
+  for (const std::string q : {"const ", "volatile "})
+    while (s.rfind(q, 0) == 0) s.erase(0, q.size());
+  return s;
+}
+
+// C's type compatibility (C11 6.2.7, 6.7.6.3) as far as assigning a function
+// to a pointer needs it. `top`: the type of a result or parameter, whose own
+// qualifiers do not count; below a pointer they must match.
+bool compatible(const CType& a, const CType& b, bool top) {
+  if (!top && a.is_const != b.is_const) return false;
+  // Past describe()'s depth a type is its spelling only (kOther).
+  if (a.kind == TypeKind::kOther || b.kind == TypeKind::kOther)
+    return unqualified(a.canonical) == unqualified(b.canonical);
+  // An enum is compatible with its integer type (clang's choice of it: the
+  // width and signedness describe() read).
+  if (is_int(a) && is_int(b))
+    return a.kind != b.kind ? a.bits == b.bits && a.is_signed == b.is_signed
+                            : unqualified(a.canonical) == unqualified(b.canonical);
+  if (a.kind != b.kind) return false;
+  switch (a.kind) {
+    case TypeKind::kVoid:
+    case TypeKind::kBool: return true;
+    case TypeKind::kStruct: return a.is_union == b.is_union && a.tag == b.tag && !a.tag.empty();
+    case TypeKind::kArray:
+      if (a.array_size >= 0 && b.array_size >= 0 && a.array_size != b.array_size) return false;
+      [[fallthrough]];
+    case TypeKind::kPointer:
+      return a.target() && b.target() && compatible(*a.target(), *b.target(), false);
+    case TypeKind::kFunction:
+    case TypeKind::kFunctionPointer: {
+      if (a.inner.empty() || b.inner.empty() || !compatible(a.inner[0], b.inner[0], true))
+        return false;
+      if (!a.prototyped || !b.prototyped) return true;  // `int ()`: any parameters
+      if (a.variadic != b.variadic || a.inner.size() != b.inner.size()) return false;
+      for (std::size_t i = 1; i < a.inner.size(); ++i)
+        if (!compatible(a.inner[i], b.inner[i], true)) return false;
+      return true;
+    }
+    default: return a.canonical == b.canonical;
+  }
+}
+
+}  // namespace
+
+bool compatible_binding(const CType& pointer, const CType& function) {
+  if (pointer.kind != TypeKind::kFunctionPointer || function.kind != TypeKind::kFunction)
+    return false;
+  CType pointee = pointer;  // a kFunctionPointer's inner is its function's
+  pointee.kind = TypeKind::kFunction;
+  return compatible(pointee, function, true);
+}
+
 bool callback_node(const CType& t, const ParamSpec& ps, const std::string& path,
                    const std::string& where, Node* out, std::string* error) {
   const std::string said = !ps.fn.empty() ? "fn " + ps.fn
@@ -179,17 +235,16 @@ bool callback_node(const CType& t, const ParamSpec& ps, const std::string& path,
                            : !ps.cmp.empty()  ? "cmp"
                            : ps.swap          ? "swap"
                                               : "null";
+  // `path` is a parameter's path, or "global NAME" for a global's line.
+  const std::string line = path.rfind("global ", 0) == 0 ? path : "param " + path;
   auto fail = [&](const std::string& why) {
-    *error = fmt::format("the spec says `param {} {}`, but {} {}", path, said, where, why);
+    *error = fmt::format("the spec says `{} {}`, but {} {}", line, said, where, why);
     return false;
   };
   if (t.kind != TypeKind::kFunctionPointer) return fail("is not a function pointer");
   out->fn_type = std::make_shared<CType>(t);
   if (!ps.fn.empty()) {
-    // The pointer's type without its `(*)` is the function's type.
-    std::string want = t.canonical;
-    if (const auto star = want.find("(*)"); star != std::string::npos) want.erase(star, 3);
-    if (want != ps.fn_type)
+    if (!ps.fn_shape || !compatible_binding(t, *ps.fn_shape))
       return fail(fmt::format("is `{}`, and `{}` is `{}`", t.canonical, ps.fn, ps.fn_type));
     out->kind = NodeKind::kNull;  // no value: the harness assigns the function
     return true;

@@ -418,7 +418,7 @@ Extraction Extractor::run(std::string_view function, const std::vector<std::stri
       return std::move(out_);
     }
     const CXType type = FN_LC(clang_getCanonicalType)(FN_LC(clang_getCursorType)(items_[def].cursor));
-    out_.bound.push_back(BoundFunction{root, type_spelling(type)});
+    out_.bound.push_back(BoundFunction{root, type_spelling(type), describe(type, 0, 0)});
     include(def);
   }
   while (!worklist_.empty()) {

@@ -73,6 +73,9 @@ struct CType {
   std::int64_t array_size = -1;
   std::string name;         // a struct field's name, a parameter's name
   std::vector<CType> inner;
+  // kFunction, kFunctionPointer: inner is the result, then the parameters.
+  bool prototyped = true;  // false for `int ()`: no parameter list (any arguments)
+  bool variadic = false;   // `...`
 
   // The pointee or element (kind kPointer/kArray), or nullptr.
   const CType* target() const { return inner.empty() ? nullptr : &inner.front(); }
@@ -149,6 +152,7 @@ struct GlobalRead {
 struct BoundFunction {
   std::string name;
   std::string type;  // clang's canonical spelling of its type: "const struct cpumask *(int)"
+  CType shape;       // the type itself (kFunction), for compatible_binding()
 };
 
 struct Extraction {

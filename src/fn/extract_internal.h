@@ -41,7 +41,8 @@ NLOHMANN_JSON_SERIALIZE_ENUM(PieceKind, {{PieceKind::kInclude, "include"},
                                          {PieceKind::kData, "data"},
                                          {PieceKind::kFunction, "function"}})
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CType, kind, spelling, canonical, size, bits, is_signed,
-                                   is_const, is_union, tag, array_size, name, inner)
+                                   is_const, is_union, tag, array_size, name, inner,
+                                   prototyped, variadic)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Piece, kind, name, line, begin, end)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Signature, name, result, params, is_static, is_inline,
                                    is_variadic, line)
@@ -51,7 +52,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GlobalRead, name, type, defined_in_file, is_s
                                    has_initializer, read, written, address_taken,
                                    written_elsewhere, constant,
                                    read_by)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BoundFunction, name, type)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BoundFunction, name, type, shape)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Extraction, error, function, pieces, externals, globals,
                                    indirect_calls, missing_includes, shim_own, parse_errors,
                                    diagnostics, bound)

@@ -74,7 +74,11 @@ bool elements_kid(const ParamSpec& ps, const Spec* spec, const std::string& path
     if (auto it = spec->params.find(p); it != spec->params.end()) n.spec = it->second;
   };
   refine(kid, path + "[]");
-  for (Node& k : kid.kids) refine(k, path + "[]." + k.field);
+  kid.path = path + "[]";
+  for (Node& k : kid.kids) {
+    refine(k, path + "[]." + k.field);
+    k.path = path + "[]." + k.field;
+  }
   array->kids.push_back(std::move(kid));
   return true;
 }
@@ -85,6 +89,7 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
               const Spec* spec = nullptr, const std::string& path = "") {
   *out = Node{};
   out->c_type = c_spelling(t);
+  out->path = path;
   ParamSpec ps;
   if (spec && !path.empty())
     if (auto it = spec->params.find(path); it != spec->params.end()) ps = it->second;
@@ -227,6 +232,7 @@ bool param_slots(const Extraction& x, const Spec& spec, Layout* layout, std::str
     const bool array = t.kind == TypeKind::kPointer && !t.is_cpumask_pointer() &&
                        i + 1 < ps.size() && is_integer(ps[i + 1]) && is_length_name(ps[i + 1].name);
     const auto said = spec.params.find(t.name);
+    s.node.path = t.name;
     if (array && t.target()->kind == TypeKind::kVoid) {
       s.node.kind = NodeKind::kArray;
       s.node.c_type = c_spelling(t);
@@ -277,13 +283,55 @@ bool param_slots(const Extraction& x, const Spec& spec, Layout* layout, std::str
   return true;
 }
 
+// `global NAME fn FUNCTION`: the global's node, FUNCTION assigned per call.
+bool bound_global(const Extraction& x, const GlobalRead& g, const std::string& fn, Slot* s,
+                  std::string* error) {
+  const auto b = std::find_if(x.bound.begin(), x.bound.end(),
+                              [&fn](const BoundFunction& f) { return f.name == fn; });
+  if (b == x.bound.end()) {
+    *error = fmt::format("`global {} fn {}`: {} was not extracted as a root", g.name, fn, fn);
+    return false;
+  }
+  ParamSpec ps;
+  ps.fn = fn;
+  ps.fn_type = b->type;
+  ps.fn_shape = std::make_shared<CType>(b->shape);
+  if (!callback_node(g.type, ps, "global " + g.name, "global `" + g.name + "`", &s->node, error))
+    return false;
+  s->node.spec = ps;
+  return true;
+}
+
 bool global_slots(const Extraction& x, const Spec& spec, Layout* layout, std::string* error) {
   for (const GlobalRead& g : x.globals) {
-    if (g.in_shim || g.constant) continue;
+    if (g.in_shim) continue;
     const auto it = spec.globals.find(g.name);
+    if (g.constant) {
+      // Its initialiser is what the function reads: a spec line would be ignored.
+      if (it != spec.globals.end()) {
+        *error = fmt::format("the spec covers global `{}`, which is constant data (const, or "
+                             "initialised and written by no function of the file): the function "
+                             "reads its initialiser; drop the spec line",
+                             g.name);
+        return false;
+      }
+      continue;
+    }
     Slot s;
     s.name = g.name;
     s.is_global = true;
+    const bool fn_pointer = g.type.kind == TypeKind::kFunctionPointer;
+    if (it != spec.globals.end() && !it->second.fn.empty()) {
+      if (!bound_global(x, g, it->second.fn, &s, error)) return false;
+      layout->globals.push_back(std::move(s));
+      continue;
+    }
+    if (it != spec.globals.end() && fn_pointer) {
+      *error = fmt::format("global `{}` is a function pointer (`{}`): bind it to a function of "
+                           "the file with `global {} fn FUNCTION`",
+                           g.name, g.type.spelling, g.name);
+      return false;
+    }
     if (it == spec.globals.end()) {
       if (!g.read) {
         if (node_for(g.type, 0, "global `" + g.name + "`", &s.node, error))
@@ -296,11 +344,16 @@ bool global_slots(const Extraction& x, const Spec& spec, Layout* layout, std::st
         by += (by.empty() ? "" : ", ") + f + "()";
         for (const auto& [path, ps] : spec.params)  // a function a spec line binds
           if (ps.fn == f) by += fmt::format(", bound to `{}`", path);
+        for (const auto& [name, gs] : spec.globals)
+          if (gs.fn == f) by += fmt::format(", bound to `{}`", name);
       }
+      const std::string fix =
+          fn_pointer ? fmt::format("`global {} fn FUNCTION` (a function of the file)", g.name)
+                     : fmt::format("`global {} input` or `global {} = VALUE`", g.name, g.name);
       *error = fmt::format(
           "hidden global: {}() reads the global `{}`{}, which no input covers (never given "
-          "zeros): add `global {} input` or `global {} = VALUE` to a --spec file",
-          x.function.name, g.name, by.empty() ? "" : " (in " + by + ")", g.name, g.name);
+          "zeros): add {} to a --spec file",
+          x.function.name, g.name, by.empty() ? "" : " (in " + by + ")", fix);
       return false;
     }
     if (!node_for(g.type, 0, "global `" + g.name + "`", &s.node, error)) return false;
@@ -434,6 +487,7 @@ bool build_layout(const Extraction& x, const Spec& spec, Layout* layout, std::st
       return false;
     }
     ps.fn_type = it->type;
+    ps.fn_shape = std::make_shared<CType>(it->shape);
   }
   if (!size_relations(x.function, &effective, error) || !global_slots(x, effective, layout, error) ||
       !stub_slots(x, spec, layout, error) || !param_slots(x, effective, layout, error))

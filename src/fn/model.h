@@ -54,6 +54,7 @@ struct ParamSpec {
   bool null = false;            // a function pointer: NULL (the function's own default)
   std::string fn;               // a function pointer: this function of the file (`fn NAME`)
   std::string fn_type;          // ... its type, from the extraction (build_layout fills it)
+  std::shared_ptr<const CType> fn_shape;  // ... the same, as a CType (kFunction)
   std::string elements;         // a `void *`: its elements' type ("int", "u64 tagged")
   std::string elements_num;     // ... its length parameter (num=), "" if not said
   std::string elements_size;    // ... the integer set to the element's size (size=PATH)
@@ -65,6 +66,7 @@ struct ParamSpec {
 struct GlobalSpec {
   bool input = false;                   // generated from its type, per call
   std::optional<std::int64_t> constant;  // a stated constant (integers)
+  std::string fn;                       // a function pointer: this function of the file
 };
 
 // `stub NAME input` (the default) or `stub NAME = VALUE` (docs/fn.md "Stubs").
@@ -133,6 +135,7 @@ struct Node {
   NodeKind kind = NodeKind::kScalar;
   std::string c_type;     // the type, top-level const dropped ("struct cpu_load")
   std::string field;      // a struct field's name
+  std::string path;       // the spec's name of this value (`heap.data`, `base[]`), "" if none
   std::shared_ptr<const CType> fn_type;  // kLess: the callback's type
   std::string callback;   // kLess: "less", "cmp" or "swap"
   unsigned bits = 0;      // scalars
@@ -152,6 +155,13 @@ constexpr int kOpaqueBytes = 64;
 
 // The node of one element of a spec's `elements TYPE`.
 Node elem_node(const ElemType& t);
+
+// Whether `function` (a kFunction, BoundFunction::shape) may be assigned to
+// a function pointer of type `pointer` (kFunctionPointer) without a cast: C's
+// compatible types, the pointer's own qualifiers (`volatile`) and attributes
+// (`noreturn`) aside, an enum as its integer type, `int ()` as any
+// parameters (a fn binding's type check).
+bool compatible_binding(const CType& pointer, const CType& function);
 
 // A function pointer the spec binds (`less`, `cmp`, `swap`, `null`): its
 // node; false with *error one line naming what does not fit.

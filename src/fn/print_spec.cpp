@@ -170,6 +170,8 @@ std::string print(const Side& a, const Side& b, const Spec& spec, const std::str
     if (hidden.count(g.name))
       p.line(fmt::format("# global {} input", g.name),
              fmt::format("NOT COVERED: read by {}; choose `input` or `= VALUE`", by));
+    else if (it != spec.globals.end() && !it->second.fn.empty())
+      p.line(fmt::format("global {} fn {}", g.name, it->second.fn), "a function of the file");
     else if (it != spec.globals.end() && it->second.constant)
       p.line(fmt::format("global {} = {}", g.name, *it->second.constant), "a stated constant");
     else if (it != spec.globals.end())

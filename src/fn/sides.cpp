@@ -79,9 +79,12 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error,
                   const std::set<std::string>& uncovered) {
   ExtractOptions eo;
   eo.file_name = side.file;
-  for (const auto& [path, ps] : spec.params)
-    if (!ps.fn.empty() && std::find(eo.roots.begin(), eo.roots.end(), ps.fn) == eo.roots.end())
-      eo.roots.push_back(ps.fn);
+  auto root = [&eo](const std::string& fn) {
+    if (!fn.empty() && std::find(eo.roots.begin(), eo.roots.end(), fn) == eo.roots.end())
+      eo.roots.push_back(fn);
+  };
+  for (const auto& [path, ps] : spec.params) root(ps.fn);
+  for (const auto& [name, g] : spec.globals) root(g.fn);
   side.x = extract_function_from_file(side.file, side.function, eo);
   const std::string where = fmt::format("{} side {}", side.role, side.file);
   if (!side.x.ok()) {
@@ -117,13 +120,49 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error,
   return true;
 }
 
+namespace {
+
+void collect_paths(const Node& n, std::set<std::string>* out) {
+  if (!n.path.empty()) out->insert(n.path);
+  for (const Node& k : n.kids) collect_paths(k, out);
+}
+
+// The paths one step below `parent` ("heap" -> heap.data, heap.nr), for the
+// message about a path that names nothing.
+std::string paths_below(const std::set<std::string>& paths, const std::string& parent) {
+  std::string out;
+  for (const std::string& p : paths) {
+    if (p.size() <= parent.size() || p.rfind(parent, 0) != 0) continue;
+    const std::string rest = p.substr(parent.size());
+    const bool field = rest[0] == '.' && rest.find_first_of(".[", 1) == std::string::npos;
+    if ((field || rest == "[]") && out.size() < 200) out += (out.empty() ? "" : ", ") + p;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string spec_unused(const Spec& spec, const Side& a, const Side& b) {
+  std::set<std::string> paths;  // every value of a's parameters the spec can name
+  for (const Slot& s : a.layout.params) collect_paths(s.node, &paths);
   for (const auto& [path, p] : spec.params) {
     const std::string name = path.substr(0, path.find_first_of(".["));
     bool found = false;
     for (const Slot& s : a.layout.params) found |= s.name == name;
     if (!found)
       return fmt::format("the spec names parameter `{}`, which {}() does not have", name, a.function);
+    // A path below a parameter that names no field, element or pointee
+    // (`heap.dta`) would refine nothing, silently.
+    for (const std::string& named : {path, p.elements_size}) {
+      if (named.empty() || paths.count(named)) continue;
+      std::string parent = named.substr(0, named.find_last_of('.'));
+      if (named.ends_with("[]")) parent = named.substr(0, named.size() - 2);
+      const std::string below = paths.count(parent) ? paths_below(paths, parent) : "";
+      return fmt::format("the spec names `{}`, which is no value of {}()'s parameters{}", named,
+                         a.function,
+                         below.empty() ? std::string(" it generates")
+                                       : fmt::format(" (below `{}`: {})", parent, below));
+    }
   }
   for (const auto& [name, g] : spec.globals)
     if (!a.x.global(name) && !b.x.global(name))

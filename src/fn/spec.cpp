@@ -23,11 +23,13 @@
 //   NAME is a parameter, or a path to a field: `heap.data`, `ops.less`.
 //   global NAME input         generate the global from its type, per call
 //   global NAME = VALUE       the global is this integer constant
+//   global NAME fn FUNCTION   a function-pointer global: FUNCTION, of the file
 //   level exact|multiset|sorted
 //   param NAME scratch        not an output: what the call leaves there is not compared
 //   intended ROW              a difference in this observation row (return,
 //                             *PARAM, GLOBAL, WARN_ON) is intended, not a finding
 #include <charconv>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -142,13 +144,19 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
     spec->params[w[1]].hi = hi;
     return {};
   }
+  if (w[0] == "global" && w.size() >= 3 && w[2] == "fn") {
+    if (w.size() != 4) return "the form is `global NAME fn FUNCTION` (a function of the file)";
+    spec->globals[w[1]].fn = w[3];
+    return {};
+  }
   if (w[0] == "global" || w[0] == "stub") {
     // `KIND NAME input` or `KIND NAME = INTEGER`: generated per call, or fixed.
     const bool global = w[0] == "global";
     std::int64_t v = 0;
     const bool input = w.size() == 3 && w[2] == "input";
     if (!input && (w.size() != 4 || w[2] != "=" || !parse_int(w[3], &v)))
-      return global ? "the form is `global NAME input` or `global NAME = INTEGER`"
+      return global ? "the form is `global NAME input`, `global NAME = INTEGER` or `global NAME fn "
+                      "FUNCTION`"
                     : "the form is `stub NAME input` or `stub NAME = INTEGER` (a pointer: 0, NULL)";
     if (global && input) spec->globals[w[1]].input = true;
     if (global && !input) spec->globals[w[1]].constant = v;
@@ -163,11 +171,37 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
   return fmt::format("unknown directive `{}` (param, global, stub, level, intended)", w[0]);
 }
 
+// What a line is about, and which kind of thing it says there, for the check
+// that no two lines say one thing twice or contradict each other:
+// {"param heap.less", "binding"}, {"global level", ""}; {"", ""} for a line
+// that has no subject (an unknown directive fails before this).
+std::pair<std::string, std::string> directive_key(const std::vector<std::string>& w) {
+  if (w[0] == "level") return {"level", ""};
+  if ((w[0] == "global" || w[0] == "stub" || w[0] == "intended") && w.size() >= 2)
+    return {w[0] + " " + w[1], ""};
+  if (w[0] != "param" || w.size() < 3) return {};
+  // A function pointer gets one binding; a path gets each other kind once.
+  for (const char* callback : {"less", "cmp", "swap", "null", "fn"})
+    if (w[2] == callback) return {"param " + w[1], "binding"};
+  return {"param " + w[1], w[2]};
+}
+
+// The kinds of line a binding of a function pointer excludes on its path.
+bool excludes_binding(const std::string& kind) {
+  return kind == "range" || kind == "nested" || kind == "heap" || kind == "array" ||
+         kind == "elements";
+}
+
 }  // namespace
 
 bool parse_spec(const std::string& text, const std::string& file, Spec* spec, std::string* error) {
   std::istringstream in(text);
   unsigned number = 0;
+  struct Said {
+    unsigned line;
+    std::string text;
+  };
+  std::map<std::string, std::map<std::string, Said>> said;  // directive_key()
   for (std::string line; std::getline(in, line);) {
     ++number;
     if (const auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
@@ -179,6 +213,27 @@ bool parse_spec(const std::string& text, const std::string& file, Spec* spec, st
       *error = fmt::format("{}:{}: {}", file, number, why);
       return false;
     }
+    // A second line about the same thing would silently win over the first:
+    // name the line it repeats or contradicts.
+    const auto [subject, kind] = directive_key(w);
+    if (subject.empty()) continue;
+    auto& kinds = said[subject];
+    const Said* clash = nullptr;
+    if (auto it = kinds.find(kind); it != kinds.end()) clash = &it->second;
+    for (const auto& [other, earlier] : kinds)
+      if (!clash && ((kind == "binding" && excludes_binding(other)) ||
+                     (other == "binding" && excludes_binding(kind))))
+        clash = &earlier;
+    if (clash) {
+      const bool binding = kind == "binding" || kinds.count("binding");
+      *error = fmt::format("{}:{}: `{}` conflicts with line {}, `{}`: {}", file, number,
+                           words_from(w, 0), clash->line, clash->text,
+                           binding ? "a function pointer takes one binding (less, cmp, swap, "
+                                     "null or fn) and no range, array, nested, heap or elements"
+                                   : "say it once");
+      return false;
+    }
+    kinds.emplace(kind, Said{number, words_from(w, 0)});
   }
   return true;
 }
