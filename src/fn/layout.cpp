@@ -283,19 +283,27 @@ bool param_slots(const Extraction& x, const Spec& spec, Layout* layout, std::str
   return true;
 }
 
+// A `fn` binding (`WHERE fn FUNCTION`) takes the bound function's type from
+// the extraction, which made FUNCTION a root (ExtractOptions::roots).
+bool take_bound(const Extraction& x, const std::string& where, ParamSpec* ps, std::string* error) {
+  const std::string& fn = ps->fn;
+  const auto it = std::find_if(x.bound.begin(), x.bound.end(),
+                               [&fn](const BoundFunction& b) { return b.name == fn; });
+  if (it == x.bound.end()) {
+    *error = fmt::format("`{} fn {}`: {} was not extracted as a root", where, fn, fn);
+    return false;
+  }
+  ps->fn_type = it->type;
+  ps->fn_shape = std::make_shared<CType>(it->shape);
+  return true;
+}
+
 // `global NAME fn FUNCTION`: the global's node, FUNCTION assigned per call.
 bool bound_global(const Extraction& x, const GlobalRead& g, const std::string& fn, Slot* s,
                   std::string* error) {
-  const auto b = std::find_if(x.bound.begin(), x.bound.end(),
-                              [&fn](const BoundFunction& f) { return f.name == fn; });
-  if (b == x.bound.end()) {
-    *error = fmt::format("`global {} fn {}`: {} was not extracted as a root", g.name, fn, fn);
-    return false;
-  }
   ParamSpec ps;
   ps.fn = fn;
-  ps.fn_type = b->type;
-  ps.fn_shape = std::make_shared<CType>(b->shape);
+  if (!take_bound(x, "global " + g.name, &ps, error)) return false;
   if (!callback_node(g.type, ps, "global " + g.name, "global `" + g.name + "`", &s->node, error))
     return false;
   s->node.spec = ps;
@@ -475,20 +483,8 @@ bool build_layout(const Extraction& x, const Spec& spec, Layout* layout, std::st
     }
   }
   Spec effective = infer_spec(x.function, spec);
-  // A `fn` binding takes the bound function's type from the extraction
-  // (which made it a root: ExtractOptions::roots).
-  for (auto& [path, ps] : effective.params) {
-    if (ps.fn.empty()) continue;
-    const std::string& fn = ps.fn;  // (clang 14: a lambda cannot capture a structured binding)
-    const auto it = std::find_if(x.bound.begin(), x.bound.end(),
-                                 [&fn](const BoundFunction& b) { return b.name == fn; });
-    if (it == x.bound.end()) {
-      *error = fmt::format("`param {} fn {}`: {} was not extracted as a root", path, ps.fn, ps.fn);
-      return false;
-    }
-    ps.fn_type = it->type;
-    ps.fn_shape = std::make_shared<CType>(it->shape);
-  }
+  for (auto& [path, ps] : effective.params)
+    if (!ps.fn.empty() && !take_bound(x, "param " + path, &ps, error)) return false;
   if (!size_relations(x.function, &effective, error) || !global_slots(x, effective, layout, error) ||
       !stub_slots(x, spec, layout, error) || !param_slots(x, effective, layout, error))
     return false;
