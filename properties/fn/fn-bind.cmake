@@ -51,8 +51,12 @@ add_test(NAME fn.bind.spec-conflict
          COMMAND ${fn_expect} 2 "^diffsched: error: .*spec-conflict.fnspec:4: `param tl.mask null` conflicts with line 2, `param tl.mask fn node_span`: a function pointer takes one binding" --
                  ${fn_mc_args} --new-function span_sane_meets --spec ${fn_in}/spec-conflict.fnspec)
 add_test(NAME fn.bind.spec-no-such-field
-         COMMAND ${fn_expect} 2 "^diffsched: error: the spec names `tl.flag`, which is no value of span_sane_pairs\\(\\)'s parameters \\(below `tl`: tl.flags, tl.mask\\)" --
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*: the spec names `tl.flag`, which is no value of \\*parameter `tl` of span_sane_pairs\\(\\) \\(below `tl`: tl.mask, tl.flags\\)" --
                  ${fn_mc_args} --new-function span_sane_meets --spec ${fn_in}/spec-no-such-field.fnspec)
+# A misspelt path is named as such, before the field it meant fails to generate.
+add_test(NAME fn.bind.spec-typo-binding
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*: the spec names `tl.msk`, which is no value of \\*parameter `tl` of span_sane_pairs\\(\\) \\(below `tl`: tl.mask, tl.flags\\)" --
+                 ${fn_mc_args} --new-function span_sane_meets --spec ${fn_in}/spec-typo-binding.fnspec)
 # A function-pointer global bound with `global NAME fn FUNCTION`: the hook
 # of global-callback.c, equivalent bound to twice(), a finding (replayed by
 # name) bound to thrice(); unbound, the hint names the `fn` line; a spec
@@ -71,6 +75,7 @@ set_tests_properties(fn.bind.equivalent fn.bind.broken-found fn.bind.replay fn.b
                      fn.bind.hidden-global-covered fn.bind.wrong-type fn.bind.missing-function
                      fn.bind.spec-syntax fn.bind.unbound-names-the-line fn.bind.print-spec
                      fn.bind.compatible-types fn.bind.spec-conflict fn.bind.spec-no-such-field
+                     fn.bind.spec-typo-binding
                      fn.bind.global-equivalent fn.bind.global-found fn.bind.global-hint
                      fn.bind.global-constant-data
                      PROPERTIES LABELS "fn" TIMEOUT 300)

@@ -83,6 +83,34 @@ bool elements_kid(const ParamSpec& ps, const Spec* spec, const std::string& path
   return true;
 }
 
+// A spec path below a struct that names none of its fields (`tl.msk`) is
+// named here, before a field it meant to refine fails to generate.
+bool no_such_field(const CType& t, const Spec& spec, const std::string& path,
+                   const std::string& where, std::string* error) {
+  auto field_name = [](const CType& f) {  // as node_for names it (a union: its first member)
+    if (f.kind != TypeKind::kStruct || !f.is_union || f.inner.empty()) return f.name;
+    return f.name.empty() ? f.inner.front().name : f.name + "." + f.inner.front().name;
+  };
+  const std::string prefix = path + ".";
+  for (auto it = spec.params.lower_bound(prefix);
+       it != spec.params.end() && it->first.rfind(prefix, 0) == 0; ++it) {
+    const std::string rest = it->first.substr(prefix.size());
+    bool found = false;
+    for (const CType& f : t.inner) {
+      const std::string name = field_name(f);
+      found |= rest.rfind(name, 0) == 0 &&
+               (rest.size() == name.size() || rest[name.size()] == '.' || rest[name.size()] == '[');
+    }
+    if (found) continue;
+    std::string fields;
+    for (const CType& f : t.inner) fields += (fields.empty() ? "" : ", ") + path + "." + field_name(f);
+    *error = fmt::format("the spec names `{}`, which is no value of {} (below `{}`: {})", it->first,
+                         where, path, fields);
+    return false;
+  }
+  return true;
+}
+
 // `path`: the spec's name of this value (`heap.data`: a pointer's pointee
 // keeps its path, a field adds `.name`).
 bool node_for(const CType& t, int depth, const std::string& where, Node* out, std::string* error,
@@ -161,6 +189,7 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
         return true;
       }
       if (t.inner.empty()) return fail("its fields are not known here (nested too deeply or empty)");
+      if (spec && !path.empty() && !no_such_field(t, *spec, path, where, error)) return false;
       out->kind = NodeKind::kStruct;
       for (const CType& f : t.inner) {
         // A union field is its first member (what `= {0}` would set): an
