@@ -12,8 +12,17 @@
 // ret: the result (absent for void; a pointer result is null or "nonnull");
 // out: for each pointer or array parameter, its pointee after the call; glob:
 // each covered or written global after the call; a mask is its words, a
-// struct or array a JSON array. warn: the WARN_ON/BUG_ON count of the call
-// (kshim_warn, through the runtime's kshim_take_warning()).
+// struct or array a JSON array; a mask the call left as drawn is "=" (below).
+// warn: the WARN_ON/BUG_ON count of the call (kshim_warn, through the
+// runtime's kshim_take_warning()).
+//
+// "=": a mask in memory the harness allocated for the call, whose words
+// below nr_cpu_ids equal what was drawn into them (a copy taken before the
+// call). Both sides draw the same values, so "=" on both is the same mask,
+// and "=" against words is a difference, as the words would be: the record
+// says exactly what printing the words says, without printing 128 of them
+// per 8192-CPU mask. Not inside a dynamic array, whose elements the
+// multiset and sorted levels compare as a bag.
 #include <set>
 
 #include <fmt/format.h>
@@ -43,6 +52,10 @@ static size_t fnh_nvals, fnh_at;
 static void *fnh_ptrs[65536];
 static size_t fnh_psize[65536];
 static int fnh_nptrs;
+/* The blocks' contents as drawn, taken before the call (fnh_snap()). */
+static unsigned char fnh_drawn[1 << 20];
+static size_t fnh_drawn_at[65536];
+static int fnh_nsnap;	/* blocks 0..fnh_nsnap-1 have their copy */
 static char fnh_tr[1 << 20];	/* the stubs' call trace of one call */
 static size_t fnh_trlen;
 static int fnh_to_tr;	/* fnh_puts() writes to the trace */
@@ -109,6 +122,37 @@ static void fnh_free_all(void)
 {
 	while (fnh_nptrs)
 		free(fnh_ptrs[--fnh_nptrs]);
+	fnh_nsnap = 0;
+}
+
+static void fnh_snap(void)
+{
+	size_t used = 0;
+
+	for (fnh_nsnap = 0; fnh_nsnap < fnh_nptrs; fnh_nsnap++) {
+		size_t n = fnh_psize[fnh_nsnap];
+
+		if (n > sizeof(fnh_drawn) - used)
+			break;
+		__builtin_memcpy(fnh_drawn + used, fnh_ptrs[fnh_nsnap], n);
+		fnh_drawn_at[fnh_nsnap] = used;
+		used += n;
+	}
+}
+
+/* Whether [p, p + n) lies in one copied block and equals its copy. */
+static int fnh_as_drawn(const void *p, size_t n)
+{
+	const unsigned char *c = (const unsigned char *)p;
+	int i;
+
+	for (i = 0; i < fnh_nsnap; i++) {
+		const unsigned char *b = (const unsigned char *)fnh_ptrs[i];
+
+		if (c >= b && c + n <= b + fnh_psize[i])
+			return !__builtin_memcmp(c, fnh_drawn + fnh_drawn_at[i] + (size_t)(c - b), n);
+	}
+	return 0;
 }
 
 static void fnh_draw_mask(struct cpumask *m)
@@ -136,31 +180,67 @@ static void fnh_flush(void)
 	fnh_olen = 0;
 }
 
-static void fnh_puts(const char *s)
+/* Every record goes through these: inlined, a constant string is a few moves. */
+static inline __attribute__((always_inline)) void fnh_putn(const char *s, size_t n)
 {
 	if (fnh_to_tr) {
-		while (*s && fnh_trlen < sizeof(fnh_tr) - 1)
+		while (n-- && fnh_trlen < sizeof(fnh_tr) - 1)
 			fnh_tr[fnh_trlen++] = *s++;
 		return;
 	}
-	while (*s) {
-		if (fnh_olen == sizeof(fnh_out))
-			fnh_flush();
-		fnh_out[fnh_olen++] = *s++;
-	}
+	if (n > sizeof(fnh_out) - fnh_olen)
+		fnh_flush();
+	if (n > sizeof(fnh_out))
+		n = sizeof(fnh_out);
+	__builtin_memcpy(fnh_out + fnh_olen, s, n);
+	fnh_olen += n;
 }
 
+static inline __attribute__((always_inline)) void fnh_puts(const char *s)
+{
+	fnh_putn(s, __builtin_strlen(s));
+}
+
+static const char fnh_digits[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+static const unsigned long long fnh_pow10[19] = {
+	10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
+	1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
+	1000000000000000000ULL, 10000000000000000000ULL,
+};
+
+/* Decimal, two digits per division, written in place (no copy, no call). */
 static void fnh_putu(unsigned long long v)
 {
-	char b[24];
-	int i = 23;
+	char b[20], *o;
+	unsigned int n = 1;
 
-	b[i] = 0;
-	do {
-		b[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	fnh_puts(b + i);
+	while (n < 20 && v >= fnh_pow10[n - 1])
+		n++;
+	if (!fnh_to_tr && n > sizeof(fnh_out) - fnh_olen)
+		fnh_flush();
+	o = (fnh_to_tr ? b : fnh_out + fnh_olen) + n;
+	while (v >= 100) {
+		unsigned int d = (unsigned int)(v % 100);
+
+		v /= 100;
+		*--o = fnh_digits[2 * d + 1];
+		*--o = fnh_digits[2 * d];
+	}
+	if (v >= 10) {
+		*--o = fnh_digits[2 * v + 1];
+		*--o = fnh_digits[2 * v];
+	} else {
+		*--o = (char)('0' + v);
+	}
+	if (fnh_to_tr)
+		fnh_putn(b, n);
+	else
+		fnh_olen += n;
 }
 
 static void fnh_puti(long long v)
@@ -184,6 +264,15 @@ static void fnh_put_mask(const struct cpumask *m)
 		fnh_putu(m->bits[i]);
 	}
 	fnh_puts("]");
+}
+
+/* An output mask: "=" if the call left it as drawn (the record's words). */
+static void fnh_put_out_mask(const struct cpumask *m)
+{
+	if (fnh_as_drawn(m, (nr_cpu_ids + 63) / 64 * sizeof(m->bits[0])))
+		fnh_puts("\"=\"");
+	else
+		fnh_put_mask(m);
 }
 
 static void fnh_full_mask(struct cpumask *m)
@@ -307,6 +396,8 @@ struct Emitter {
   std::vector<std::string> callbacks;  // "kind|type|signature", fnh_cb<i> each, counting calls
   std::set<std::string> tagged_done;
   int temps = 0;
+  bool in_bag = false;  // emitting a dynamic array's elements (the levels compare them as a bag)
+  bool as_drawn = false;  // a record may say "=": fnh_snap() before the call
 
   void tagged_struct(const ElemType& e) {
     if (!e.tagged || !tagged_done.insert(e.c_type()).second) return;
@@ -422,7 +513,10 @@ struct Emitter {
         else
           line(indent, fmt::format("fnh_putu((unsigned long long)({}));", e));
         return;
-      case NodeKind::kMask: line(indent, fmt::format("fnh_put_mask(&({}));", e)); return;
+      case NodeKind::kMask:  // "=" as drawn, but not in a bag (the header comment)
+        line(indent, fmt::format("fnh_put{}_mask(&({}));", in_bag ? "" : "_out", e));
+        as_drawn |= !in_bag;
+        return;
       case NodeKind::kNull:
       case NodeKind::kLess: line(indent, "fnh_puts(\"null\");"); return;  // not compared
       case NodeKind::kStruct: {
@@ -509,6 +603,7 @@ std::string call_function(const Layout& layout, const std::string& function) {
       if (s.node.kind == NodeKind::kPointer) em.line(1, fmt::format("fnh_keep{} = {};", i, arg));
     }
   }
+  em.line(1, "/*fnh_snap*/");  // made a call if a record says "=" (below)
   em.line(1, "kshim_take_warning(&fnh_w);");
   if (!layout.stubs.empty()) em.line(1, "fnh_stubs_reset();");
   for (std::size_t i = 0; i < em.callbacks.size(); ++i) em.line(1, fmt::format("fnh_cb{}_calls = 0;", i));
@@ -547,9 +642,11 @@ std::string call_function(const Layout& layout, const std::string& function) {
     if (!observed_param(s)) continue;
     if (!first) em.line(1, "fnh_puts(\",\");");
     first = false;
-    if (s.node.kind == NodeKind::kArray && s.node.count < 0)
+    if (s.node.kind == NodeKind::kArray && s.node.count < 0) {
+      em.in_bag = true;
       em.emit_elements(s.node, fmt::format("fnh_keep{}", i), fmt::format("fnh_len{}", i), 1, 0);
-    else
+      em.in_bag = false;
+    } else
       em.emit(s.node, fmt::format("fnh_keep{}", i), 1, 0);
   }
   if (!em.callbacks.empty()) {  // the cost: callback calls of this call, compared only by --max-cost-ratio
@@ -580,6 +677,8 @@ std::string call_function(const Layout& layout, const std::string& function) {
   em.line(1, "fnh_flush();");
   em.line(1, "fnh_free_all();");
   em.line(0, "}");
+  const std::string marker = "/*fnh_snap*/";
+  em.out.replace(em.out.find(marker), marker.size(), em.as_drawn ? "fnh_snap();" : "");
   return em.types + em.defs + em.out;
 }
 
