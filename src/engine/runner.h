@@ -34,8 +34,6 @@ class Observer {
                      const typename S::Lockstep& lockstep, const Verdict& verdict) = 0;
 };
 
-// One run in progress, fed op by op (RapidCheck commands use this directly;
-// run_lockstep() feeds a whole sequence). Holds nr_cpu_ids for its lifetime.
 // Calls f(op) for each op in order until it returns false, asking the
 // cache for an op two ahead: an op variant is as large as its largest
 // alternative (a cpudl find holds a 1 KiB cpumask), so a program is a
@@ -53,6 +51,8 @@ void for_each_prefetched(std::span<const Op> ops, F&& f) {
   }
 }
 
+// One run in progress, fed op by op (RapidCheck commands use this directly;
+// run_lockstep() feeds a whole sequence). Holds nr_cpu_ids for its lifetime.
 template <Subject S>
 class LockstepRun {
  public:

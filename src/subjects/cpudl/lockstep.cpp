@@ -156,8 +156,9 @@ void Lockstep::step(const Op& op, std::size_t index, Level level, Verdict& v) {
   // A cheap pass says whether every state check passes (what changed, or one
   // fused pass over everything); only when it does not do the ordered,
   // detailed checks run to name the finding.
-  const bool check_state = mode_ == CheckMode::kIncremental ? !incremental_state_ok(find ? -1 : skip_rule_.cpu, level)
-                                                            : !fast_state_ok(level);
+  const bool check_state = mode_ == CheckMode::kIncremental
+                               ? !incremental_state_ok(find ? -1 : skip_rule_.cpu, level)
+                               : !fast_state_ok(level);
   if (!check_state && !find) return;
   if (check_state && !check_side_invariants(op, index, v)) return;
   // A find whose answer is side 0's on every side passes the reference
@@ -339,16 +340,15 @@ bool Lockstep::incremental_state_ok(int op_cpu, Level level) {
       ok &= !(r < h.size && kernel::dl_time_before(el[s].dl, el[r].dl));
     }
     for (int cpu : changed_cpus_) {
-      // Without a branch on whether the CPU is in the heap (in or out at
-      // random in a fuzzed program; a CPU not in it reads slot 0, ignored).
       const int idx = el[cpu].idx;
       const auto ucpu = static_cast<unsigned>(cpu);
-      const bool in = idx != kernel::IDX_INVALID;
-      if (in && static_cast<unsigned>(idx) >= static_cast<unsigned>(h.size)) return false;
-      const int at = in ? idx : 0;  // slot 0 is read, and ignored, for a CPU not in the heap
-      ok &= in == model_.contains(cpu);
-      ok &= (!in) | ((el[at].cpu == cpu) & model_.has_dl(cpu, el[at].dl) &
-                   !((bits[ucpu / 64] >> (ucpu % 64)) & 1UL));
+      if (idx == kernel::IDX_INVALID) {
+        ok &= !model_.contains(cpu);
+        continue;
+      }
+      if (static_cast<unsigned>(idx) >= static_cast<unsigned>(h.size)) return false;
+      ok &= model_.contains(cpu) && el[idx].cpu == cpu && model_.has_dl(cpu, el[idx].dl);
+      ok &= !((bits[ucpu / 64] >> (ucpu % 64)) & 1UL);
     }
     if (!ok) return false;
     if (level != Level::kExact || sides_.size() < 2) continue;
@@ -523,7 +523,6 @@ bool Lockstep::compare_with_model(const Op& op, const FindArgs* find, std::size_
                                   Verdict& v, bool check_state) {
   const u64 max_dl = check_state ? model_.max_dl().value_or(0) : 0;
   bool stale_noted = false;
-
   for (std::size_t i = 0; i < sides_.size(); ++i) {
     const HeapView h = check_state ? sides_[i]->view() : HeapView{};  // read only then
     auto fail = [&](std::string_view field, std::string where, std::string expected,
