@@ -36,15 +36,6 @@ std::string format_find(const FindResult& r) {
 
 }  // namespace
 
-std::string format_state(const HeapView& h) {
-  std::string out = fmt::format("size {} [", h.size);
-  for (int i = 0; i < h.size; ++i)
-    fmt::format_to(std::back_inserter(out), "{}{}:{}", i ? " " : "", h.elements[i].cpu,
-                   io::format_value(h.elements[i].dl));
-  fmt::format_to(std::back_inserter(out), "] free {}", io::format_value(*h.free_cpus));
-  return out;
-}
-
 Lockstep::Lockstep() {
   sides_.push_back(make_reference_side());
   sides_.push_back(make_optimized_side());
@@ -311,9 +302,9 @@ bool Lockstep::collect_changes(std::size_t side, const HeapView& h, int op_cpu) 
 }
 
 bool Lockstep::incremental_state_ok(int op_cpu, Level level) {
-  const unsigned nr = model_.nr_cpu_ids();
   const auto max = model_.max_dl();
-  const kernel::cpudl_item<kernel::Uncounted>* ref = nullptr;  // side 0's elements (kExact)
+  const bool exact = level == Level::kExact && sides_.size() >= 2;
+  const kernel::cpudl_item<kernel::Uncounted>* ref = nullptr;  // side 0's elements (exact)
   for (std::size_t side = 0; side < sides_.size(); ++side) {
     const HeapView h = sides_[side]->view();
     const auto* el = h.elements;
@@ -324,49 +315,60 @@ bool Lockstep::incremental_state_ok(int op_cpu, Level level) {
       take_snapshots();
       return true;
     }
-    const unsigned long* bits = h.free_cpus->bits;
-    bool ok = true;
-    for (int s : changed_slots_) {
-      if (s >= h.size) continue;
-      const int cpu = el[s].cpu;
-      const auto ucpu = static_cast<unsigned>(cpu);
-      if (ucpu >= nr) return false;
-      ok &= el[cpu].idx == s;
-      ok &= !((bits[ucpu / 64] >> (ucpu % 64)) & 1UL);
-      ok &= model_.has_dl(cpu, el[s].dl);
-      ok &= !(s > 0 && kernel::dl_time_before(el[kernel::parent(s)].dl, el[s].dl));
-      const int l = kernel::left_child(s), r = kernel::right_child(s);
-      ok &= !(l < h.size && kernel::dl_time_before(el[s].dl, el[l].dl));
-      ok &= !(r < h.size && kernel::dl_time_before(el[s].dl, el[r].dl));
+    if (side > 0 && exact) {
+      // Equal before the op: compare what either side changed. Equal after
+      // it too, the side's invariants are side 0's, which passed: every
+      // relation the op could break has a field that changed, and side 0's
+      // lists hold every field side 0 wrote.
+      for (const auto* list : {&changed_slots_, &ref_changed_slots_})
+        for (int sl : *list)
+          if (sl < h.size && (el[sl].cpu != ref[sl].cpu || el[sl].dl != ref[sl].dl)) return false;
+      for (const auto* list : {&changed_cpus_, &ref_changed_cpus_})
+        for (int cpu : *list)
+          if (el[cpu].idx != ref[cpu].idx) return false;
+      continue;
     }
-    for (int cpu : changed_cpus_) {
-      const int idx = el[cpu].idx;
-      const auto ucpu = static_cast<unsigned>(cpu);
-      if (idx == kernel::IDX_INVALID) {
-        ok &= !model_.contains(cpu);
-        continue;
-      }
-      if (static_cast<unsigned>(idx) >= static_cast<unsigned>(h.size)) return false;
-      ok &= model_.contains(cpu) && el[idx].cpu == cpu && model_.has_dl(cpu, el[idx].dl);
-      ok &= !((bits[ucpu / 64] >> (ucpu % 64)) & 1UL);
-    }
-    if (!ok) return false;
-    if (level != Level::kExact || sides_.size() < 2) continue;
-    if (side == 0) {
+    if (!changes_ok(h)) return false;
+    if (exact) {
       ref = el;
       ref_changed_slots_ = changed_slots_;
       ref_changed_cpus_ = changed_cpus_;
-      continue;
     }
-    // Equal before the op: compare what either side changed.
-    for (const auto* list : {&changed_slots_, &ref_changed_slots_})
-      for (int sl : *list)
-        if (sl < h.size && (el[sl].cpu != ref[sl].cpu || el[sl].dl != ref[sl].dl)) return false;
-    for (const auto* list : {&changed_cpus_, &ref_changed_cpus_})
-      for (int cpu : *list)
-        if (el[cpu].idx != ref[cpu].idx) return false;
   }
   return true;  // collect_changes() moved the snapshots on
+}
+
+// The invariants at every slot and CPU collect_changes() listed.
+bool Lockstep::changes_ok(const HeapView& h) const {
+  const unsigned nr = model_.nr_cpu_ids();
+  const auto* el = h.elements;
+  const unsigned long* bits = h.free_cpus->bits;
+  bool ok = true;
+  for (int s : changed_slots_) {
+    if (s >= h.size) continue;
+    const int cpu = el[s].cpu;
+    const auto ucpu = static_cast<unsigned>(cpu);
+    if (ucpu >= nr) return false;
+    ok &= el[cpu].idx == s;
+    ok &= !((bits[ucpu / 64] >> (ucpu % 64)) & 1UL);
+    ok &= model_.has_dl(cpu, el[s].dl);
+    ok &= !(s > 0 && kernel::dl_time_before(el[kernel::parent(s)].dl, el[s].dl));
+    const int l = kernel::left_child(s), r = kernel::right_child(s);
+    ok &= !(l < h.size && kernel::dl_time_before(el[s].dl, el[l].dl));
+    ok &= !(r < h.size && kernel::dl_time_before(el[s].dl, el[r].dl));
+  }
+  for (int cpu : changed_cpus_) {
+    const int idx = el[cpu].idx;
+    const auto ucpu = static_cast<unsigned>(cpu);
+    if (idx == kernel::IDX_INVALID) {
+      ok &= !model_.contains(cpu);
+      continue;
+    }
+    if (static_cast<unsigned>(idx) >= static_cast<unsigned>(h.size)) return false;
+    ok &= model_.contains(cpu) && el[idx].cpu == cpu && model_.has_dl(cpu, el[idx].dl);
+    ok &= !((bits[ucpu / 64] >> (ucpu % 64)) & 1UL);
+  }
+  return ok;
 }
 
 bool Lockstep::fast_state_ok(Level level) const {

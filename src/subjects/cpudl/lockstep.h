@@ -101,6 +101,7 @@ class Lockstep {
   // op_cpu: the CPU an update op names (Model::ContractCheck::cpu), -1 for a find
   // (find_cap's task CPU is not one it may change).
   bool incremental_state_ok(int op_cpu, Level level);
+  bool changes_ok(const HeapView& h) const;
   // Fills changed_slots_ / changed_cpus_ with what side `side` changed (from
   // its store log, or by diffing against its snapshot); false when it cannot
   // tell (a log overflowed, a store outside the elements).

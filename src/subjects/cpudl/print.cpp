@@ -1,6 +1,7 @@
 #include "subjects/cpudl/print.h"
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,15 @@ namespace diffsched::cpudl {
 
 using io::format_op;
 using io::format_value;
+
+std::string format_state(const HeapView& h) {
+  std::string out = fmt::format("size {} [", h.size);
+  for (int i = 0; i < h.size; ++i)
+    fmt::format_to(std::back_inserter(out), "{}{}:{}", i ? " " : "", h.elements[i].cpu,
+                   format_value(h.elements[i].dl));
+  fmt::format_to(std::back_inserter(out), "] free {}", format_value(*h.free_cpus));
+  return out;
+}
 
 void print_step(std::FILE* out_, std::size_t index, const Op& op,
                 const Lockstep& ls) {
