@@ -17,6 +17,13 @@
 # The Markdown summary goes to the job summary when $GITHUB_STEP_SUMMARY is set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Each step's wall time, so a slow CI run shows where its minutes went.
+step_start=$SECONDS
+step() {  # step TITLE: ends the previous step's timing, starts TITLE's
+  if ((SECONDS > step_start)); then echo "ci: the step took $((SECONDS - step_start)) s"; fi
+  step_start=$SECONDS
+  if [[ $1 != done ]]; then echo "== $1"; fi
+}
 [[ -x build/diffsched ]] || { echo "ci-steps: error: no build/diffsched (run README's test command first)" >&2; exit 2; }
 
 check_campaign() {  # check_campaign OUT_DIR STATUS
@@ -36,31 +43,32 @@ check_campaign() {  # check_campaign OUT_DIR STATUS
 if [[ -n ${CI_CAMPAIGN_OUT:-} ]]; then
   # .ci/run's fresh root: the main job (README's first command) ran the
   # campaign of CAMPAIGN_SECONDS and exited 0; its reports are checked here.
-  echo "== fuzz campaign (libFuzzer), all targets: the main job's, ${CAMPAIGN_SECONDS:-?} s, in $CI_CAMPAIGN_OUT"
+  step "fuzz campaign (libFuzzer), all targets: the main job's, ${CAMPAIGN_SECONDS:-?} s, in $CI_CAMPAIGN_OUT"
   [[ -f $CI_CAMPAIGN_OUT/summary.md ]] || { echo "ci: no $CI_CAMPAIGN_OUT/summary.md (did the main job run?)"; exit 1; }
   check_campaign "$CI_CAMPAIGN_OUT" 0
 else
-  echo "== fuzz campaign (libFuzzer), all targets, ${CI_CAMPAIGN_SECONDS:-60} s"
+  step "fuzz campaign (libFuzzer), all targets, ${CI_CAMPAIGN_SECONDS:-60} s"
   status=0
   ./build/diffsched campaign --time "${CI_CAMPAIGN_SECONDS:-60}" --jobs "$(nproc)" \
       --corpus build/ci-corpus --out build/ci-campaign --progress-every 30 -q || status=$?
   check_campaign build/ci-campaign $status
 fi
 
-echo "== fuzz campaign (AFL++), all targets, ${CI_AFL_SECONDS:-40} s"
+step "fuzz campaign (AFL++), all targets, ${CI_AFL_SECONDS:-40} s"
 status=0
 ./build/diffsched campaign --engine afl --time "${CI_AFL_SECONDS:-40}" --jobs "$(nproc)" \
     --corpus build/ci-corpus-afl --out build/ci-campaign-afl --progress-every 30 -q || status=$?
 check_campaign build/ci-campaign-afl $status
 
-echo "== coverage of the checked-in corpus"
+step "coverage of the checked-in corpus"
 ./build/diffsched coverage
 
-echo "== OSS-Fuzz / ClusterFuzzLite build.sh"
+step "OSS-Fuzz / ClusterFuzzLite build.sh"
 bash scripts/check-oss-fuzz-build.sh address 1000
 
-echo "== kernel-check --in-kernel: the examples in a booted kernel vs the shim"
+step "kernel-check --in-kernel: the examples in a booted kernel vs the shim"
 bash scripts/ci-in-kernel.sh
 
-echo "== mutation score of the checks (diffsched mutate, 30 sampled mutants per file)"
+step "mutation score of the checks (diffsched mutate, 30 sampled mutants per file)"
 bash scripts/ci-mutate.sh build/ci-mutate
+step "done"
