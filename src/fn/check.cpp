@@ -350,13 +350,13 @@ std::string intended_text(const Layout& layout, const std::vector<Input>& inputs
 // The finding's block: the first diverging input, and its minimised form with
 // both sides' observations (or the input's own when nothing smaller keeps
 // the signature); one replay command that needs no seed.
-std::string finding_text(const FnOptions& o, const Layout& layout, std::size_t k, const Input& input,
-                         const Minimized& m, json* j) {
+std::string finding_text(const FnOptions& o, const Layout& layout, FnLevel level, std::size_t k,
+                         const Input& input, const Minimized& m, json* j) {
   std::string text = fmt::format("first divergence: input {}\n  input: {}\n", k, show_input(layout, input));
   const std::string replay = replay_input_command(o, layout, m.input);
   if (m.rounds > 0)
     text += fmt::format("minimised ({} round{}, {} candidates run, the same finding `{}`):\n  input: {}\n",
-                        m.rounds, m.rounds == 1 ? "" : "s", m.tried, finding_signature(layout, m.old_obs, m.new_obs, FnLevel::kExact),
+                        m.rounds, m.rounds == 1 ? "" : "s", m.tried, finding_signature(layout, m.old_obs, m.new_obs, level),
                         show_input(layout, m.input));
   text += show_observations(layout, m.old_obs, m.new_obs, m.input.nr_cpu_ids);
   (*j)["minimized"] = {{"input", show_input(layout, m.input)}, {"rounds", m.rounds}, {"tried", m.tried},
@@ -444,7 +444,7 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
                              {"new_fault", b[k].fault_what},
                              {"replay", replay_command(o, k + 1, layout, inputs)}};
     if (r.first >= 0) {
-      text += finding_text(o, layout, k, inputs[k], shrink(k), &j);
+      text += finding_text(o, layout, level, k, inputs[k], shrink(k), &j);
     } else {
       text += fmt::format("first divergence at `exact`: input {}\n  input: {}\n{}", k, in,
                           show_observations(layout, a[k], b[k], inputs[k].nr_cpu_ids));

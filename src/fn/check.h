@@ -72,9 +72,10 @@ bool equal_at(const Layout& layout, const Observation& a, const Observation& b, 
               bool but_intended = false);
 
 // The first observation row ("return", "*NAME", a global, "WARN_ON") whose
-// values differ at the level, or "" (faults are not rows).
+// values differ at the level, or "" (faults are not rows); with
+// but_intended, the rows the spec declares intended are passed over.
 std::string first_differing_row(const Layout& layout, const Observation& a, const Observation& b,
-                                FnLevel level);
+                                FnLevel level, bool but_intended = false);
 
 // The two sides' observations, one block of lines, readable: masks as CPU
 // lists, arrays as lists, differing rows marked.

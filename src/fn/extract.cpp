@@ -133,11 +133,11 @@ void Extractor::note_external(CXCursor ref, bool is_function) {
   const CXType type = FN_LC(clang_getCursorType)(ref);
   e.type = type_spelling(type);
   if (!is_function) return;
-  e.result = describe(FN_LC(clang_getResultType)(type), 0, 1);
+  e.result = describe(FN_LC(clang_getResultType)(type), 0, kMaxFieldDepth);
   const int n = FN_LC(clang_getNumArgTypes)(type);
   e.prototyped = !e.implicit && type.kind == CXType_FunctionProto;
   for (int i = 0; e.prototyped && i < n; ++i) {
-    CType t = describe(FN_LC(clang_getArgType)(type, static_cast<unsigned>(i)), 0, 1);
+    CType t = describe(FN_LC(clang_getArgType)(type, static_cast<unsigned>(i)), 0, kMaxFieldDepth);
     t.name = fmt::format("a{}", i);
     e.params.push_back(std::move(t));
   }
@@ -184,7 +184,7 @@ void Extractor::on_reference(CXCursor node, CXCursor ref, const std::string& rea
       if (fresh) {
         const CXCursor decl = def_here ? def : ref;
         g.name = name;
-        g.type = describe(FN_LC(clang_getCursorType)(decl), 0, 1);
+        g.type = describe(FN_LC(clang_getCursorType)(decl), 0, kMaxFieldDepth);
         g.defined_in_file = defined_in_file;
         g.is_static = FN_LC(clang_Cursor_getStorageClass)(decl) == CX_SC_Static;
         const CXCursor canonical = FN_LC(clang_getCanonicalCursor)(ref);

@@ -458,9 +458,24 @@ bool same_node(const Node& a, const Node& b) {
   return true;
 }
 
+// The names of a's slots that b has none of: "`x`, `y`".
+std::string only_in(const std::vector<Slot>& a, const std::vector<Slot>& b) {
+  std::string names;
+  for (const Slot& s : a)
+    if (std::none_of(b.begin(), b.end(), [&](const Slot& t) { return t.name == s.name; }))
+      names += (names.empty() ? "`" : ", `") + s.name + "`";
+  return names;
+}
+
 std::string same_slots(const std::vector<Slot>& a, const std::vector<Slot>& b, const char* what) {
-  if (a.size() != b.size())
-    return fmt::format("the two sides take {} {} and {}", what, a.size(), b.size());
+  if (a.size() != b.size()) {
+    const std::string old_only = only_in(a, b), new_only = only_in(b, a);
+    std::string which;
+    if (!old_only.empty()) which += "old only: " + old_only;
+    if (!new_only.empty()) which += (which.empty() ? "" : "; ") + std::string("new only: ") + new_only;
+    return fmt::format("the two sides take different {} ({} and {}{}): both must take the same "
+                       "inputs", what, a.size(), b.size(), which.empty() ? "" : "; " + which);
+  }
   for (std::size_t i = 0; i < a.size(); ++i)
     if (a[i].name != b[i].name || !same_node(a[i].node, b[i].node))
       return fmt::format("{} `{}` of the old side and `{}` of the new side differ in name or type",

@@ -48,7 +48,8 @@ bool in_domain(const Layout& layout, const Input& input);
 // What a finding is, for minimisation: "fault:old:AddressSanitizer:
 // heap-buffer-overflow", "fault:both", or "differs:ROW" with ROW the first
 // observation that differs at the level ("return", "*env", a global,
-// "WARN_ON"). "" when the two observations agree at the level.
+// "WARN_ON"), never one the spec declares intended. "" when the two
+// observations agree at the level.
 std::string finding_signature(const Layout& layout, const Observation& old_side,
                               const Observation& new_side, FnLevel level);
 

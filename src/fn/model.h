@@ -203,6 +203,10 @@ struct Stub {
 struct Layout {
   std::string function;
   std::vector<Stub> stubs;    // by name, both sides' (merge_stubs)
+  // External variables the shim lacks: the harness defines them (this side
+  // only: each side's unit declares its own). As any global, one the
+  // function reads is an input the spec covers, or a hidden global.
+  std::vector<std::string> defined_externs;
   std::vector<Slot> globals;  // covered globals, then
   std::vector<Slot> params;   // the parameters, in order
   std::vector<Slot> written;  // globals written and not covered: observed only

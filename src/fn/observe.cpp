@@ -182,10 +182,10 @@ bool equal_at(const Layout& layout, const Observation& a, const Observation& b, 
 }
 
 std::string first_differing_row(const Layout& layout, const Observation& a, const Observation& b,
-                                FnLevel level) {
+                                FnLevel level, bool but_intended) {
   Observation x = a, y = b;
-  x.record = normalize(layout, a.record, level);
-  y.record = normalize(layout, b.record, level);
+  x.record = normalize(layout, a.record, level, but_intended);
+  y.record = normalize(layout, b.record, level, but_intended);
   for (const Row& r : rows_of(layout, x, y))
     if (r.old_text != r.new_text) return r.name;
   return "";
@@ -207,7 +207,10 @@ std::string show_observations(const Layout& layout, const Observation& a, const 
   for (const Row& r : rows_of(layout, a, b)) {
     const bool differs = r.old_text != r.new_text;
     s += fmt::format("  {:<12} old: {}\n", r.name, r.old_text);
-    s += fmt::format("  {:<12} new: {}{}\n", "", r.new_text, differs ? "   <-- differs" : "");
+    s += fmt::format("  {:<12} new: {}{}\n", "", r.new_text,
+                     !differs                        ? ""
+                     : layout.intended.count(r.name) ? "   <-- differs (intended)"
+                                                     : "   <-- differs");
   }
   return s;
 }

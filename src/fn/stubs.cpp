@@ -58,11 +58,9 @@ bool stub_slots(const Extraction& x, const Spec& spec, Layout* layout, std::stri
   std::vector<Slot> slots;
   for (const External& e : x.externals) {
     if (e.in_shim && !e.implicit) continue;
-    if (!e.is_function) {
-      *error = fmt::format("{}() uses the external variable `{}`, which the kernel shim lacks "
-                           "(only functions are stubbed: docs/fn.md \"Stubs\")",
-                           x.function.name, e.name);
-      return false;
+    if (!e.is_function) {  // defined by the harness; covered (or hidden) as any global
+      layout->defined_externs.push_back(e.name);
+      continue;
     }
     Stub s{e.name, e.result, e.params, e.prototyped, e.implicit, true};
     if (!s.prototyped) s.params.clear();
@@ -88,9 +86,12 @@ bool stub_slots(const Extraction& x, const Spec& spec, Layout* layout, std::stri
                  !value_node(r, fmt::format("the result of stub {}()", e.name), &value, &why)) {
         *error = fmt::format("{}() calls {}(), which the kernel shim lacks, and its result (type "
                              "`{}`) is not drawn: {}", x.function.name, e.name, r.spelling,
-                             pointer ? fmt::format("add `stub {} = 0` to a --spec file (every "
-                                                   "call returns NULL)", e.name)
-                                     : why + "; a result of this type cannot be stubbed yet");
+                             pointer && why.empty()
+                                 ? fmt::format("add `stub {} = 0` to a --spec file (every call "
+                                               "returns NULL)", e.name)
+                             : pointer ? fmt::format("{}; or add `stub {} = 0` to a --spec file "
+                                                     "(every call returns NULL)", why, e.name)
+                                       : why + "; a result of this type cannot be stubbed yet");
         return false;
       } else if (constant) {
         if (value.kind != NodeKind::kScalar) {
@@ -188,8 +189,13 @@ std::string stub_prototypes(const Layout& layout) {
 }
 
 std::string stub_definitions(const Layout& layout) {
-  if (layout.stubs.empty()) return {};
-  std::string out = fmt::format(R"(
+  std::string out;
+  if (!layout.defined_externs.empty())
+    out += "\n/* ---- external variables the shim lacks (docs/fn.md \"Stubs\") ---- */\n";
+  for (const std::string& name : layout.defined_externs)  // the type of the unit's declaration
+    out += fmt::format("__typeof__({}) {};\n", name, name);
+  if (layout.stubs.empty()) return out;
+  out += fmt::format(R"(
 /* ---- stubs: external functions the shim lacks (docs/fn.md "Stubs") ---- */
 #define FNH_STUB_VALUES {}
 #define FNH_MAX_TRACE 64
