@@ -128,8 +128,11 @@ static int glue_init(void)
 		 * free-CPU helpers whose init still marks every CPU free (a 3.18
 		 * tree that took v3.19's helpers but kept the old init) starts
 		 * from the same state: rq_online_dl() then sets the bit of every
-		 * online CPU, which init had set already. */
-		memset(cp.free_cpus, 0, sizeof(struct cpumask));
+		 * online CPU, which init had set already. Every allocated word,
+		 * cpumask_size(): not sizeof(struct cpumask), which wrote 1 KiB
+		 * into the guest's 8-byte allocation (6.1, 4 CPUs) and once
+		 * crashed it at a later close(). */
+		memset(cp.free_cpus, 0, cpumask_size());
 	return ret;
 }
 

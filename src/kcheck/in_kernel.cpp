@@ -155,9 +155,11 @@ int run_in_kernel(const InKernelOptions& o) {
     if (f.kind == "kernel-vs-shim")
       fmt::print("  (either the shim models this kernel API differently, or the candidate depends on "
                  "something the shim models differently)\n");
+    bool reproduced = true;
     if (o.replay.empty()) {
       std::fflush(stdout);
       Minimized m = minimize(env, p, f, o.minimize_boots);
+      reproduced = m.reproduced;
       const fs::path repro = o.output.empty() ? KcheckWork{env.work}.minimized() : o.output;
       const std::string text = reproducer_text(*o.subject, m.program, m.finding ? *m.finding : f, m.minimal, o.spec);
       // A reproducer that cannot be written is said, and the finding (1) still wins.
@@ -167,10 +169,16 @@ int run_in_kernel(const InKernelOptions& o) {
                    repro.string());
       else
         res.reproducer = repro.string();
-      fmt::print("minimised{}: {} ops -> {} ops ({} variants; {} guest boot{}){}\n",
-                 m.minimal ? "" : " (NOT MINIMAL: the boot budget ran out)", f.op, m.program.ops.size(),
-                 m.variants, m.rounds, m.rounds == 1 ? "" : "s",
-                 written ? ", written to " + repro.string() : std::string());
+      if (!m.reproduced)
+        fmt::print("NOT REPRODUCED: the same program ran again in a fresh boot without the finding "
+                   "(a fault that depends on the boot, such as memory corrupted earlier); the "
+                   "reproducer is the program as it first ran{}\n",
+                   written ? ", written to " + repro.string() : std::string());
+      else
+        fmt::print("minimised{}: {} ops -> {} ops ({} variants; {} guest boot{}){}\n",
+                   m.minimal ? "" : " (NOT MINIMAL: the boot budget ran out)", f.op, m.program.ops.size(),
+                   m.variants, m.rounds, m.rounds == 1 ? "" : "s",
+                   written ? ", written to " + repro.string() : std::string());
       if (m.finding)
         for (const auto& d : m.finding->details) fmt::print("  {}\n", d);
       fmt::print("{}", text);
@@ -178,7 +186,8 @@ int run_in_kernel(const InKernelOptions& o) {
                  util::self_command(), o.subject->name, util::shell_path(o.spec.file),
                  util::shell_path(repro));
     }
-    fmt::print("verdict: FINDING {} ({})\n", f.signature, figures_now());
+    fmt::print("verdict: FINDING {}{} ({})\n", f.signature,
+               reproduced ? "" : ", seen once and not reproduced in a second boot", figures_now());
     return kExitFinding;
   }
   if (!out.not_run.empty()) {

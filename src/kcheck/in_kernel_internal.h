@@ -211,6 +211,10 @@ struct Minimized {
   unsigned rounds = 0;
   std::size_t variants = 0;
   bool minimal = false;
+  // False when the first guest round ran the program and its parts again and
+  // the finding came back in none (a crash that depends on the boot):
+  // nothing was dropped, and the report says so.
+  bool reproduced = true;
 };
 
 Minimized minimize(Env& env, const HostProgram& start, const Finding& finding, unsigned max_rounds);

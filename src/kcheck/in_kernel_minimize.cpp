@@ -117,10 +117,12 @@ Minimized minimize(Env& env, const HostProgram& start, const Finding& finding, u
     std::optional<std::size_t> best;
     std::size_t best_len = n;
     std::optional<Finding> best_finding;
+    bool reproduced = false;  // by any variant, the program itself included
     for (std::size_t i = 0; i < variants.size(); ++i) {
       std::string why;
       auto f = judge(*env.subject, variants[i], static_cast<int>(i), guest, shim, &why);
       if (!f || f->signature != finding.signature) continue;
+      reproduced = true;
       if (i == 0) m.finding = f;  // the verbose states of the current reproducer
       const std::size_t len = static_cast<std::size_t>(f->op);  // ops up to the finding
       if (i > 0 && len < best_len) {
@@ -128,6 +130,11 @@ Minimized minimize(Env& env, const HostProgram& start, const Finding& finding, u
         best_len = len;
         best_finding = f;
       }
+    }
+    if (round == 1 && !reproduced) {
+      m.reproduced = false;  // neither the program nor a part of it: nothing to reduce against
+      m.finding = finding;
+      break;
     }
     if (!best) {
       m.minimal = true;  // no chunk, down to single ops, can go

@@ -117,8 +117,13 @@ static inline unsigned int cpumask_weight_and(const struct cpumask *a, const str
 { return (unsigned int)bitmap_weight_and(cpumask_bits(a), cpumask_bits(b), small_cpumask_bits); }
 static inline unsigned int cpumask_weight_andnot(const struct cpumask *a, const struct cpumask *b)
 { return (unsigned int)bitmap_weight_andnot(cpumask_bits(a), cpumask_bits(b), small_cpumask_bits); }
-/* The bytes a cpumask_var_t holds here: a whole struct cpumask. */
-static inline unsigned int cpumask_size(void) { return (unsigned int)sizeof(struct cpumask); }
+/* The bytes a cpumask_var_t holds: with OFFSTACK, the kernel allocates the
+ * nr_cpu_ids bits' words only (cpumask_size(): BITS_TO_LONGS(nr_cpumask_bits)
+ * longs to v6.4, BITS_TO_LONGS(large_cpumask_bits) after, both nr_cpu_ids),
+ * so neither may a candidate or the glue write a whole struct cpumask into
+ * one: under ASan, the shim's allocation is exactly that size. */
+static inline unsigned int cpumask_size(void)
+{ return (unsigned int)(BITS_TO_LONGS(nr_cpu_ids) * sizeof(unsigned long)); }
 
 /* ---- searches: >= nr_cpu_ids means none ------------------------------------ */
 static inline unsigned int cpumask_first(const struct cpumask *m)
@@ -275,11 +280,11 @@ static inline int cpulist_parse(const char *buf, struct cpumask *m)
 static inline ssize_t cpumap_print_to_pagebuf(bool list, char *buf, const struct cpumask *m)
 { return bitmap_print_to_pagebuf(list, buf, cpumask_bits(m), (int)nr_cpu_ids); }
 
-/* ---- off-stack masks: a whole struct cpumask from the allocator ------------ */
+/* ---- off-stack masks: cpumask_size() bytes from the allocator -------------- */
 static inline bool alloc_cpumask_var(cpumask_var_t *mask, gfp_t flags)
-{ *mask = (struct cpumask *)kshim_alloc(1, sizeof(struct cpumask), (flags & __GFP_ZERO) != 0); return *mask != NULL; }
+{ *mask = (struct cpumask *)kshim_alloc(1, cpumask_size(), (flags & __GFP_ZERO) != 0); return *mask != NULL; }
 static inline bool zalloc_cpumask_var(cpumask_var_t *mask, gfp_t flags)
-{ (void)flags; *mask = (struct cpumask *)kshim_alloc(1, sizeof(struct cpumask), 1); return *mask != NULL; }
+{ (void)flags; *mask = (struct cpumask *)kshim_alloc(1, cpumask_size(), 1); return *mask != NULL; }
 #define alloc_cpumask_var_node(mask, flags, node) alloc_cpumask_var(mask, flags)
 #define zalloc_cpumask_var_node(mask, flags, node) zalloc_cpumask_var(mask, flags)
 static inline void free_cpumask_var(cpumask_var_t mask) { kfree(mask); }
