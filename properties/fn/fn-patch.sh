@@ -56,10 +56,26 @@ bad-hunk)
 nothing-checkable)
   # fn cannot take the one function changed (a stub that would return a
   # function pointer): listed with fn's reason, and exit 2, never 0.
+  # The reason is fn's error line whole (read from its --verdict-json file,
+  # never cut), its end included, and not prefixed twice.
   run 2 fn --patch "$in/fn-topology-level.diff" --tree "$tree"
-  has "kernel/sched/level.c sd_level_of: not checkable: diffsched fn cannot check it: "
+  has "kernel/sched/level.c sd_level_of: not checkable: diffsched fn cannot check it: old side "
+  grep -q "sd_level_of: not checkable: .*to a --spec file (every call returns NULL)\$" "$tmp/out" || fail "the reason is cut"
+  grep -q "cannot check it: diffsched: error:" "$tmp/out" && fail "the reason is fn's output parsed back"
   has "verdict: nothing checkable"
   one_error_line "nothing checkable"
+  ;;
+verdict-json-error)
+  # fn without a verdict (exit 2, 3) writes its one error line as data.
+  run 2 fn --old "$src/properties/fn/inputs/compile-error.c" --new "$src/properties/fn/inputs/compile-error.c" \
+    --function first_cpu --verdict-json "$tmp/v.json"
+  python3 - "$tmp/v.json" "$tmp/err" <<'PY' || fail "no error verdict in --verdict-json"
+import json, sys
+j = json.load(open(sys.argv[1]))
+line = open(sys.argv[2]).read().strip()
+assert j["verdict"] == "error" and j["status"] == 2, j
+assert line == "diffsched: error: " + j["error"], (line, j)
+PY
   ;;
 stubbed)
   # sd_degenerate_span() reads its span through sched_domain_span(), which

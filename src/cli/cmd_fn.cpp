@@ -7,6 +7,7 @@
 // commit range) changes, each checked by fn or named as not checkable; the
 // patch is read, staged and routed by check-patch's code (patch/check.h,
 // fn_only), never a second reader. Exit: docs/fn.md "A patch or a range".
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -14,10 +15,12 @@
 #include <system_error>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "fn/check.h"
 #include "fn/workdir.h"
+#include "io/load.h"
 #include "patch/apply.h"
 #include "patch/check.h"
 #include "util/temp_dir.h"
@@ -161,8 +164,8 @@ Runner add_fn_command(CLI::App& app, bool perf) {
   sub->add_flag("!--no-minimize", o->minimize,
                 "report a finding's first input as found, without making it smaller");
   sub->add_option("--verdict-json", o->verdict_json,
-                  "also write the JSON verdict object to FILE (check-patch reads it; only on a "
-                  "verdict, exit 0 or 1)");
+                  "also write the JSON verdict object to FILE (check-patch reads it); without a "
+                  "verdict (exit 2, 3), {\"verdict\":\"error\",\"status\":N,\"error\":LINE}");
   return [o, function, pa, sub] {
     // Without --level, the spec's level holds (else exact).
     if (sub->count("--level") == 0) o->level.clear();
@@ -179,7 +182,15 @@ Runner add_fn_command(CLI::App& app, bool perf) {
     if (o->old_function.empty() || o->new_function.empty())
       return bad_input("fn: give --function NAME (or --old-function and --new-function)");
     o->replay_prefix = self_command();
-    return fn::run_fn(*o);
+    const int rc = fn::run_fn(*o);
+    // No verdict: the reason as data for check-patch, never its prose parsed back.
+    if ((rc == 2 || rc == 3) && !o->verdict_json.empty() && !fn::last_fn_error().empty())
+      if (std::string why; !io::write_file(
+              o->verdict_json,
+              nlohmann::json{{"verdict", "error"}, {"status", rc}, {"error", fn::last_fn_error()}}.dump() + "\n",
+              &why))
+        std::fprintf(stderr, "diffsched: error: %s\n", why.c_str());
+    return rc;
   };
 }
 

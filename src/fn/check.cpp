@@ -29,8 +29,11 @@ using nlohmann::json;
 
 constexpr int kOk = 0, kFinding = 1, kBad = 2, kOutOfDomain = 3;
 
+std::string g_last_error;  // last_fn_error()
+
 int bad(const std::string& message) {
   fmt::print(stderr, "diffsched: error: {}\n", message);
+  g_last_error = message;
   return kBad;
 }
 
@@ -190,13 +193,13 @@ struct Cost {
   std::uint64_t old_total = 0, new_total = 0;
   long worst = -1;  // the input of the largest ratio
   std::uint64_t worst_old = 0, worst_new = 0;
-  double ratio() const { return static_cast<double>(worst_new) / static_cast<double>(std::max<std::uint64_t>(worst_old, 1)); }
+  static double of(std::uint64_t o, std::uint64_t n) {  // new/old: 1 if equal, new/1 if old is 0
+    return o == n ? 1.0 : static_cast<double>(n) / static_cast<double>(std::max<std::uint64_t>(o, 1)); }
+  double ratio() const { return of(worst_old, worst_new); }
 };
 
 // The metric's count of one observation (false: not counted, or a fault).
-bool count_of(const Observation& o, const Metric& m, std::uint64_t* n) {
-  return cost_count(o, m.key, n);
-}
+bool count_of(const Observation& o, const Metric& m, std::uint64_t* n) { return cost_count(o, m.key, n); }
 
 // new's count above `limit` times old's (an old count of 0 counts as 1).
 bool above(std::uint64_t old_count, std::uint64_t new_count, double limit) {
@@ -236,7 +239,7 @@ std::string cost_text(const FnOptions& o, const Layout& layout, const std::vecto
                  {"worst_old", c.worst_old}, {"worst_new", c.worst_new}, {"worst_ratio", c.ratio()}};
   *lines += fmt::format(
       "cost ({}): old {}, new {} in all ({:.2f}x); the most for new: input {}, old {}, new {} ({:.2f}x)\n", m.what,
-      c.old_total, c.new_total, static_cast<double>(c.new_total) / static_cast<double>(std::max<std::uint64_t>(c.old_total, 1)),
+      c.old_total, c.new_total, Cost::of(c.old_total, c.new_total),
       k, c.worst_old, c.worst_new, c.ratio());
   const double limit = o.*m.limit;
   if (*status != kOk || limit <= 0 || !above(c.worst_old, c.worst_new, limit)) return "";
@@ -496,7 +499,10 @@ bool cost_count(const Observation& o, const std::string& key, std::uint64_t* n) 
   return true;
 }
 
+const std::string& last_fn_error() { return g_last_error; }
+
 int run_fn(const FnOptions& o) {
+  g_last_error.clear();
   Spec spec;
   if (!o.spec_file.empty()) {
     std::ifstream f(o.spec_file);

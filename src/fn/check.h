@@ -84,6 +84,10 @@ std::string show_observations(const Layout& layout, const Observation& old_side,
 
 int run_fn(const FnOptions& options);
 
+// The one line run_fn() last printed as `diffsched: error: LINE` (exit 2 or
+// 3), "" if none: the CLI writes it to --verdict-json as data.
+const std::string& last_fn_error();
+
 // --print-spec (print_spec.cpp): the spec inferred for the pair, with the
 // given spec's refinements and `level`, on stdout. 0; 2 with one line on
 // stderr when the pair cannot be laid out, or (after printing) when a read

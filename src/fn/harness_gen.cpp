@@ -566,8 +566,8 @@ bool observed_param(const Slot& s) {
   return !s.is_length && (s.node.kind == NodeKind::kPointer || s.node.kind == NodeKind::kArray);
 }
 
-// fnh_call(k): one input's call and its record.
-std::string call_function(const Layout& layout, const std::string& function) {
+// fnh_call(k): one input's call (of FNH_TARGET, target_of()) and its record.
+std::string call_function(const Layout& layout) {
   Emitter em;
   em.line(0, "static void fnh_call(unsigned long long k)\n{");
   for (std::size_t i = 0; i < layout.params.size(); ++i)
@@ -614,8 +614,8 @@ std::string call_function(const Layout& layout, const std::string& function) {
   // Only the call's own loads and stores count (fnh_counting); only the
   // call is timed (the clock build), and then nothing is recorded.
   const std::string call =
-      fmt::format("(fnh_mem = 0, fnh_counting = 1, fnh_t0 = fnh_timing ? fnh_now() : 0, {}({}))",
-                  function, args);
+      fmt::format("(fnh_mem = 0, fnh_counting = 1, fnh_t0 = fnh_timing ? fnh_now() : 0, FNH_TARGET({}))",
+                  args);
   const std::string after =
       "fnh_ns = fnh_timing ? fnh_now() - fnh_t0 : 0; fnh_counting = 0; "
       "__asm__ volatile(\"\" ::: \"memory\"); if (fnh_timing) { fnh_free_all(); return; }";
@@ -683,13 +683,25 @@ std::string call_function(const Layout& layout, const std::string& function) {
   return em.types + em.defs + em.out;
 }
 
+// The function as the harness calls it. The counted build calls it through
+// a volatile pointer: inlined into the harness (not instrumented), its loads
+// and stores would not count (a small function counted 0). The clock build
+// calls it directly, as a caller in the kernel would.
+std::string target_of(const std::string& function) {
+  return fmt::format(
+      "#ifdef FNH_CLOCK_REPS\n#define FNH_TARGET {0}\n#else\n"
+      "static __typeof__({0}) *volatile fnh_target = {0};\n#define FNH_TARGET fnh_target\n#endif\n",
+      function);
+}
+
 }  // namespace
 
 std::string harness_source(const Layout& layout, const std::string& function) {
   // The harness is not instrumented for memory operations: only the unit is.
   return fmt::format("#define FNH_HANG_SECONDS {}\n", kHangSeconds) +
          "#pragma clang attribute push (__attribute__((no_sanitize(\"coverage\"))), apply_to = function)\n" +
-         kPrologue + stub_definitions(layout) + "\n" + call_function(layout, function) + kMain +
+         kPrologue + stub_definitions(layout) + "\n" + target_of(function) +
+         call_function(layout) + kMain +
          "#pragma clang attribute pop\n";
 }
 

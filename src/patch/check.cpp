@@ -355,10 +355,15 @@ Unit check_unit(const Context& c, const FnCheck& fn, const std::string& name,
 }
 
 // What `diffsched fn --verdict-json` wrote, into `run`; false if it is not one.
-bool read_fn_verdict(const fs::path& file, CheckRun* run) {
+// False without a verdict; then *error is fn's one error line, if it wrote one.
+bool read_fn_verdict(const fs::path& file, CheckRun* run, std::string* error) {
   const nlohmann::json j = nlohmann::json::parse(util::read_text(file), nullptr, false);
   if (!j.is_object() || !j.contains("verdict") || !j["verdict"].is_string()) return false;
   const std::string v = j["verdict"];
+  if (v == "error") {
+    *error = j.contains("error") && j["error"].is_string() ? j["error"].get<std::string>() : "";
+    return false;
+  }
   run->verdict = v == "finding" ? "finding" : "equivalent";
   run->status = v == "finding" ? kExitFinding : kExitOk;
   run->level = j.value("level", "exact");
@@ -429,9 +434,9 @@ FnCheck fn_child(const CheckPatchOptions& o) {
     const int rc = tools::run({.argv = argv, .log = run->log, .new_process_group = true,
                                .deadline = deadline, .stdin_null = true});
     run->seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
-    if (!read_fn_verdict(verdict, run)) {
-      if (rc == kExitBadInput) {  // fn cannot take it: no verdict, with fn's reason
-        *why = fmt::format("diffsched fn cannot check it: {}", last_line(run->log));
+    if (std::string error; !read_fn_verdict(verdict, run, &error)) {
+      if (rc == kExitBadInput) {  // fn cannot take it: no verdict, with fn's reason (whole)
+        *why = fmt::format("diffsched fn cannot check it: {}", error.empty() ? last_line(run->log) : error);
         return false;
       }
       run->status = kExitBadInput;
