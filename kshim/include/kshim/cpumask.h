@@ -21,7 +21,8 @@
  *   crosses start); cpumask_next_wrap(n, mask) from v6.15 (the next CPU
  *   after n, wrapping to CPU 0, >= nr_cpu_ids only for an empty mask);
  *   cpumask_setall() follows bitmap_fill() (kshim/bitmap.h).
- * Allocation: a cpumask_var_t is a whole struct cpumask (NR_CPUS bits).
+ * Allocation: a cpumask_var_t holds cpumask_size() bytes, the words of
+ * nr_cpu_ids bits (as OFFSTACK kernels allocate it; ASan sees past them).
  */
 #ifndef KSHIM_CPUMASK_H
 #define KSHIM_CPUMASK_H
