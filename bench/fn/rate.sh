@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Issue 24 section 7 (partial: no fn fuzz target yet): inputs per second of
-# `diffsched fn`'s property run, and the harness overhead against bare calls
+# Issue 24 section 7: inputs per second of `diffsched fn`'s property run and
+# of its libFuzzer target (--fuzz), and the harness overhead against bare calls
 # (--clock), for a cpumask function at nr_cpu_ids 8192 (the pick pair's
 # select_dst_cpu) and an array function (heapsort-ties, lengths 0..64).
 # The rate is (N2 - N1) / (t(N2) - t(N1)): the build and extraction of
@@ -26,6 +26,17 @@ rate "select_dst_cpu nr=8192" --old "$p/reference.c" --new "$p/optimized.c" --fu
 # old.c against itself: the pair differs at `exact` on input 1, and the
 # run stops at a finding; the harness cost is that of any array pair.
 rate "sort_cpu_loads len<=64" --old "$h/old.c" --new "$h/old.c" --function sort_cpu_loads
+# The fuzzer's rate (fn --fuzz S: both sides in one libFuzzer process; the
+# runner's own count over its own time, from --json's .fuzz).
+fuzzrate() { # name, then the fn arguments
+  local name=$1; shift
+  local out rc=0; out=$("$ds" fn "$@" --seed 1 --runs 1 --fuzz "${FUZZ_SECONDS:-20}" --json 2>/dev/null) || rc=$?
+  if [ "$rc" -ne 0 ]; then echo "rate.sh: error: exit $rc (not equivalent) from: $ds fn $* --fuzz" >&2; exit 2; fi
+  printf '%-28s libFuzzer %s inputs in %.1f s: %8.1f inputs/s\n' "$name" "$(echo "$out" | jq '.fuzz.runs')" \
+    "$(echo "$out" | jq '.fuzz.seconds')" "$(echo "$out" | jq '.fuzz.runs / .fuzz.seconds')"
+}
+fuzzrate "select_dst_cpu nr=8192" --old "$p/reference.c" --new "$p/optimized.c" --function select_dst_cpu --nr-cpus 8192
+fuzzrate "sort_cpu_loads len<=64" --old "$h/old.c" --new "$h/old.c" --function sort_cpu_loads
 # The harness overhead against bare calls of the two functions (--clock: both
 # sides rebuilt at -O2 without sanitizers; per input, the least of 20 timings
 # of the call alone and of the harness's whole work for it: the arguments

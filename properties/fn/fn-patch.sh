@@ -48,6 +48,17 @@ plain-diff)
   run 1 fn --patch "$in/fn-pick-broken.diff" --tree "$tree" $fast --no-minimize
   has "(diff)" && has "find_new_dst_cpu: checked: finding: " && has "    replay: " && has "exit 1"
   ;;
+fuzz)
+  # --fuzz S goes to each function's run (its count in the listing); the
+  # flags a whole patch's run does not take are refused, not ignored.
+  run 0 fn --patch "$in/fn-pick.patch" --tree "$tree" $fast --fuzz 2
+  grep -Eq "find_new_dst_cpu: checked: equivalent \(60 inputs, 60 compared, [1-9][0-9]* fuzzed, level exact\)" "$tmp/out" ||
+    fail "no fuzzed count in the listing"
+  for flag in "--clock 3" "--max-cost-ratio 2" "--search-worst 5" "--exhaustive" "--fuzz-corpus $tmp/c --fuzz 2"; do
+    run 2 fn --patch "$in/fn-pick.patch" --tree "$tree" $flag
+    one_error_line "fn --patch/--git takes none of"
+  done
+  ;;
 bad-hunk)
   run 2 fn --patch "$in/bad-hunk-fails.diff" --tree "$tree"
   one_error_line "patch 1 does not apply: kernel/sched/cpudeadline.c hunk 1 '@@ -158,7 +158,7 @@"

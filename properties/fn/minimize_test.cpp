@@ -4,6 +4,7 @@
 // each way an input leaves it, and a finding's signature names its kind.
 #include <algorithm>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,40 @@ TEST(FnInputText, ReadsBackWhatItPrints) {
     EXPECT_EQ(back.nr_cpu_ids, in.nr_cpu_ids);
     EXPECT_EQ(back.values, in.values) << show_input(l, in);
   }
+}
+
+// fn --fuzz's decoder (decode_input): every byte string, the empty one and
+// all-ones included, is an input within the domain that the text form reads
+// back, the same bytes always the same input, and the bytes steer it.
+TEST(FnDecode, EveryByteStringIsAnInputInTheDomain) {
+  const Layout l = layout();
+  std::mt19937_64 rng(5);
+  std::vector<std::vector<std::uint8_t>> cases = {{}, std::vector<std::uint8_t>(64, 0xff),
+                                                  std::vector<std::uint8_t>(9000, 0xff), {0x07}};
+  for (int i = 0; i < 400; ++i) {
+    std::vector<std::uint8_t> b(rng() % (i % 10 == 0 ? 20000 : 300));
+    for (auto& x : b) x = static_cast<std::uint8_t>(rng());
+    cases.push_back(std::move(b));
+  }
+  std::set<std::string> seen;
+  for (const auto& bytes : cases) {
+    for (unsigned nr : {0u, 8192u}) {
+      const Input in = decode_input(l, bytes, nr);
+      ASSERT_TRUE(in_domain(l, in)) << show_input(l, in);
+      if (nr) {
+        EXPECT_EQ(in.nr_cpu_ids, nr);
+      }
+      Input back;
+      std::string error;
+      ASSERT_TRUE(parse_input(l, show_input(l, in), &back, &error)) << error << "\n" << show_input(l, in);
+      EXPECT_EQ(back.values, in.values);
+      const Input again = decode_input(l, bytes, nr);
+      EXPECT_EQ(again.nr_cpu_ids, in.nr_cpu_ids);
+      EXPECT_EQ(again.values, in.values);
+      seen.insert(show_input(l, in));
+    }
+  }
+  EXPECT_GT(seen.size(), cases.size());  // not a few inputs whatever the bytes
 }
 
 TEST(FnInputText, NamesTheInputThatIsWrong) {

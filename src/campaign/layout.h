@@ -16,6 +16,8 @@
 //   CORPUS/.<target>.merge-<pid>/                a merge's staging directory
 #pragma once
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -68,7 +70,7 @@ struct Layout {
   // (A name with a '.' is a file, else a directory.)
   static constexpr std::string_view kOwned[] = {"summary.md", "junit.xml",      "results.sarif",
                                                 "findings",   "work",           "perf",
-                                                "build-fuzz.log", "build-afl.log"};
+                                                "fn",         "build-fuzz.log", "build-afl.log"};
 
   fs::path marker() const { return out / kMarker; }
   fs::path summary_md() const { return out / "summary.md"; }
@@ -77,6 +79,9 @@ struct Layout {
   fs::path findings() const { return out / "findings"; }
   fs::path work() const { return out / "work"; }
   fs::path perf() const { return out / "perf"; }
+  fs::path fn() const { return out / "fn"; }  // --fn: each pair's verdict JSON and log
+  // --fn: a pair's fuzzer corpus, kept and grown as a target's is.
+  fs::path fn_corpus(std::string_view function) const { return corpus / fmt::format("fn-{}", function); }
   fs::path build_log(std::string_view preset) const;  // OUT/build-<preset>.log
   fs::path classify_log() const { return work() / "classify.log"; }
   fs::path rerun_log() const { return work() / "rerun.log"; }

@@ -6,19 +6,36 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <fstream>
+
+#include <nlohmann/json.hpp>
 
 #include "campaign/campaign.h"
 #include "campaign/layout.h"
 #include "cli/commands.h"
 #include "perf/run.h"
+#include "tools/process.h"
+#include "util/text.h"
 
 namespace diffsched::cli {
 
+namespace fs = std::filesystem;
+
 namespace {
+
+// A pair of --fn OLD.c,NEW.c,FUNCTION[,SPEC], read at the edge.
+struct FnPair {
+  std::string old_file, new_file, function, spec;
+};
 
 struct CampaignArgs {
   campaign::CampaignOptions o;
+  std::vector<std::string> fn_args;  // --fn, as given
+  std::vector<FnPair> fn_pairs;      // the same, read
+  std::uint64_t fn_time = 60;        // --fn-time: each pair's fuzzing seconds
   bool quiet = false;
   bool perf = false;              // --perf: the extra perf stage
   std::uint64_t perf_runs = 2000;  // its evaluations per search
@@ -74,6 +91,82 @@ int perf_stage(const CampaignArgs& a) {
   return status;
 }
 
+// "" or the one line saying what is wrong with a --fn value.
+std::string read_fn_pair(const std::string& text, FnPair* p) {
+  std::vector<std::string> parts;
+  for (std::size_t at = 0;;) {
+    const std::size_t comma = text.find(',', at);
+    parts.push_back(text.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  if (parts.size() < 3 || parts.size() > 4)
+    return fmt::format("--fn {}: expected OLD.c,NEW.c,FUNCTION[,SPEC.fnspec]", text);
+  *p = {parts[0], parts[1], parts[2], parts.size() == 4 ? parts[3] : ""};
+  for (const std::string* f : {&p->old_file, &p->new_file, &p->spec})
+    if ((f != &p->spec || !f->empty()) && !fs::is_regular_file(*f))
+      return fmt::format("--fn {}: {} is not a file", text, f->empty() ? "''" : *f);
+  const bool name = !p->function.empty() && !std::isdigit(static_cast<unsigned char>(p->function[0])) &&
+                    std::all_of(p->function.begin(), p->function.end(),
+                                [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  if (!name) return fmt::format("--fn {}: `{}` is not a C function name", text, p->function);
+  return "";
+}
+
+// The --fn stage: `diffsched fn --fuzz` on each pair as a child (its verdict
+// read back as data, --verdict-json), a Markdown section appended to
+// OUT/summary.md. Returns 1 if a pair has a finding, 2 if a pair could not
+// be checked (or the summary not written), else 0.
+int fn_stage(const CampaignArgs& a) {
+  const campaign::Layout layout{a.o.out, a.o.corpus};
+  std::string md = fmt::format("\n## fn stage (diffsched fn --fuzz {} s a pair)\n\n"
+                               "| function | old | new | verdict | fuzzed inputs | replay or error |\n"
+                               "|---|---|---|---|---|---|\n", a.fn_time);
+  int status = kExitOk;
+  std::error_code ec;
+  fs::create_directories(layout.fn(), ec);
+  for (std::size_t k = 0; k < a.fn_pairs.size(); ++k) {
+    const FnPair& p = a.fn_pairs[k];
+    const fs::path json_file = layout.fn() / fmt::format("{}-{}.json", k + 1, p.function);
+    const fs::path log = layout.fn() / fmt::format("{}-{}.log", k + 1, p.function);
+    std::vector<std::string> argv = {util::self_path(), "fn", "--old", p.old_file, "--new", p.new_file,
+                                     "--function", p.function, "--fuzz", std::to_string(a.fn_time),
+                                     "--fuzz-corpus", layout.fn_corpus(p.function).string(),
+                                     "--verdict-json", json_file.string(),
+                                     "--seed", std::to_string(a.o.seed.value_or(1))};
+    if (!p.spec.empty()) argv.insert(argv.end(), {"--spec", p.spec});
+    fs::remove(json_file, ec);
+    const int rc = tools::run({.argv = argv, .log = log, .deadline = static_cast<double>(a.fn_time) + 900,
+                               .stdin_null = true});
+    const auto j = nlohmann::json::parse(tools::read_text(json_file), nullptr, false);
+    std::string verdict = "error", fuzzed = "-", detail;
+    if (j.is_object()) {
+      verdict = j.value("verdict", std::string("?"));
+      if (j.contains("fuzz") && j["fuzz"].contains("runs") && j["fuzz"]["runs"].is_number())
+        fuzzed = std::to_string(j["fuzz"]["runs"].get<std::uint64_t>());
+      if (j.contains("first_divergence")) detail = "`" + j["first_divergence"].value("replay", "") + "`";
+      if (j.contains("error")) detail = j.value("error", "");
+    }
+    if (rc == kExitFinding) {
+      status = std::max(status, kExitFinding);
+    } else if (rc != kExitOk) {
+      status = kExitBadInput;
+      if (detail.empty()) detail = fmt::format("exit {}, no verdict (see {})", rc, log.string());
+    }
+    md += fmt::format("| `{}` | `{}` | `{}` | {} | {} | {} |\n", p.function, p.old_file, p.new_file, verdict,
+                      fuzzed, detail);
+  }
+  std::ofstream summary(layout.summary_md(), std::ios::app);
+  summary << md;
+  summary.flush();
+  if (!summary) {
+    fmt::print(stderr, "diffsched: error: cannot write {}\n", layout.summary_md().string());
+    status = std::max(status, kExitBadInput);
+  }
+  if (!a.quiet) fmt::print("{}", md);
+  return status;
+}
+
 const campaign::TargetRun& first_failure(const campaign::CampaignReport& r) {
   for (const auto& t : r.targets)
     if (t.status == campaign::TargetStatus::kEngineFailed) return t;
@@ -91,17 +184,18 @@ int run_campaign_cmd(CampaignArgs& a) {
   }
   if (!a.quiet) fmt::print("\n{}", campaign::report_markdown(report));
   fmt::print("\nreports: {0}/summary.md {0}/junit.xml {0}/results.sarif\n", a.o.out.string());
-  int perf_status = 0;
-  if (a.perf && !report.interrupted) perf_status = perf_stage(a);
+  int stage_status = 0;  // the extra stages': 0, 1 or 2
+  if (a.perf && !report.interrupted) stage_status = perf_stage(a);
+  if (!a.fn_pairs.empty() && !report.interrupted) stage_status = std::max(stage_status, fn_stage(a));
   if (report.interrupted)
     fmt::print(stderr, "diffsched: campaign interrupted (signal {}); the corpus holds what was "
                        "merged\n", report.signal);
   else if (const std::size_t n = report.engine_failures())
     fmt::print(stderr, "diffsched: error: campaign: {} target{} engine-failed (first: {}: {})\n",
                n, n == 1 ? "" : "s", first_failure(report).target, first_failure(report).error);
-  // The perf stage raises the status, never lowers it (2 and 130/143 stay).
-  if (status == kExitOk || (status == kExitFinding && perf_status == kExitBadInput))
-    return std::max(status, perf_status);
+  // The extra stages raise the status, never lower it (2 and 130/143 stay).
+  if (status == kExitOk || (status == kExitFinding && stage_status == kExitBadInput))
+    return std::max(status, stage_status);
   return status;
 }
 
@@ -148,7 +242,21 @@ Runner add_campaign(CLI::App& app) {
                 "summary, reproducers in OUT/perf/");
   sub->add_option("--perf-runs", a->perf_runs, "evaluations per perf search (default 2000)")
       ->check(positive());
-  return [a] { return run_campaign_cmd(*a); };
+  sub->add_option("--fn", a->fn_args,
+                  "extra stage, repeatable: OLD.c,NEW.c,FUNCTION[,SPEC.fnspec], a function pair "
+                  "run by diffsched fn --fuzz (docs/fn.md \"Fuzzing\"), its corpus kept in "
+                  "CORPUS/fn-FUNCTION, a row in the summary");
+  sub->add_option("--fn-time", a->fn_time, "--fn: each pair's fuzzing seconds (default 60)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{86400}));
+  return [a] {
+    for (const std::string& text : a->fn_args) {  // every pair read before anything runs
+      FnPair p;
+      if (const std::string why = read_fn_pair(text, &p); !why.empty())
+        return bad_input(fmt::format("campaign: {}", why));
+      a->fn_pairs.push_back(std::move(p));
+    }
+    return run_campaign_cmd(*a);
+  };
 }
 
 }  // namespace diffsched::cli

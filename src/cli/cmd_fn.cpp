@@ -42,6 +42,11 @@ int run_fn_patch(const fn::FnOptions& f, const PatchArgs& a) {
       !f.input.empty() || !f.replay_file.empty() || f.print_spec)
     return bad_input("fn --patch/--git checks every function the patch changes: it takes no "
                      "--old, --new, --function, --spec, --input, --replay or --print-spec");
+  // What a whole patch's run does not take is refused, never ignored.
+  if (f.max_cost_ratio > 0 || f.max_mem_ratio > 0 || f.clock_reps > 0 || f.search_worst > 0 ||
+      f.exhaustive || !f.fuzz_corpus.empty())
+    return bad_input("fn --patch/--git takes none of --max-cost-ratio, --max-mem-ratio, --clock, "
+                     "--search-worst, --exhaustive or --fuzz-corpus: run them on one function's pair");
   patch::CheckPatchOptions o;
   o.fn_only = true;
   o.runs = static_cast<unsigned>(f.runs);
@@ -49,6 +54,7 @@ int run_fn_patch(const fn::FnOptions& f, const PatchArgs& a) {
   o.fn_args = {"--seed", std::to_string(f.seed)};
   if (!f.level.empty()) o.fn_args.insert(o.fn_args.end(), {"--level", f.level});
   if (!f.minimize) o.fn_args.push_back("--no-minimize");
+  if (f.fuzz_seconds) o.fn_args.insert(o.fn_args.end(), {"--fuzz", std::to_string(f.fuzz_seconds)});
   o.self = util::self_path();
   o.self_command = self_command();
   o.version = version_string();
@@ -139,6 +145,14 @@ Runner add_fn_command(CLI::App& app, bool perf) {
                   "the input of the largest new/old cost for a worse one (docs/fn.md, \"Cost\"); "
                   "the input found joins the run")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{100000}));
+  auto* fuzz = sub->add_option("--fuzz", o->fuzz_seconds,
+                  "after the generated inputs, run libFuzzer on the pair for S seconds (both sides "
+                  "in one process, docs/fn.md \"Fuzzing\"); an input it stops on joins the run")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{86400}));
+  sub->add_option("--fuzz-corpus", o->fuzz_corpus,
+                  "--fuzz: keep the fuzzer's corpus in DIR (made if missing; it grows run by run), "
+                  "as campaign --fn does")
+      ->needs(fuzz);
   auto* input = sub->add_option("--input", o->input,
                                 "run one call, given in the text form a finding prints "
                                 "(docs/input-format.md), instead of generated inputs");
@@ -146,11 +160,13 @@ Runner add_fn_command(CLI::App& app, bool perf) {
       ->check(CLI::ExistingFile)
       ->excludes(input);
   search->excludes(input)->excludes(replay);  // one given call: nothing to search from
+  fuzz->excludes(input)->excludes(replay);
   sub->add_flag("--exhaustive", o->exhaustive,
                 "every input within the bounds below instead of random ones (docs/fn.md "
                 "\"Bounded exhaustive run\"); no difference is \"equivalent within bounds\"")
       ->excludes(input)
-      ->excludes(replay);
+      ->excludes(replay)
+      ->excludes(fuzz);
   sub->add_option("--max-nr-cpus", o->max_nr_cpus, "--exhaustive: masks at nr_cpu_ids 1..N (default 4)")
       ->check(CLI::Range(1u, 8192u));
   sub->add_option("--int-range", o->int_range,

@@ -12,6 +12,7 @@
 
 #include "fn/check.h"
 #include "fn/exhaustive.h"
+#include "fn/fuzz.h"
 #include "fn/minimize.h"
 #include "fn/sides.h"
 #include "fn/workdir.h"
@@ -35,18 +36,6 @@ int bad(const std::string& message) {
   fmt::print(stderr, "diffsched: error: {}\n", message);
   g_last_error = message;
   return kBad;
-}
-
-bool parse_level(const std::string& name, FnLevel* level) {
-  if (name == "exact") *level = FnLevel::kExact;
-  else if (name == "sorted") *level = FnLevel::kSorted;
-  else if (name == "multiset") *level = FnLevel::kMultiset;
-  else return false;
-  return true;
-}
-
-const char* level_name(FnLevel l) {
-  return l == FnLevel::kExact ? "exact" : l == FnLevel::kSorted ? "sorted" : "multiset";
 }
 
 // A finding's input made smaller (minimize.h), with what each side did on it.
@@ -196,6 +185,8 @@ struct Cost {
   static double of(std::uint64_t o, std::uint64_t n) {  // new/old: 1 if equal, new/1 if old is 0
     return o == n ? 1.0 : static_cast<double>(n) / static_cast<double>(std::max<std::uint64_t>(o, 1)); }
   double ratio() const { return of(worst_old, worst_new); }
+  static std::string text(std::uint64_t o, std::uint64_t n) {  // "1.20x", or "old makes none"
+    return o == 0 && n > 0 ? "old makes none" : fmt::format("{:.2f}x", of(o, n)); }
 };
 
 // The metric's count of one observation (false: not counted, or a fault).
@@ -238,9 +229,9 @@ std::string cost_text(const FnOptions& o, const Layout& layout, const std::vecto
   (*j)[m.key] = {{"old", c.old_total}, {"new", c.new_total}, {"worst_input", k},
                  {"worst_old", c.worst_old}, {"worst_new", c.worst_new}, {"worst_ratio", c.ratio()}};
   *lines += fmt::format(
-      "cost ({}): old {}, new {} in all ({:.2f}x); the most for new: input {}, old {}, new {} ({:.2f}x)\n", m.what,
-      c.old_total, c.new_total, Cost::of(c.old_total, c.new_total),
-      k, c.worst_old, c.worst_new, c.ratio());
+      "cost ({}): old {}, new {} in all ({}); the most for new: input {}, old {}, new {} ({})\n", m.what,
+      c.old_total, c.new_total, Cost::text(c.old_total, c.new_total), k, c.worst_old, c.worst_new,
+      Cost::text(c.worst_old, c.worst_new));
   const double limit = o.*m.limit;
   if (*status != kOk || limit <= 0 || !above(c.worst_old, c.worst_new, limit)) return "";
   const Minimized mm = shrink(k, m, limit);
@@ -378,8 +369,10 @@ bool bounds_of(const FnOptions& o, Bounds* b, std::string* error) {
   return parse_int_range(o.int_range, b, error);
 }
 
-// "seed 1", or "exhaustive: nr_cpu_ids 1..4, ..." (and the bounds in j).
-std::string run_kind(const FnOptions& o, json* j) {
+// "seed 1", or "exhaustive: nr_cpu_ids 1..4, ..." (and the bounds in j);
+// then what the fuzzer ran (fuzz.h).
+std::string run_kind(const FnOptions& o, const FuzzRun& fuzz, json* j) {
+  if (o.fuzz_seconds > 0) return fmt::format("seed {}; then {}", o.seed, fuzz_text(o, fuzz, j));
   if (!o.exhaustive) return fmt::format("seed {}", o.seed);
   Bounds b;
   std::string error;
@@ -393,7 +386,7 @@ std::string run_kind(const FnOptions& o, json* j) {
 int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& inputs,
            const std::vector<Observation>& a, const std::vector<Observation>& b, FnLevel level,
            const std::function<Minimized(std::size_t)>& shrink, const PerfShrink& perf_shrink,
-           const Clock& clock, const WorstSearch& search) {
+           const Clock& clock, const WorstSearch& search, const FuzzRun& fuzz) {
   const Outcome r = compare_all(layout, a, b, level);
   std::string weaker;  // "equivalent at `sorted`, divergent at `exact`"
   if (r.first_exact >= 0 && (r.strongest != FnLevel::kMultiset || r.all_multiset))
@@ -430,7 +423,7 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
   if (!weaker.empty()) j["weaker"] = weaker;
   std::string text = fmt::format("diffsched fn: old {} {}(), new {} {}(); {} inputs ({}), level {}\n",
                                  o.old_file, o.old_function, o.new_file, o.new_function,
-                                 inputs.size(), run_kind(o, &j), level_name(level));
+                                 inputs.size(), run_kind(o, fuzz, &j), level_name(level));
   if (!layout.stubs.empty()) {  // the externals the shim lacks (docs/fn.md "Stubs")
     std::string names;
     for (const Stub& st : layout.stubs) names += (names.empty() ? "" : ", ") + st.name + "()";
@@ -464,15 +457,21 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
   else if (status == kFinding)
     ;  // the perf finding's verdict line is cost_text's
   else if (r.first_exact >= 0)
-    text += fmt::format("verdict: {} ({} inputs compared)\n", verdict, r.compared);
+    text += fmt::format("verdict: {} ({} inputs compared{})\n", verdict, r.compared,
+                        fuzz.counted ? fmt::format(", and {} fuzzed", fuzz.runs) : "");
   else if (r.intended > 0)
     text += intended_text(layout, inputs, a, b, static_cast<std::size_t>(r.first_intended)) +
             fmt::format("verdict: {}\n", verdict);
   else if (o.exhaustive)
     text += fmt::format("verdict: equivalent within bounds ({} inputs, every one with {}; level {})\n",
                         r.compared, j["bounds"]["text"].get<std::string>(), level_name(level));
-  else
-    text += fmt::format("verdict: equivalent ({} inputs, level {})\n", r.compared, level_name(level));
+  else if (!fuzz.stopped_on.empty()) {  // never claim more than ran
+    text += fmt::format("verdict: finding: the fuzzer stopped on {} (see the line above), which the "
+                        "harness processes do not show again\n", fuzz.stopped_on);
+    status = kFinding;
+  } else
+    text += fmt::format("verdict: equivalent ({} inputs{}, level {})\n", r.compared,
+                        fuzz.counted ? fmt::format(", and {} fuzzed", fuzz.runs) : "", level_name(level));
   if (!o.verdict_json.empty()) {
     std::ofstream out(o.verdict_json, std::ios::binary | std::ios::trunc);
     out << j.dump() << "\n";
@@ -526,13 +525,7 @@ int run_fn(const FnOptions& o) {
   Side old_side{"old", o.old_file, o.old_function, work.side("old").dir};
   Side new_side{"new", o.new_file, o.new_function, work.side("new").dir};
   old_side.runtime_cache = new_side.runtime_cache = work.dir;
-  for (Side* s : {&old_side, &new_side})
-    if (std::string error; !prepare_side(*s, spec, &error)) return bad(error);
-  if (std::string why; !merge_stubs(&old_side.layout, &new_side.layout, &why))
-    return bad(fmt::format("the two versions take different inputs: {}", why));
-  if (const std::string why = same_inputs(old_side.layout, new_side.layout); !why.empty())
-    return bad(fmt::format("the two versions take different inputs: {}", why));
-  if (const std::string why = spec_unused(spec, old_side, new_side); !why.empty()) return bad(why);
+  if (std::string error; !prepare_pair(spec, old_side, new_side, &error)) return bad(error);
   std::vector<Input> inputs;
   if (!o.input.empty() || !o.replay_file.empty()) {  // one call, given as text
     std::string text = o.input;
@@ -572,6 +565,9 @@ int run_fn(const FnOptions& o) {
   std::vector<Observation> a, b;
   for (auto [s, out] : {std::pair{&old_side, &a}, std::pair{&new_side, &b}})
     if (std::string error; !run_side(*s, batch, inputs.size(), out, &error)) return bad(error);
+  FuzzRun fuzz;  // not past a finding of the generated inputs
+  if (o.fuzz_seconds > 0 && !given && !(fuzz.skipped = compare_all(old_side.layout, a, b, level).first >= 0))
+    if (std::string error; !fuzz_stage(o, old_side, new_side, work, &inputs, &a, &b, &fuzz, &error)) return bad(error);
   WorstSearch search;
   if (o.search_worst > 0 && !given)
     if (std::string error; !search_worst(o, old_side, new_side, work, level, &inputs, &a, &b, &search, &error))
@@ -593,7 +589,7 @@ int run_fn(const FnOptions& o) {
   if (o.clock_reps > 0)
     if (std::string error; !run_clock(o, old_side, new_side, work, inputs, a, b, &clock, &error))
       return bad(error);
-  return report(o, old_side.layout, inputs, a, b, level, shrink, perf_shrink, clock, search);
+  return report(o, old_side.layout, inputs, a, b, level, shrink, perf_shrink, clock, search, fuzz);
 }
 
 }  // namespace diffsched::fn

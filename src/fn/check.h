@@ -25,6 +25,10 @@ namespace diffsched::fn {
 
 enum class FnLevel { kExact, kSorted, kMultiset };  // strongest first
 
+// "exact", "sorted", "multiset": false for any other name.
+bool parse_level(const std::string& name, FnLevel* level);
+const char* level_name(FnLevel l);
+
 struct FnOptions {
   std::string old_file, new_file;
   std::string old_function, new_function;
@@ -39,6 +43,8 @@ struct FnOptions {
   double max_mem_ratio = 0;   // > 0: the same for the call's memory operations (loads, stores)
   unsigned clock_reps = 0;    // > 0: time each input's call this many times in an -O2 build
   std::uint64_t search_worst = 0;  // > 0: rounds of search for a worse input (fn/worst.h)
+  std::uint64_t fuzz_seconds = 0;  // > 0: then libFuzzer on the pair this long (fn/fuzz.h)
+  std::string fuzz_corpus;         // "" : a temporary corpus; else kept, and grown, here
   std::string input;     // one call in the text form (--input; "" : generate)
   std::string replay_file;  // a file holding that text (--replay)
   std::string verdict_json;  // "" or a file that gets the JSON verdict object too

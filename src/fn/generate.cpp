@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <span>
 
 #include <fmt/format.h>
 
@@ -14,10 +15,28 @@ namespace {
 
 using I128 = __int128;
 
+// The values' source: the property run's mt19937_64, or a fuzzer's bytes
+// (decode_input: each choice among k takes the fewest bytes that hold k - 1,
+// little-endian, 0 once the bytes are used up, so every byte string is an
+// input and a changed byte changes one choice).
 struct Gen {
-  std::mt19937_64& rng;
+  std::mt19937_64* mt;
+  std::span<const std::uint8_t> bytes;
   unsigned n;  // nr_cpu_ids
-  std::uint64_t below(std::uint64_t k) { return k == 0 ? 0 : rng() % k; }
+  std::size_t at = 0;
+  std::uint64_t take(unsigned width) {
+    std::uint64_t v = 0;
+    for (unsigned i = 0; i < width && at < bytes.size(); ++i) v |= std::uint64_t{bytes[at++]} << (8 * i);
+    return v;
+  }
+  std::uint64_t rng() { return mt ? (*mt)() : take(8); }
+  std::uint64_t below(std::uint64_t k) {
+    if (k == 0) return 0;
+    if (mt) return (*mt)() % k;
+    unsigned width = 1;
+    while (width < 8 && ((k - 1) >> (8 * width)) != 0) ++width;
+    return take(width) % k;
+  }
 };
 
 I128 type_min(const Node& s) {
@@ -221,14 +240,28 @@ const std::vector<unsigned>& default_nr_cpus() {
   return kNrCpus;
 }
 
-Input generate_input(const Layout& layout, std::mt19937_64& rng, unsigned nr_cpus) {
+namespace {
+
+Input generate_with(const Layout& layout, Gen& g, unsigned nr_cpus) {
   Input in;
-  in.nr_cpu_ids = nr_cpus ? nr_cpus : default_nr_cpus()[rng() % default_nr_cpus().size()];
-  Gen g{rng, in.nr_cpu_ids};
+  in.nr_cpu_ids = nr_cpus ? nr_cpus : default_nr_cpus()[g.below(default_nr_cpus().size())];
+  g.n = in.nr_cpu_ids;
   for (const Slot& s : layout.globals) gen(g, s.node, &in.values);
   for (const Slot& s : layout.params)
     if (!s.is_length) gen(g, s.node, &in.values);
   return in;
+}
+
+}  // namespace
+
+Input generate_input(const Layout& layout, std::mt19937_64& rng, unsigned nr_cpus) {
+  Gen g{&rng, {}, 0};
+  return generate_with(layout, g, nr_cpus);
+}
+
+Input decode_input(const Layout& layout, std::span<const std::uint8_t> bytes, unsigned nr_cpus) {
+  Gen g{nullptr, bytes, 0};
+  return generate_with(layout, g, nr_cpus);
 }
 
 std::string show_input(const Layout& layout, const Input& input) {

@@ -168,6 +168,9 @@ static void fnh_flush(void)
 {
 	size_t done = 0;
 
+#ifdef FNH_LIBRARY
+	return;	/* fnh_one() hands the record over whole */
+#endif
 	if (fnh_discard)
 		done = fnh_olen;
 
@@ -190,8 +193,8 @@ static inline __attribute__((always_inline)) void fnh_putn(const char *s, size_t
 	}
 	if (n > sizeof(fnh_out) - fnh_olen)
 		fnh_flush();
-	if (n > sizeof(fnh_out))
-		n = sizeof(fnh_out);
+	if (n > sizeof(fnh_out) - fnh_olen)
+		n = sizeof(fnh_out) - fnh_olen;
 	__builtin_memcpy(fnh_out + fnh_olen, s, n);
 	fnh_olen += n;
 }
@@ -284,6 +287,29 @@ static void fnh_full_mask(struct cpumask *m)
 	for (i = 0; i < nr_cpu_ids; i++)
 		m->bits[i / 64] |= 1UL << (i % 64);
 }
+)";
+
+// fn --fuzz (fuzz.cpp): the side as a library, one call per fnh_one(), its
+// record returned (the unit is linked with the other side's into one fuzzer).
+constexpr const char* kLibraryEntry = R"(
+#ifdef FNH_LIBRARY
+unsigned long FNH_LIBRARY(unsigned int nr, const unsigned long long *vals, unsigned long nvals,
+			  const char **record)
+{
+	nr_cpu_ids = nr;
+	fnh_full_mask(&__cpu_possible_mask);
+	fnh_full_mask(&__cpu_present_mask);
+	fnh_full_mask(&__cpu_online_mask);
+	fnh_full_mask(&__cpu_active_mask);
+	fnh_vals = vals;
+	fnh_nvals = nvals;
+	fnh_at = 0;
+	fnh_olen = 0;
+	fnh_call(0);
+	*record = fnh_out;
+	return fnh_olen;
+}
+#else
 )";
 
 constexpr const char* kMain = R"(
@@ -388,6 +414,7 @@ int main(int argc, char **argv)
 	}
 	return 0;
 }
+#endif
 )";
 
 struct Emitter {
@@ -701,7 +728,7 @@ std::string harness_source(const Layout& layout, const std::string& function) {
   return fmt::format("#define FNH_HANG_SECONDS {}\n", kHangSeconds) +
          "#pragma clang attribute push (__attribute__((no_sanitize(\"coverage\"))), apply_to = function)\n" +
          kPrologue + stub_definitions(layout) + "\n" + target_of(function) +
-         call_function(layout) + kMain +
+         call_function(layout) + kLibraryEntry + kMain +
          "#pragma clang attribute pop\n";
 }
 

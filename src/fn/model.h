@@ -23,6 +23,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -283,6 +284,10 @@ const std::vector<unsigned>& default_nr_cpus();
 // One call's values: nr_cpu_ids is nr_cpus if > 0, else drawn from
 // default_nr_cpus(). Deterministic in the rng's state. O(size of the input).
 Input generate_input(const Layout& layout, std::mt19937_64& rng, unsigned nr_cpus);
+
+// The same generator driven by a fuzzer's bytes instead of the rng: every
+// byte string is an input within the layout's domains (fn --fuzz, fuzz.h).
+Input decode_input(const Layout& layout, std::span<const std::uint8_t> bytes, unsigned nr_cpus);
 
 // "nr_cpu_ids=65 env={dst_grpmask=0-3,64 cpus=...} target=5": one line.
 std::string show_input(const Layout& layout, const Input& input);

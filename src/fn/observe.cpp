@@ -175,6 +175,18 @@ std::vector<Row> rows_of(const Layout& layout, const Observation& a, const Obser
 
 }  // namespace
 
+bool parse_level(const std::string& name, FnLevel* level) {
+  if (name == "exact") *level = FnLevel::kExact;
+  else if (name == "sorted") *level = FnLevel::kSorted;
+  else if (name == "multiset") *level = FnLevel::kMultiset;
+  else return false;
+  return true;
+}
+
+const char* level_name(FnLevel l) {
+  return l == FnLevel::kExact ? "exact" : l == FnLevel::kSorted ? "sorted" : "multiset";
+}
+
 bool equal_at(const Layout& layout, const Observation& a, const Observation& b, FnLevel level,
               bool but_intended) {
   if (a.fault || b.fault) return false;  // one side only: a divergence; both: a finding

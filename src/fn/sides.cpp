@@ -120,6 +120,19 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error,
   return true;
 }
 
+bool prepare_pair(const Spec& spec, Side& old_side, Side& new_side, std::string* error) {
+  for (Side* s : {&old_side, &new_side})
+    if (!prepare_side(*s, spec, error)) return false;
+  std::string why;
+  if (!merge_stubs(&old_side.layout, &new_side.layout, &why) ||
+      !(why = same_inputs(old_side.layout, new_side.layout)).empty()) {
+    *error = fmt::format("the two versions take different inputs: {}", why);
+    return false;
+  }
+  *error = spec_unused(spec, old_side, new_side);
+  return error->empty();
+}
+
 namespace {
 
 void collect_paths(const Node& n, std::set<std::string>* out) {

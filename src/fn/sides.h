@@ -44,6 +44,10 @@ constexpr int kMaxFaults = 4;
 bool prepare_side(Side& side, const Spec& spec, std::string* error,
                   const std::set<std::string>& uncovered = {});
 
+// Both sides prepared, their stubs merged (model.h), the same inputs taken
+// and every spec entry used: false with *error one line.
+bool prepare_pair(const Spec& spec, Side& old_side, Side& new_side, std::string* error);
+
 // "" or one line naming a spec entry that names nothing of either side.
 std::string spec_unused(const Spec& spec, const Side& a, const Side& b);
 

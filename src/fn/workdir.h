@@ -8,6 +8,9 @@
 //   WORK/old/, WORK/new/               a side's files (SideDir):
 //     unit.c, build.log, harness       its unit with the harness, built
 //     records.jsonl, run.log           a run's observations and output
+//   WORK/fuzz/                         fn --fuzz (FuzzDir): config.json, stats.json,
+//     fuzzer, link.log, fuzz.log, corpus/, artifacts/ (the fuzzer's crash-*/timeout-*
+//     files), found.bin (those inputs decoded, the sides' second batch)
 //   GIT/range.diff                     fn --git A..B's change (GitRangeWork)
 //
 //   const WorkDir w{dir};
@@ -36,6 +39,23 @@ struct SideDir {
   path clock_build_log() const { return dir / "clock-build.log"; }
   path records() const { return dir / "records.jsonl"; }
   path run_log() const { return dir / "run.log"; }
+  path fuzz_object() const { return dir / "fuzz-side.o"; }  // --fuzz: the side as a library
+  path fuzz_build_log() const { return dir / "fuzz-build.log"; }
+};
+
+// fn --fuzz's files (fuzz.h).
+struct FuzzDir {
+  std::filesystem::path dir;
+
+  using path = std::filesystem::path;
+  path config() const { return dir / "config.json"; }  // what the fuzzer re-reads (fuzz_runner.cpp)
+  path stats() const { return dir / "stats.json"; }    // {"runs", "seconds"}, at its exit
+  path fuzzer() const { return dir / "fuzzer"; }
+  path link_log() const { return dir / "link.log"; }
+  path log() const { return dir / "fuzz.log"; }
+  path corpus() const { return dir / "corpus"; }
+  path artifacts() const { return dir / "artifacts"; }
+  path found_batch() const { return dir / "found.bin"; }  // the inputs it stopped on, decoded
 };
 
 // The shim's runtime compiled once for a set of flags (Side::runtime_cache).
@@ -61,6 +81,7 @@ struct WorkDir {
   path shrink() const { return dir / "shrink.bin"; }
   path search() const { return dir / "search.bin"; }  // --search-worst: a round's candidates
   path clock_inputs() const { return dir / "clock.bin"; }  // --clock: the inputs timed
+  FuzzDir fuzz() const { return {dir / "fuzz"}; }
 };
 
 // fn --git A..B's temporary directory: the range as one diff.

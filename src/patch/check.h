@@ -92,6 +92,7 @@ struct CheckRun {
   std::vector<CheckRun> stages;  // the check's stages, in the order they ran
   std::uint64_t programs = 0, ops = 0, executions = 0;
   std::uint64_t inputs = 0, compared = 0;  // fn: generated inputs, and those compared
+  std::uint64_t fuzzed = 0;                // fn --fuzz: the inputs libFuzzer ran (0: none, or not counted)
 };
 
 struct Unchecked {

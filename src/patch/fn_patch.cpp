@@ -23,7 +23,8 @@ std::string function_of(const std::string& file, const std::string& function) {
 
 // "equivalent (300 inputs, 300 compared, level exact)", "finding: ...".
 std::string checked_verdict(const CheckRun& c) {
-  const std::string ran = fmt::format("{} inputs, {} compared, level {}", c.inputs, c.compared, c.level);
+  const std::string ran = fmt::format("{} inputs, {} compared{}, level {}", c.inputs, c.compared,
+                                      c.fuzzed ? fmt::format(", {} fuzzed", c.fuzzed) : "", c.level);
   if (c.status == kExitOk)
     return fmt::format("{} ({}){}", c.verdict, ran, c.detail.empty() ? "" : "; " + c.detail);
   if (c.status == kExitFinding) return fmt::format("finding: {} ({})", c.detail, ran);

@@ -46,10 +46,11 @@ bool stopped_early(const CheckRun& c) { return c.status != kExitOk; }
 // "properties (2013 programs, 30512 ops), fuzzing 2 s (11843 inputs), ...".
 std::string what_ran(const CheckRun& c) {
   if (c.tool == "fn")
-    return fmt::format("diffsched fn{}: {} generated inputs ({} compared); level {}; nr_cpu_ids: {}; "
+    return fmt::format("diffsched fn{}: {} generated inputs ({} compared){}; level {}; nr_cpu_ids: {}; "
                        "{:.1f} s in all",
                        c.stage == Stage::kExhaustive ? " --exhaustive (every input within its default bounds)" : "",
-                       c.inputs, c.compared, c.level,
+                       c.inputs, c.compared, c.fuzzed ? fmt::format(", then {} fuzzed (libFuzzer)", c.fuzzed) : "",
+                       c.level,
                        c.nr_cpus.size() == 1 ? std::to_string(c.nr_cpus[0]) : "drawn per input", c.seconds);
   if (c.stage == Stage::kInKernel)
     return fmt::format("in the booted kernel (QEMU) and in the shim, op by op: {} programs, {} ops; "
