@@ -100,7 +100,7 @@ std::string read_fn_pair(const std::string& text, FnPair* p) {
     if (comma == std::string::npos) break;
     at = comma + 1;
   }
-  if (parts.size() < 3 || parts.size() > 4)
+  if (parts.size() < 3 || parts.size() > 4 || (parts.size() == 4 && parts[3].empty()))
     return fmt::format("--fn {}: expected OLD.c,NEW.c,FUNCTION[,SPEC.fnspec]", text);
   *p = {parts[0], parts[1], parts[2], parts.size() == 4 ? parts[3] : ""};
   for (const std::string* f : {&p->old_file, &p->new_file, &p->spec})
@@ -242,17 +242,21 @@ Runner add_campaign(CLI::App& app) {
                 "summary, reproducers in OUT/perf/");
   sub->add_option("--perf-runs", a->perf_runs, "evaluations per perf search (default 2000)")
       ->check(positive());
-  sub->add_option("--fn", a->fn_args,
+  auto* fn = sub->add_option("--fn", a->fn_args,
                   "extra stage, repeatable: OLD.c,NEW.c,FUNCTION[,SPEC.fnspec], a function pair "
                   "run by diffsched fn --fuzz (docs/fn.md \"Fuzzing\"), its corpus kept in "
                   "CORPUS/fn-FUNCTION, a row in the summary");
   sub->add_option("--fn-time", a->fn_time, "--fn: each pair's fuzzing seconds (default 60)")
-      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{86400}));
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{86400}))
+      ->needs(fn);
   return [a] {
     for (const std::string& text : a->fn_args) {  // every pair read before anything runs
       FnPair p;
       if (const std::string why = read_fn_pair(text, &p); !why.empty())
         return bad_input(fmt::format("campaign: {}", why));
+      const fs::path corpus = campaign::Layout{a->o.out, a->o.corpus}.fn_corpus(p.function);
+      if (std::error_code ec; fs::exists(corpus, ec) && !fs::is_directory(corpus, ec))
+        return bad_input(fmt::format("campaign: --fn {}: its corpus {} is not a directory", text, corpus.string()));
       a->fn_pairs.push_back(std::move(p));
     }
     return run_campaign_cmd(*a);

@@ -46,7 +46,8 @@ int run_fn_patch(const fn::FnOptions& f, const PatchArgs& a) {
   if (f.max_cost_ratio > 0 || f.max_mem_ratio > 0 || f.clock_reps > 0 || f.search_worst > 0 ||
       f.exhaustive || !f.fuzz_corpus.empty())
     return bad_input("fn --patch/--git takes none of --max-cost-ratio, --max-mem-ratio, --clock, "
-                     "--search-worst, --exhaustive or --fuzz-corpus: run them on one function's pair");
+                     "--search-worst (on by default in perf fn), --exhaustive or --fuzz-corpus: run "
+                     "them on one function's pair");
   patch::CheckPatchOptions o;
   o.fn_only = true;
   o.runs = static_cast<unsigned>(f.runs);
@@ -55,6 +56,7 @@ int run_fn_patch(const fn::FnOptions& f, const PatchArgs& a) {
   if (!f.level.empty()) o.fn_args.insert(o.fn_args.end(), {"--level", f.level});
   if (!f.minimize) o.fn_args.push_back("--no-minimize");
   if (f.fuzz_seconds) o.fn_args.insert(o.fn_args.end(), {"--fuzz", std::to_string(f.fuzz_seconds)});
+  o.fn_fuzz_seconds = f.fuzz_seconds;
   o.self = util::self_path();
   o.self_command = self_command();
   o.version = version_string();
@@ -193,6 +195,9 @@ Runner add_fn_command(CLI::App& app, bool perf) {
     if (!pa->tree.empty()) return bad_input("fn: --tree goes with --patch or --git");
     if (o->old_file.empty() || o->new_file.empty())
       return bad_input("fn: give --old A.c --new B.c, or --patch FILE --tree DIR, or --git A..B");
+    if (std::error_code ec; !o->fuzz_corpus.empty() && fs::exists(o->fuzz_corpus, ec) &&
+                            !fs::is_directory(o->fuzz_corpus, ec))
+      return bad_input(fmt::format("fn: --fuzz-corpus {} is not a directory", o->fuzz_corpus));
     if (o->old_function.empty()) o->old_function = *function;
     if (o->new_function.empty()) o->new_function = *function;
     if (o->old_function.empty() || o->new_function.empty())

@@ -407,13 +407,18 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
     else
       detail = fmt::format("the sides differ at level `{}` on input {}", level_name(level), r.first);
     verdict = "finding";
+  } else if (!fuzz.stopped_on.empty()) {  // never claim more than ran
+    status = kFinding;
+    detail = fmt::format("the fuzzer stopped on {} (input {}), which the harness processes do not show again",
+                         fuzz.stopped_on, o.runs);
+    verdict = "finding";
   } else {
     verdict = r.first_exact >= 0 ? weaker : "equivalent";
   }
-  j["verdict"] = r.first >= 0 ? "finding" : r.first_exact >= 0 ? "equivalent-at-" + std::string(level_name(r.strongest)) : o.exhaustive ? "equivalent-within-bounds" : "equivalent";
+  j["verdict"] = r.first >= 0 || status == kFinding ? "finding" : r.first_exact >= 0 ? "equivalent-at-" + std::string(level_name(r.strongest)) : o.exhaustive ? "equivalent-within-bounds" : "equivalent";
   std::string declared;  // "`return`, `*s`"
   for (const std::string& row : layout.intended) declared += (declared.empty() ? "`" : ", `") + row + "`";
-  if (r.first < 0 && r.first_exact < 0 && r.intended > 0) {
+  if (r.first < 0 && r.first_exact < 0 && r.intended > 0 && status == kOk) {
     verdict = fmt::format("intended: the sides differ only in what the spec declares intended ({}), on {} of {} inputs",
                           declared, r.intended, r.compared);
     j["verdict"] = "intended";
@@ -452,7 +457,7 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
   for (const Metric& m : kMetrics)
     perf += cost_text(o, layout, inputs, cost_of(a, b, r.compared, m), m, perf_shrink, &j, &status, &text);
   text += clock_text(o, clock, &j) + search_text(o, search, &j) + perf;
-  if (r.first >= 0)
+  if (r.first >= 0 || !detail.empty())
     text += fmt::format("verdict: finding: {}\n", detail);
   else if (status == kFinding)
     ;  // the perf finding's verdict line is cost_text's
@@ -465,11 +470,7 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
   else if (o.exhaustive)
     text += fmt::format("verdict: equivalent within bounds ({} inputs, every one with {}; level {})\n",
                         r.compared, j["bounds"]["text"].get<std::string>(), level_name(level));
-  else if (!fuzz.stopped_on.empty()) {  // never claim more than ran
-    text += fmt::format("verdict: finding: the fuzzer stopped on {} (see the line above), which the "
-                        "harness processes do not show again\n", fuzz.stopped_on);
-    status = kFinding;
-  } else
+  else
     text += fmt::format("verdict: equivalent ({} inputs{}, level {})\n", r.compared,
                         fuzz.counted ? fmt::format(", and {} fuzzed", fuzz.runs) : "", level_name(level));
   if (!o.verdict_json.empty()) {

@@ -211,7 +211,10 @@ bool fuzz_pair(const FnOptions& o, const Side& old_side, const Side& new_side, c
                        {{"DIFFSCHED_FN_FUZZ", dir.config().string()},
                         {"ASAN_OPTIONS", "detect_leaks=0:detect_odr_violation=0:symbolize=0"},
                         {"UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=0"}});
-  if (rc == -1) return false;
+  if (rc == -1) {
+    if (error->empty()) *error = "fn --fuzz: cannot start the fuzzer";
+    return false;
+  }
   if (const json s = json::parse(tools::read_text(dir.stats()), nullptr, false); s.is_object()) {
     out->counted = true;
     out->runs = s.value("runs", std::uint64_t{0});

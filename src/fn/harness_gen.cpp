@@ -61,6 +61,7 @@ static size_t fnh_trlen;
 static int fnh_to_tr;	/* fnh_puts() writes to the trace */
 static char fnh_out[1 << 20];
 static size_t fnh_olen;
+static int fnh_lost;	/* fnh_one(): the record did not fit in fnh_out */
 static int fnh_fd = -1;
 
 /*
@@ -183,6 +184,18 @@ static void fnh_flush(void)
 	fnh_olen = 0;
 }
 
+/* The buffer is full: written out, or (fnh_one(), whose record must be
+ * whole) the record marked lost and the buffer reused. */
+static void fnh_full(void)
+{
+#ifdef FNH_LIBRARY
+	fnh_lost = 1;
+	fnh_olen = 0;
+#else
+	fnh_flush();
+#endif
+}
+
 /* Every record goes through these: inlined, a constant string is a few moves. */
 static inline __attribute__((always_inline)) void fnh_putn(const char *s, size_t n)
 {
@@ -192,7 +205,7 @@ static inline __attribute__((always_inline)) void fnh_putn(const char *s, size_t
 		return;
 	}
 	if (n > sizeof(fnh_out) - fnh_olen)
-		fnh_flush();
+		fnh_full();
 	if (n > sizeof(fnh_out) - fnh_olen)
 		n = sizeof(fnh_out) - fnh_olen;
 	__builtin_memcpy(fnh_out + fnh_olen, s, n);
@@ -226,7 +239,7 @@ static inline __attribute__((always_inline)) void fnh_putu(unsigned long long v)
 	while (n < 20 && v >= fnh_pow10[n - 1])
 		n++;
 	if (!fnh_to_tr && n > sizeof(fnh_out) - fnh_olen)
-		fnh_flush();
+		fnh_full();
 	o = (fnh_to_tr ? b : fnh_out + fnh_olen) + n;
 	while (v >= 100) {
 		unsigned int d = (unsigned int)(v % 100);
@@ -305,9 +318,10 @@ unsigned long FNH_LIBRARY(unsigned int nr, const unsigned long long *vals, unsig
 	fnh_nvals = nvals;
 	fnh_at = 0;
 	fnh_olen = 0;
+	fnh_lost = 0;
 	fnh_call(0);
-	*record = fnh_out;
-	return fnh_olen;
+	*record = fnh_lost ? 0 : fnh_out;
+	return fnh_lost ? 0 : fnh_olen;
 }
 #else
 )";

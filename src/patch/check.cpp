@@ -430,8 +430,9 @@ FnCheck fn_child(const CheckPatchOptions& o) {
     run->command = o.self_command + " " + util::shell_join(argv);
     argv.insert(argv.begin(), o.self.string());
     run->log = dir.log().string();
-    // Two harness builds (clang, ASan) and the inputs: far below this here.
-    const double deadline = 600 + o.runs / 10.0;
+    // Two harness builds (clang, ASan) and the inputs: far below this here;
+    // with --fuzz S, fn's own bound for its fuzzer (S + 240 s) on top.
+    const double deadline = 600 + o.runs / 10.0 + (o.fn_fuzz_seconds ? o.fn_fuzz_seconds + 240.0 : 0.0);
     const auto t = std::chrono::steady_clock::now();
     const int rc = tools::run({.argv = argv, .log = run->log, .new_process_group = true,
                                .deadline = deadline, .stdin_null = true});

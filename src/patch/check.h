@@ -58,6 +58,7 @@ struct CheckPatchOptions {
   // kernel-check route), with these extra fn arguments (--seed, --level).
   bool fn_only = false;
   std::vector<std::string> fn_args;
+  std::uint64_t fn_fuzz_seconds = 0;  // fn --fuzz S among fn_args: S more seconds of deadline
 };
 
 // A run beside a check of the same file and function: the bounded
