@@ -51,12 +51,14 @@ fs::path first_program(std::initializer_list<const char*> names) {
   return {};
 }
 
-// The first line of a log that says what went wrong ("" if none).
+// What went wrong, from a log: its `error:` line (first_error_line), a
+// sanitizer's or libFuzzer's `ERROR:` line, else its first line.
 std::string error_line(const fs::path& log) {
+  if (std::string line = first_error_line(log); !line.empty()) return line;
   std::istringstream in(tools::read_text(log));
   std::string first;
   for (std::string line; std::getline(in, line);) {
-    if (line.find("error") != std::string::npos || line.find("ERROR") != std::string::npos) return line;
+    if (line.find("ERROR:") != std::string::npos) return line;
     if (first.empty() && !line.empty()) first = line;
   }
   return first;
@@ -83,9 +85,9 @@ bool build_fuzz_side(const Side& side, const fs::path& clang, std::string* error
   const tools::ShimTree shim = tools::ShimTree::of(tools::source_dir());
   std::vector<std::string> argv = {clang.string()};
   for (const auto& a : side.x.compile_args(shim.dir)) argv.push_back(a);
-  argv.insert(argv.end(), {"-g", "-O1", "-fwrapv", "-fsanitize=address,undefined,fuzzer-no-link",
-                           "-fno-sanitize=signed-integer-overflow", "-fno-sanitize-recover=undefined",
-                           "-fno-omit-frame-pointer", "-DFNH_LIBRARY=" + entry, "-c",
+  const auto sanitizers = sanitizer_flags();
+  argv.insert(argv.end(), sanitizers.begin(), sanitizers.end());
+  argv.insert(argv.end(), {"-fsanitize=fuzzer-no-link", "-DFNH_LIBRARY=" + entry, "-c",
                            files.unit().string(), shim.runtime("runtime.c").string(),
                            shim.runtime("bitmap.c").string()});
   const fs::path log = files.fuzz_build_log();

@@ -18,9 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// The harness's exit statuses for sanitizer reports (ASAN_OPTIONS,
-// UBSAN_OPTIONS below), and its own "bad batch" status.
-constexpr int kAsanExit = 86, kUbsanExit = 87, kHarnessBadBatch = 2;
+}  // namespace
 
 std::string first_error_line(const fs::path& log) {
   std::istringstream in(tools::read_text(log));
@@ -28,6 +26,19 @@ std::string first_error_line(const fs::path& log) {
     if (const auto at = line.find("error:"); at != std::string::npos) return line;
   return {};
 }
+
+std::vector<std::string> sanitizer_flags() {
+  // The kernel builds with -fno-strict-overflow: signed overflow wraps.
+  return {"-g", "-O1", "-fwrapv", "-fsanitize=address,undefined", "-fno-sanitize=signed-integer-overflow",
+          "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"};
+}
+
+namespace {
+
+// The harness's exit statuses for sanitizer reports (ASAN_OPTIONS,
+// UBSAN_OPTIONS below), and its own "bad batch" status.
+constexpr int kAsanExit = 86, kUbsanExit = 87, kHarnessBadBatch = 2;
+
 
 // What a crashed run's log says, for display only (the verdict comes from
 // the exit status and the records).
@@ -218,16 +229,15 @@ bool build_side(Side& side, std::string* error, unsigned clock_reps) {
   const tools::ShimTree shim = tools::ShimTree::of(tools::source_dir());
   std::vector<std::string> flags = {clang.string()};
   for (const auto& a : side.x.compile_args(shim.dir)) flags.push_back(a);
-  // The kernel builds with -fno-strict-overflow: signed overflow wraps.
-  if (clock)
-    flags.insert(flags.end(), {"-O2", "-fwrapv"});
-  else
-    flags.insert(flags.end(), {"-g", "-O1", "-fwrapv", "-fsanitize=address,undefined",
-                             "-fno-sanitize=signed-integer-overflow",
-                             "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer",
-                             // the memory operations of each call (harness_gen.cpp's hooks);
-                             // trace-loads/stores need a base coverage kind in clang 14
-                             "-fsanitize-coverage=inline-8bit-counters,trace-loads,trace-stores"});
+  if (clock) {
+    flags.insert(flags.end(), {"-O2", "-fwrapv"});  // -fwrapv: as sanitizer_flags()
+  } else {
+    const auto sanitizers = sanitizer_flags();
+    flags.insert(flags.end(), sanitizers.begin(), sanitizers.end());
+    // the memory operations of each call (harness_gen.cpp's hooks);
+    // trace-loads/stores need a base coverage kind in clang 14
+    flags.push_back("-fsanitize-coverage=inline-8bit-counters,trace-loads,trace-stores");
+  }
   int rc = 0;
   const fs::path objects = runtime_objects(side, flags, log, &rc, clock);
   std::vector<std::string> argv = flags;

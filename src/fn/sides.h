@@ -51,6 +51,13 @@ bool prepare_pair(const Spec& spec, Side& old_side, Side& new_side, std::string*
 // "" or one line naming a spec entry that names nothing of either side.
 std::string spec_unused(const Spec& spec, const Side& a, const Side& b);
 
+// A side's sanitizer build flags (ASan, UBSan, -fwrapv as the kernel's
+// -fno-strict-overflow), shared by the harness and --fuzz's objects.
+std::vector<std::string> sanitizer_flags();
+
+// The first line of a compiler's or a harness's log that says `error:`, or "".
+std::string first_error_line(const std::filesystem::path& log);
+
 // Builds the side's harness: false with *error the first compiler error.
 // With clock_reps > 0 the timing build instead (side.clock_exe): -O2, no
 // sanitizer and no coverage, each input's call timed clock_reps times and
