@@ -55,6 +55,10 @@ struct LockstepSource;  // subjects.h
 const FuzzTarget* find_target(std::string_view name);
 // Whether the target runs a subject's lockstep (all but "inputs").
 bool is_lockstep_target(const FuzzTarget& target);
+// Whether the target's findings are its own check's, which the lockstep never
+// shows (race): replay --target, the campaign's minimisation and its reports
+// judge such a target's inputs by run_target(), not by the lockstep.
+inline bool judged_by_target(const FuzzTarget& target) { return target.role == TargetRole::kRace; }
 std::string target_names();  // "cpudl, cpudl_exact, pick, cpumask"
 
 // Decodes `body` op by op, runs it in lockstep and returns what it found.

@@ -162,7 +162,8 @@ TEST(MalformedFile, ALineOverOneMibIsRefused) {
 TEST(MalformedFile, ABadExpectLineIsRefusedOnItsLine) {
   const std::string kNotAVerdict =
       "' is neither 'equivalent' nor a signature subject:kind:check:field:op (e.g. "
-      "cpudl:divergence:exact:slot.cpu:set)";
+      "cpudl:divergence:exact:slot.cpu:set) or subject:reader:class:op (e.g. "
+      "cpudl:reader:torn:set)";
   const std::pair<std::string, std::string> cases[] = {
       {"bogus", "verdict 'bogus" + kNotAVerdict},
       {"cpudl:divergence:exact:slot.cpu", "verdict 'cpudl:divergence:exact:slot.cpu" + kNotAVerdict},
@@ -171,7 +172,16 @@ TEST(MalformedFile, ABadExpectLineIsRefusedOnItsLine) {
        "cpumask)"},
       {"cpudl:weird:exact:f:set",
        "signature 'cpudl:weird:exact:f:set': unknown kind 'weird' (known: divergence, invariant, "
-       "model-mismatch, out-of-domain)"},
+       "model-mismatch, out-of-domain, reader; reader has no field)"},
+      {"cpudl:reader:stale:f:clear",
+       "signature 'cpudl:reader:stale:f:clear': unknown kind 'reader' (known: divergence, "
+       "invariant, model-mismatch, out-of-domain, reader; reader has no field)"},
+      {"cpudl:reader::clear",
+       "signature 'cpudl:reader::clear': the check and the field must not be empty"},
+      {"cpudl:reader:stale:nosuchop",
+       "signature 'cpudl:reader:stale:nosuchop': 'nosuchop' is not an op of cpudl (known: set, "
+       "clear, clear_online, set_freecpu, clear_freecpu, find, find_nomask, find_cap, cpu_down, "
+       "cpu_up)"},
       {"cpudl:divergence::f:set",
        "signature 'cpudl:divergence::f:set': the check and the field must not be empty"},
       {"cpudl:divergence:exact:f:frob",

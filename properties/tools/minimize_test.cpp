@@ -242,5 +242,45 @@ TEST(Minimize, NothingToMinimiseIsAnError) {
   EXPECT_NE(error.find("nothing to minimise"), std::string::npos) << error;
 }
 
+// A check other than the lockstep (a race target's, judged_by_target()): every
+// try is judged by it, and the lockstep, which sees no finding in these
+// programs, is not consulted. The stand-in fails a program that clears CPU 1
+// after setting it.
+TEST(Minimize, ACallersCheckJudgesEveryTry) {
+  std::size_t calls = 0;
+  const tools::ProgramCheck check = [&calls](const io::AnyProgram& any) {
+    ++calls;
+    Verdict v;
+    const auto& p = std::get<io::Program<cpudl::Subject>>(any);
+    bool set = false;
+    for (std::size_t i = 0; i < p.ops.size(); ++i) {
+      if (const auto* s = std::get_if<cpudl::Set>(&p.ops[i]); s && s->cpu == 1) set = true;
+      if (const auto* c = std::get_if<cpudl::Clear>(&p.ops[i]); c && c->cpu == 1 && set) {
+        Finding f;
+        f.kind = FindingKind::kReader;
+        f.subject = "cpudl";
+        f.check = "stale";
+        f.op_kind = "clear";
+        f.op_index = i;
+        v.finding = f;
+        break;
+      }
+    }
+    v.ops_run = p.ops.size();
+    return v;
+  };
+  const auto program = parse(
+      "subject cpudl\ncpus 8\nset 0 7\nset 1 900\nset 2 7\nset 4 7\nclear 2\nclear 1\nset 5 3\n");
+  std::string error;
+  const auto r = tools::minimize(program, Level::kDeadline, &error, {}, &g_sides, &check);
+  ASSERT_TRUE(r) << error;
+  EXPECT_EQ(r->signature, "cpudl:reader:stale:clear");
+  EXPECT_EQ(io::format_program(r->program), "subject cpudl\ncpus 2\nlevel deadline\nset 1 0\nclear 1\n");
+  EXPECT_EQ(calls, r->runs);
+  const auto none = parse("subject cpudl\ncpus 4\nset 2 5\nclear 1\n");
+  EXPECT_FALSE(tools::minimize(none, Level::kDeadline, &error, {}, &g_sides, &check));
+  EXPECT_NE(error.find("nothing to minimise: no finding"), std::string::npos) << error;
+}
+
 }  // namespace
 }  // namespace diffsched::testing

@@ -11,6 +11,7 @@
 #include "io/binary.h"
 #include "io/load.h"
 #include "subjects.h"
+#include "targets.h"
 #include "engine/minimize.h"
 #include "util/text.h"
 
@@ -39,19 +40,27 @@ void write_reproducer(const FindingOptions& c, const Crash& rep, const io::AnyPr
                  &werr);
   u->ops_path = relative_or_absolute(ops_path);
   u->bin_path = relative_or_absolute(bin_path);
-  std::visit(  // the finding as the reproducer shows it (replayed in-process)
-      [&]<class P>(const P& p) {
-        using S = typename P::Subject;
-        typename S::Lockstep lockstep;
-        const Verdict v =
-            run_lockstep<S>(lockstep, p.config, p.ops, p.level.value_or(S::kDefaultLevel));
-        if (v.finding) u->finding = *v.finding;
-      },
-      repro);
+  if (judged_by_target(*rep.target)) {  // the target's own check (the lockstep shows nothing)
+    const Verdict v = run_target(*rep.target, io::encode_body(repro));
+    if (v.finding) u->finding = *v.finding;
+  } else {
+    std::visit(  // the finding as the reproducer shows it (replayed in-process)
+        [&]<class P>(const P& p) {
+          using S = typename P::Subject;
+          typename S::Lockstep lockstep;
+          const Verdict v =
+              run_lockstep<S>(lockstep, p.config, p.ops, p.level.value_or(S::kDefaultLevel));
+          if (v.finding) u->finding = *v.finding;
+        },
+        repro);
+  }
   u->check_file = u->finding.check_source();
   u->check_line = u->finding.check_line;
   const fs::path fuzzer = c.fuzz_dir / std::string(rep.target->name);
-  u->reproduce = minimised ? fmt::format("{} replay {}", c.self, util::shell_path(u->ops_path))
+  const std::string target_flag =
+      judged_by_target(*rep.target) ? fmt::format(" --target {}", rep.target->name) : "";
+  u->reproduce = minimised ? fmt::format("{} replay{} {}", c.self, target_flag,
+                                         util::shell_path(u->ops_path))
                            : fmt::format("{} -runs=1 {}",
                                          util::shell_command_word(relative_or_absolute(fuzzer)),
                                          util::shell_path(u->first_crash));
@@ -88,7 +97,12 @@ UniqueFinding make_finding(const FindingOptions& c, const std::string& sig, std:
   if (program && replayable && !hurry) {
     tools::MinimizeBudget budget;
     budget.stop = interrupt_flag();  // a SIGINT/SIGTERM ends the minimisation at the next try
-    min = tools::minimize(*program, rep.target->level, &why, budget);
+    const FuzzTarget* target = rep.target;
+    const tools::ProgramCheck own = [target](const io::AnyProgram& p) {
+      return run_target(*target, io::encode_body(p));
+    };
+    min = tools::minimize(*program, rep.target->level, &why, budget, nullptr,
+                          judged_by_target(*rep.target) ? &own : nullptr);
   }
   std::optional<io::AnyProgram> repro = min ? std::optional(min->program) : program;
   if (repro)

@@ -114,6 +114,12 @@ const TargetRun* find_run(const CampaignReport& r, std::string_view name) {
 // optimized vs reference at level exact, field slot.cpu at slot 1: expected 2,
 // actual 1".
 std::string finding_words(const Finding& f) {
+  if (f.kind == FindingKind::kReader)  // a race target's (verdict.h)
+    return one_line(fmt::format(
+        "reader during op #{} ({}): side {}'s lockless reader reaches class {} at {}, which the "
+        "{}'s never does in the program; {}: answers {} ({})",
+        f.op_index, f.op_text, f.side, f.check, f.op_kind, f.against, f.where, f.actual,
+        f.detail));
   std::string out = fmt::format("{} after op #{} ({})", finding_kind_name(f.kind), f.op_index,
                                 f.op_text);
   const bool invariant = f.against.empty();

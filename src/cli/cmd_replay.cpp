@@ -9,10 +9,12 @@
 
 #include "cli/commands.h"
 #include "engine/runner.h"
+#include "io/binary.h"
 #include "io/json.h"
 #include "io/load.h"
 #include "io/trace.h"
 #include "subjects.h"
+#include "targets.h"
 #include "util/json.h"
 
 namespace diffsched::cli {
@@ -238,6 +240,42 @@ int replay_input(io::Input& in, const ReplayOptions& o, std::optional<Level> for
   return status_of(v);
 }
 
+// A target whose findings its own check makes (targets.h judged_by_target():
+// race): each file is judged by run_target(), as the fuzzer judged it, not by
+// the lockstep, which never shows such a finding. --expect applies; the
+// lockstep's views (--json, --tree, --stats, --check-expect, --level) do not.
+int replay_by_target(const FuzzTarget& target, const ReplayOptions& o) {
+  if (o.json || o.tree || o.stats || o.check_expect || !o.level.empty()) {
+    fmt::print(stderr,
+               "diffsched: error: target {} is judged by its {} check, not the lockstep: "
+               "--json, --tree, --stats, --check-expect and --level do not apply\n",
+               target.name, role_name(target.role));
+    return kExitBadInput;
+  }
+  int status = kExitOk;
+  for (const auto& file : o.files) {
+    std::optional<io::AnyProgram> any = load_input(file, {&target, o.max_input_bytes});
+    if (!any) return kExitBadInput;
+    const Verdict v = run_target(target, io::encode_body(*any));
+    fmt::print("== {}: target {} ({} check): {}\n", file, target.name, role_name(target.role),
+               target.property);
+    if (v.finding)
+      fmt::print("FINDING: {}\n", v.finding->describe());
+    else
+      fmt::print("no finding after {} ops\n", v.ops_run);
+    int rc = status_of(v);
+    if (!o.expect.empty()) {
+      const std::string got = v.finding ? v.finding->signature() : "equivalent";
+      const bool as_expected = got == o.expect || (o.expect == "ok" && !v.finding);
+      fmt::print("{}: expected {}, got {}\n", as_expected ? "as expected" : "UNEXPECTED", o.expect,
+                 got);
+      rc = as_expected ? kExitOk : kExitFinding;
+    }
+    status = worse_status(status, rc);
+  }
+  return status;
+}
+
 int run_replay(const ReplayOptions& o) {
   std::optional<Level> forced;
   if (!o.level.empty()) {
@@ -250,12 +288,13 @@ int run_replay(const ReplayOptions& o) {
   }
   const FuzzTarget* target;
   if (!resolve_target(o.target, &target)) return kExitBadInput;
-  if (o.json && o.tree) {
-    fmt::print(stderr, "diffsched: error: --json and --tree do not combine\n");
-    return kExitBadInput;
-  }
   if (std::string why; !o.expect.empty() && !io::validate_verdict(o.expect, &why)) {
     fmt::print(stderr, "diffsched: error: --expect: {}\n", why);
+    return kExitBadInput;
+  }
+  if (target && judged_by_target(*target)) return replay_by_target(*target, o);
+  if (o.json && o.tree) {
+    fmt::print(stderr, "diffsched: error: --json and --tree do not combine\n");
     return kExitBadInput;
   }
   // Inputs are streamed one after another; a bad one stops the command with

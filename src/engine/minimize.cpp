@@ -64,8 +64,16 @@ class Minimizer {
   using Program = io::Program<S>;
   using Op = typename S::Op;
 
-  Minimizer(typename S::Lockstep& lockstep, Level level, std::string signature, Budget& budget)
-      : lockstep_(lockstep), level_(level), signature_(std::move(signature)), budget_(budget) {}
+  Minimizer(typename S::Lockstep& lockstep, Level level, std::string signature, Budget& budget,
+            const ProgramCheck* check)
+      : lockstep_(lockstep), level_(level), signature_(std::move(signature)), budget_(budget),
+        check_(check) {}
+
+  // The verdict a try is judged by: the caller's check, else the lockstep.
+  Verdict verdict(const Program& p) {
+    if (check_) return (*check_)(io::AnyProgram(p));
+    return run_lockstep<S>(lockstep_, p.config, std::span<const Op>(p.ops), level_);
+  }
 
   // Whether p still fails with the same signature; false once the budget is
   // spent (so every pass keeps what it has and winds down).
@@ -73,7 +81,7 @@ class Minimizer {
     for (const auto& op : p.ops)
       if (!valid_for(op, p.config.nr_cpu_ids)) return false;
     if (!budget_.allow()) return false;
-    const Verdict v = run_lockstep<S>(lockstep_, p.config, std::span<const Op>(p.ops), level_);
+    const Verdict v = verdict(p);
     return v.finding && v.finding->signature() == signature_;
   }
 
@@ -109,7 +117,7 @@ class Minimizer {
 
   bool truncate_after_finding(Program& p) {
     if (!budget_.allow()) return false;
-    const Verdict v = run_lockstep<S>(lockstep_, p.config, std::span<const Op>(p.ops), level_);
+    const Verdict v = verdict(p);
     if (!v.finding || v.finding->op_index + 1 >= p.ops.size()) return false;
     p.ops.resize(v.finding->op_index + 1);
     return true;
@@ -367,13 +375,14 @@ class Minimizer {
   Level level_;
   std::string signature_;
   Budget& budget_;
+  const ProgramCheck* check_;
 };
 
 }  // namespace
 
 std::optional<MinimizeResult> minimize(const io::AnyProgram& program, Level level,
                                        std::string* error, const MinimizeBudget& limits,
-                                       const LockstepSource* sides) {
+                                       const LockstepSource* sides, const ProgramCheck* check) {
   return std::visit(
       [&](const auto& original) -> std::optional<MinimizeResult> {
         using P = std::decay_t<decltype(original)>;
@@ -384,14 +393,17 @@ std::optional<MinimizeResult> minimize(const io::AnyProgram& program, Level leve
         // come from the harness's source and are reset by re-running cpudl_init().
         auto lockstep = make_lockstep<S>(sides);
         budget.charge();  // the first run always happens
-        const Verdict v = run_lockstep<S>(*lockstep, original.config,
-                                          std::span<const typename S::Op>(original.ops), level);
+        const Verdict v = check ? (*check)(io::AnyProgram(original))
+                                : run_lockstep<S>(*lockstep, original.config,
+                                                  std::span<const typename S::Op>(original.ops),
+                                                  level);
         if (!v.finding) {
-          *error = fmt::format("nothing to minimise: equivalent at level {} after {} ops",
-                               level_name(level), v.ops_run);
+          *error = check ? fmt::format("nothing to minimise: no finding after {} ops", v.ops_run)
+                         : fmt::format("nothing to minimise: equivalent at level {} after {} ops",
+                                       level_name(level), v.ops_run);
           return std::nullopt;
         }
-        Minimizer<S> m(*lockstep, level, v.finding->signature(), budget);
+        Minimizer<S> m(*lockstep, level, v.finding->signature(), budget, check);
         P p = original;
         const bool fixpoint = m.run(p);
         p.level = level;

@@ -23,6 +23,7 @@
 
 #include <csignal>
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -55,10 +56,18 @@ struct MinimizeResult {
   std::string stopped;   // why not minimal: "time budget (30 s)" / "tries budget (200000)"
 };
 
+// A check other than the lockstep that a program is judged by: e.g. a fuzz
+// target's own (targets.h run_target() of a race target, whose finding the
+// lockstep never shows).
+using ProgramCheck = std::function<Verdict(const io::AnyProgram&)>;
+
 // nullopt with a reason if the program does not fail at `level`. `sides`:
 // where the lockstep comes from (subjects.h; null: the subject's own sides).
+// `check` (null: the lockstep at `level`): what every try must still fail,
+// with the first verdict's signature.
 std::optional<MinimizeResult> minimize(const io::AnyProgram& program, Level level,
                                        std::string* error, const MinimizeBudget& budget = {},
-                                       const LockstepSource* sides = nullptr);
+                                       const LockstepSource* sides = nullptr,
+                                       const ProgramCheck* check = nullptr);
 
 }  // namespace diffsched::tools

@@ -77,6 +77,13 @@ std::string Finding::check_source() const {
 }
 
 std::string Finding::describe() const {
+  if (kind == FindingKind::kReader)  // a race target's: a class of a lockless reader's answer
+    return fmt::format(
+        "reader during op #{}: {}\n  side {}'s lockless reader reaches class {} at {}, which "
+        "the {}'s never does in the program\n  {}\n  {:>9}: {}\n  {:>9}: {}\n  {}\n  "
+        "signature {}",
+        op_index, op_text, side, check, op_kind, against, where, against, expected, side, actual,
+        detail, signature());
   std::string out = fmt::format("{} after op #{}: {}\n", finding_kind_name(kind),
                                 op_index, op_text);
   const bool invariant = against.empty();  // also an out-of-domain invariant finding

@@ -54,10 +54,13 @@ bool validate_verdict(std::string_view verdict, std::string* error) {
     start = colon + 1;
   }
   const std::string shown = excerpt(verdict);
-  if (parts.size() != 5) {
+  // A reader finding (a race target's) has no field: subject:reader:CLASS:OP.
+  const bool reader = parts.size() == 4 && parts[1] == finding_kind_name(FindingKind::kReader);
+  if (parts.size() != 5 && !reader) {
     *error = fmt::format(
         "verdict '{}' is neither 'equivalent' nor a signature subject:kind:check:field:op "
-        "(e.g. cpudl:divergence:exact:slot.cpu:set)",
+        "(e.g. cpudl:divergence:exact:slot.cpu:set) or subject:reader:class:op "
+        "(e.g. cpudl:reader:torn:set)",
         shown);
     return false;
   }
@@ -67,33 +70,34 @@ bool validate_verdict(std::string_view verdict, std::string* error) {
                          excerpt(parts[0]), subject_names());
     return false;
   }
-  bool kind_known = false;
+  bool kind_known = reader;
   std::string kinds;
   for (auto k : {FindingKind::kDivergence, FindingKind::kInvariant, FindingKind::kModelMismatch,
-                 FindingKind::kOutOfDomain}) {
-    kind_known |= finding_kind_name(k) == parts[1];
+                 FindingKind::kOutOfDomain, FindingKind::kReader}) {
+    kind_known |= finding_kind_name(k) == parts[1] && k != FindingKind::kReader;
     kinds += (kinds.empty() ? "" : ", ") + std::string(finding_kind_name(k));
   }
   if (!kind_known) {
-    *error = fmt::format("signature '{}': unknown kind '{}' (known: {})", shown,
-                         excerpt(parts[1]), kinds);
+    *error = fmt::format("signature '{}': unknown kind '{}' (known: {}; reader has no field)",
+                         shown, excerpt(parts[1]), kinds);
     return false;
   }
-  if (parts[2].empty() || parts[3].empty()) {
+  if (parts[2].empty() || (!reader && parts[3].empty())) {
     *error = fmt::format("signature '{}': the check and the field must not be empty", shown);
     return false;
   }
+  const std::string_view op_part = parts.back();
   bool op_known = false;
   std::string ops;
   with_subject_named(*subject, [&]<class S>(std::type_identity<S>) {
     for (auto n : OpNames<typename S::Op>::kNames) {
-      op_known |= n == parts[4];
+      op_known |= n == op_part;
       ops += (ops.empty() ? "" : ", ") + std::string(n);
     }
   });
   if (!op_known) {
     *error = fmt::format("signature '{}': '{}' is not an op of {} (known: {})", shown,
-                         excerpt(parts[4]), *subject, ops);
+                         excerpt(op_part), *subject, ops);
     return false;
   }
   return true;

@@ -49,7 +49,7 @@ void print_example(const std::vector<cpudl::Op>& ops, const race::Example& e) {
 
 int report(const cpudl::Config& config, const std::vector<cpudl::Op>& ops, const race::RaceResult& r,
            const std::vector<cpudl::Side*>& sides, const std::vector<race::Task>* tasks,
-           bool minimize) {
+           bool minimize, bool same_state) {
   kernel::NrCpuIdsScope scope(config.nr_cpu_ids);
   for (const auto& [cls, kind] : r.shared)
     fmt::print("shared: {} at {} (every side)\n", race::class_name(cls), race::op_kind_name(kind));
@@ -64,8 +64,8 @@ int report(const cpudl::Config& config, const std::vector<cpudl::Op>& ops, const
     std::vector<cpudl::Op> shown = ops;
     race::Example e = f.example;
     if (minimize) {
-      shown = race::minimize_race(config, ops, sides, f.signature, tasks);
-      const race::RaceResult m = race::analyze_race(config, shown, sides, tasks);
+      shown = race::minimize_race(config, ops, sides, f.signature, tasks, same_state);
+      const race::RaceResult m = race::analyze_race(config, shown, sides, tasks, same_state);
       for (const race::RaceFinding& g : m.findings)
         if (g.signature == f.signature) e = g.example;
       fmt::print("  minimised to {} op{} (nr_cpu_ids {}):\n", shown.size(),
@@ -80,17 +80,20 @@ int report(const cpudl::Config& config, const std::vector<cpudl::Op>& ops, const
 int run_program(const RaceOptions& o, const std::vector<cpudl::Side*>& sides) {
   io::LoadOptions lo;
   lo.max_bytes = o.max_bytes;
+  lo.target = find_target("cpudl_race");  // a raw input reads as that fuzz target's
   std::optional<io::AnyProgram> any = load_input(o.program, lo);
   if (!any) return kExitBadInput;
   const auto* p = std::get_if<io::Program<cpudl::Subject>>(&*any);
   if (!p) return bad_input(fmt::format("{}: race analyses {} programs, this one is {}", o.program,
                                        cpudl::Subject::kName, io::subject_name(*any)));
-  const race::RaceResult r = race::analyze_race(p->config, p->ops, sides);
+  const race::RaceResult r =
+      race::analyze_race(p->config, p->ops, sides, nullptr, o.same_state);
   if (!r.error.empty()) return bad_input(r.error);
-  fmt::print("== diffsched race {} {}\n", cpudl::Subject::kName, o.program);
+  fmt::print("== diffsched race {} {}{}\n", cpudl::Subject::kName,
+             o.same_state ? "--same-state " : "", o.program);
   fmt::print("{} ops, nr_cpu_ids {}; ", p->ops.size(), p->config.nr_cpu_ids);
   print_counts(r.sides, race::task_set(p->config, p->ops).size());
-  return report(p->config, p->ops, r, sides, nullptr, o.minimize);
+  return report(p->config, p->ops, r, sides, nullptr, o.minimize, o.same_state);
 }
 
 int run_exhaustive(const RaceOptions& o, const std::vector<cpudl::Side*>& sides) {
@@ -121,7 +124,7 @@ int run_exhaustive(const RaceOptions& o, const std::vector<cpudl::Side*>& sides)
     const std::vector<race::Task> tasks = race::bounded_tasks(b);
     cpudl::Config config;
     config.nr_cpu_ids = b.cpus;
-    return report(config, *r.program, r.replay, sides, &tasks, false);
+    return report(config, *r.program, r.replay, sides, &tasks, false, false);
   }
   if (r.step_differences > 0) {
     fmt::print("NOT PROVED: {} (state, op) steps where a side's reader reaches a class the "
@@ -149,23 +152,31 @@ std::pair<CLI::App*, Runner> add_race_cpudl(CLI::App& race) {
   sub->add_option("program", o->program, "a cpudl program (.ops text or binary) to analyse");
   sub->add_flag("--exhaustive", o->exhaustive,
                 "every program within the bounds instead (breadth-first; shortest finding)");
-  sub->add_option("--cpus", o->cpus, "exhaustive: nr_cpu_ids (default 3)")->check(positive());
-  sub->add_option("--deadlines", o->deadlines, "exhaustive: heap deadline values (default 2)")
-      ->check(positive());
-  sub->add_option("--domain", o->domain, "exhaustive: window, wrap63 or wrap64 (default window)");
-  sub->add_option("--max-ops", o->max_ops, "exhaustive: program length bound (default 4)")
-      ->check(positive());
+  // The bounds of --exhaustive, refused with a program (they would not apply).
+  const std::vector<CLI::Option*> bounds = {
+      sub->add_option("--cpus", o->cpus, "exhaustive: nr_cpu_ids (default 3)")->check(positive()),
+      sub->add_option("--deadlines", o->deadlines, "exhaustive: heap deadline values (default 2)")
+          ->check(positive()),
+      sub->add_option("--domain", o->domain,
+                      "exhaustive: window, wrap63 or wrap64 (default window)"),
+      sub->add_option("--max-ops", o->max_ops, "exhaustive: program length bound (default 4)")
+          ->check(positive())};
   sub->add_flag("--same-state", o->same_state,
-                "exhaustive: start every side's step from the reference's state (compares the "
-                "heapify stores alone; a differing step is the finding)");
+                "start every side's update op from the reference's state (compares the "
+                "heapify stores alone, as the cpudl_race fuzz target does; exhaustive: a "
+                "differing step is the finding)");
   sub->add_flag("--no-minimize{false}", o->minimize, "print findings without minimising");
   add_max_input_bytes(sub, &o->max_bytes);
-  return {sub, [o] {
+  return {sub, [o, bounds] {
             auto ref = cpudl::make_reference_side();
             auto opt = cpudl::make_optimized_side();
             const std::vector<cpudl::Side*> sides{ref.get(), opt.get()};
             if (o->exhaustive == !o->program.empty())
               return bad_input("race cpudl takes either a program or --exhaustive");
+            for (const CLI::Option* b : bounds)
+              if (!o->exhaustive && b->count() > 0)
+                return bad_input(fmt::format("{} bounds --exhaustive; a program has its own "
+                                             "nr_cpu_ids and ops", b->get_name()));
             return o->exhaustive ? run_exhaustive(*o, sides) : run_program(*o, sides);
           }};
 }

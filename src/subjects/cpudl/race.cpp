@@ -30,6 +30,10 @@ struct Timeline {
   std::vector<unsigned> words;          // free_cpus word indices the op stores
   std::vector<std::vector<u64>> word;   // [k][j]: value of words[j] after k stores
   std::vector<char> in_before, in_after;  // per CPU: in the heap in S_0 / S_n
+  // Per endpoint (S_0, S_n): the CPUs of the heap holding its maximum
+  // deadline, and that deadline; empty for an empty heap.
+  std::vector<int> ties[2];
+  u64 max_dl[2] = {};
   std::vector<u64> free_before;         // S_0's free words (all below nr_cpu_ids)
   std::vector<std::string> store_text;  // [e]: store e+1, "slot 0 .cpu = 3"
 };
@@ -134,6 +138,16 @@ bool build_timeline(Side* side, const Op& op, Timeline* tl, std::string* error) 
     tl->in_before[c] = pre[c].idx != kernel::IDX_INVALID;
     tl->in_after[c] = after.elements[c].idx != kernel::IDX_INVALID;
   }
+  const Item* ends[2] = {pre.data(), after.elements};
+  const int sizes[2] = {before.size, after.size};
+  for (int e = 0; e < 2; ++e) {
+    tl->ties[e].clear();
+    if (sizes[e] <= 0) continue;
+    tl->max_dl[e] = ends[e][0].dl;  // the root: the heap holds at op boundaries
+    for (unsigned c = 0; c < nr; ++c)
+      if (ends[e][c].idx != kernel::IDX_INVALID && ends[e][ends[e][c].idx].dl == tl->max_dl[e])
+        tl->ties[e].push_back(static_cast<int>(c));
+  }
   tl->free_before = std::move(pre_words);
   return true;
 }
@@ -205,6 +219,19 @@ Key reader_find(const Timeline& tl, const Task& t, Reads r, bool* dl_read) {
   return k;
 }
 
+// Whether `k` is what endpoint e (0: S_0, 1: S_n) answers at the deadline
+// level: its own answer `ke`, or the answer it gives with another CPU of the
+// same maximum deadline at the root (which of the tied CPUs is the root is
+// the known tie order, accepted at that level; a reader's answer naming
+// either is the same to its callers, which re-check the CPU they get).
+bool endpoint_answer(const Timeline& tl, int e, const Task& t, const Key& k, const Key& ke) {
+  if (k.same_answer(ke, t.with_mask)) return true;
+  if (k.free_branch || ke.free_branch || k.ret == -1 || ke.ret == -1) return false;
+  if (std::find(tl.ties[e].begin(), tl.ties[e].end(), k.cpu) == tl.ties[e].end()) return false;
+  const int ret = test_cpu(t.affinity, k.cpu) && kernel::dl_time_before(t.dl, tl.max_dl[e]) ? 1 : 0;
+  return k.ret == ret;
+}
+
 ReaderClass classify(const Timeline& tl, const Key& k, bool dl_read, Reads r) {
   if (k.ret == -1) return kImpossible;
   if (k.free_branch) return kStale;
@@ -253,7 +280,7 @@ void enumerate(const Timeline& tl, const Task& t, std::uint64_t* readers, OnNew&
         const Reads r{tw, tc, td};
         const Key k = reader_find(tl, t, r, &dl_read);
         ReaderClass c = kConsistent;
-        if (!k.same_answer(k0, t.with_mask) && !k.same_answer(kn, t.with_mask))
+        if (!endpoint_answer(tl, 0, t, k, k0) && !endpoint_answer(tl, 1, t, k, kn))
           c = classify(tl, k, dl_read, r);
         // Distinct (answer, class) pairs: one answer may be both stale and
         // torn (read whole at one point, or torn at another).
@@ -453,14 +480,14 @@ RaceResult analyze_race(const Config& config, const std::vector<Op>& ops,
 
 std::vector<Op> minimize_race(const Config& config, std::vector<Op> ops,
                               const std::vector<Side*>& sides, const std::string& signature,
-                              const std::vector<Task>* tasks) {
+                              const std::vector<Task>* tasks, bool same_state) {
   std::size_t tries = 0;
   constexpr std::size_t kMaxTries = 2000;
   util::ddmin(
       ops,
       [&](const std::vector<Op>& fewer) {
         if (++tries > kMaxTries) return false;
-        const RaceResult r = analyze_race(config, fewer, sides, tasks);
+        const RaceResult r = analyze_race(config, fewer, sides, tasks, same_state);
         return std::any_of(r.findings.begin(), r.findings.end(),
                            [&](const RaceFinding& f) { return f.signature == signature; });
       },

@@ -24,7 +24,11 @@
 //
 // Each distinct answer (return value and later_mask; for find_nomask the
 // return value) of a task is put in one class, the first that fits:
-//   consistent  the answer of S_0 or of S_n;
+//   consistent  the answer of S_0 or of S_n, at the deadline level: also
+//               the one S_0 or S_n gives with another of its CPUs of the
+//               same maximum deadline at the root (which tied CPU is the
+//               root is the hole heap's known tie order, accepted at that
+//               level by the lockstep too; callers re-check the CPU);
 //   impossible  the root CPU read is out of range (< 0 or >= nr_cpu_ids):
 //               cpumask_test_cpu() on it is out of bounds;
 //   phantom     the root CPU read is in the heap neither in S_0 nor in S_n;
@@ -156,7 +160,7 @@ void compare_sides(RaceResult& r);
 // ddmin over the ops keeping `signature` (and nr_cpu_ids); `sides` reused.
 std::vector<Op> minimize_race(const Config& config, std::vector<Op> ops,
                               const std::vector<Side*>& sides, const std::string& signature,
-                              const std::vector<Task>* tasks = nullptr);
+                              const std::vector<Task>* tasks = nullptr, bool same_state = false);
 
 // The answer as text: "1 later_mask {3}", "0", "impossible cpu -1".
 std::string answer_text(const Example& e);
