@@ -48,6 +48,10 @@ TEST(CampaignAccepted, BadLinesAreNamedWithTheirLineNumber) {
   EXPECT_NE(error.find("unknown target 'nosuch'"), std::string::npos) << error;
   EXPECT_FALSE(load_accepted(write_temp("cpudl cpudl:* if-sunny -- r\n"), &error));
   EXPECT_NE(error.find("unknown condition 'if-sunny'"), std::string::npos) << error;
+  // The lockstep never shows a race target's finding: the condition would pass them all.
+  EXPECT_FALSE(load_accepted(write_temp("cpudl_race cpudl:reader:* if-deadline-level-passes -- r\n"),
+                             &error));
+  EXPECT_NE(error.find(":1: if-deadline-level-passes asks the lockstep"), std::string::npos) << error;
   EXPECT_FALSE(load_accepted("/nonexistent/accepted.txt", &error));
   EXPECT_NE(error.find("cannot read"), std::string::npos) << error;
 }

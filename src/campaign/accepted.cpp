@@ -70,6 +70,12 @@ std::optional<std::vector<AcceptedEntry>> load_accepted(const fs::path& file,
         return std::nullopt;
       }
       e.if_deadline_level_passes = true;
+      if (judged_by_target(*find_target(e.target))) {  // its findings are not the lockstep's
+        *error = fmt::format("{}:{}: if-deadline-level-passes asks the lockstep, which never "
+                             "shows a finding of target {} ({} check)", file.string(), n,
+                             e.target, role_name(find_target(e.target)->role));
+        return std::nullopt;
+      }
     }
     if (words >> extra) {
       *error = fmt::format("{}:{}: unexpected '{}' before --", file.string(), n, extra);

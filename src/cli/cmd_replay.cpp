@@ -242,7 +242,7 @@ int replay_input(io::Input& in, const ReplayOptions& o, std::optional<Level> for
 
 // A target whose findings its own check makes (targets.h judged_by_target():
 // race): each file is judged by run_target(), as the fuzzer judged it, not by
-// the lockstep, which never shows such a finding. --expect applies; the
+// the lockstep, which never shows such a finding. --expect and -q apply; the
 // lockstep's views (--json, --tree, --stats, --check-expect, --level) do not.
 int replay_by_target(const FuzzTarget& target, const ReplayOptions& o) {
   if (o.json || o.tree || o.stats || o.check_expect || !o.level.empty()) {
@@ -257,8 +257,9 @@ int replay_by_target(const FuzzTarget& target, const ReplayOptions& o) {
     std::optional<io::AnyProgram> any = load_input(file, {&target, o.max_input_bytes});
     if (!any) return kExitBadInput;
     const Verdict v = run_target(target, io::encode_body(*any));
-    fmt::print("== {}: target {} ({} check): {}\n", file, target.name, role_name(target.role),
-               target.property);
+    if (!o.quiet)
+      fmt::print("== {}: target {} ({} check): {}\n", file, target.name, role_name(target.role),
+                 target.property);
     if (v.finding)
       fmt::print("FINDING: {}\n", v.finding->describe());
     else
@@ -288,11 +289,12 @@ int run_replay(const ReplayOptions& o) {
   }
   const FuzzTarget* target;
   if (!resolve_target(o.target, &target)) return kExitBadInput;
-  if (std::string why; !o.expect.empty() && !io::validate_verdict(o.expect, &why)) {
+  const bool by_target = target && judged_by_target(*target);
+  if (std::string why; !o.expect.empty() && !io::validate_verdict(o.expect, &why, by_target)) {
     fmt::print(stderr, "diffsched: error: --expect: {}\n", why);
     return kExitBadInput;
   }
-  if (target && judged_by_target(*target)) return replay_by_target(*target, o);
+  if (by_target) return replay_by_target(*target, o);
   if (o.json && o.tree) {
     fmt::print(stderr, "diffsched: error: --json and --tree do not combine\n");
     return kExitBadInput;
@@ -342,7 +344,8 @@ Runner add_replay(CLI::App& app) {
       ->check(level_names());
   sub->add_option("--target", opts->target,
                   "read files that are neither DSCH nor .ops text as this fuzz target's raw "
-                  "input")
+                  "input; a race target (cpudl_race) judges every file by its own check, as "
+                  "its fuzzer does, instead of the lockstep")
       ->check(target_choice());
   auto* quiet = sub->add_flag("-q,--quiet", opts->quiet, "print only the verdict, not the trace");
   auto* json = sub->add_flag("--json", opts->json,

@@ -118,8 +118,19 @@ class Minimizer {
   bool truncate_after_finding(Program& p) {
     if (!budget_.allow()) return false;
     const Verdict v = verdict(p);
-    if (!v.finding || v.finding->op_index + 1 >= p.ops.size()) return false;
-    p.ops.resize(v.finding->op_index + 1);
+    if (!v.finding || v.finding->signature() != signature_ ||
+        v.finding->op_index + 1 >= p.ops.size())
+      return false;
+    if (!check_) {  // the lockstep stops at its first finding: the ops after it are moot
+      p.ops.resize(v.finding->op_index + 1);
+      return true;
+    }
+    // A caller's check (a reader analysis) may judge the whole program: keep
+    // the cut only if it still fails the same way.
+    Program cut = p;
+    cut.ops.resize(v.finding->op_index + 1);
+    if (!fails(cut)) return false;
+    p = std::move(cut);
     return true;
   }
 

@@ -44,7 +44,7 @@ constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
 }  // namespace
 
-bool validate_verdict(std::string_view verdict, std::string* error) {
+bool validate_verdict(std::string_view verdict, std::string* error, bool reader_ok) {
   if (verdict == "equivalent" || verdict == "ok") return true;
   std::vector<std::string_view> parts;
   for (std::size_t start = 0;;) {
@@ -54,14 +54,20 @@ bool validate_verdict(std::string_view verdict, std::string* error) {
     start = colon + 1;
   }
   const std::string shown = excerpt(verdict);
-  // A reader finding (a race target's) has no field: subject:reader:CLASS:OP.
-  const bool reader = parts.size() == 4 && parts[1] == finding_kind_name(FindingKind::kReader);
-  if (parts.size() != 5 && !reader) {
-    *error = fmt::format(
-        "verdict '{}' is neither 'equivalent' nor a signature subject:kind:check:field:op "
-        "(e.g. cpudl:divergence:exact:slot.cpu:set) or subject:reader:class:op "
-        "(e.g. cpudl:reader:torn:set)",
-        shown);
+  // A reader finding (a race target's) has no field: subject:reader:class:op.
+  const bool reader = parts.size() > 1 && parts[1] == finding_kind_name(FindingKind::kReader);
+  if (reader && !reader_ok) {
+    *error = fmt::format("signature '{}': a reader finding is a race target's, which the "
+                         "lockstep never shows (replay --target cpudl_race --expect takes it)",
+                         shown);
+    return false;
+  }
+  if (parts.size() != (reader ? 4u : 5u)) {
+    *error = reader ? fmt::format("signature '{}': a reader signature is "
+                                  "subject:reader:class:op (e.g. cpudl:reader:torn:set)", shown)
+                    : fmt::format("verdict '{}' is neither 'equivalent' nor a signature "
+                                  "subject:kind:check:field:op (e.g. "
+                                  "cpudl:divergence:exact:slot.cpu:set)", shown);
     return false;
   }
   const auto subject = known_subject(parts[0]);
@@ -73,16 +79,31 @@ bool validate_verdict(std::string_view verdict, std::string* error) {
   bool kind_known = reader;
   std::string kinds;
   for (auto k : {FindingKind::kDivergence, FindingKind::kInvariant, FindingKind::kModelMismatch,
-                 FindingKind::kOutOfDomain, FindingKind::kReader}) {
-    kind_known |= finding_kind_name(k) == parts[1] && k != FindingKind::kReader;
+                 FindingKind::kOutOfDomain}) {
+    kind_known |= finding_kind_name(k) == parts[1];
     kinds += (kinds.empty() ? "" : ", ") + std::string(finding_kind_name(k));
   }
   if (!kind_known) {
-    *error = fmt::format("signature '{}': unknown kind '{}' (known: {}; reader has no field)",
-                         shown, excerpt(parts[1]), kinds);
+    *error = fmt::format("signature '{}': unknown kind '{}' (known: {})", shown,
+                         excerpt(parts[1]), kinds);
     return false;
   }
-  if (parts[2].empty() || (!reader && parts[3].empty())) {
+  if (reader) {
+    std::string classes;
+    bool known = false;
+    with_subject_named(*subject, [&]<class S>(std::type_identity<S>) {
+      if constexpr (requires { S::reader_classes(); })
+        for (std::string_view c : S::reader_classes()) {
+          known |= c == parts[2];
+          classes += (classes.empty() ? "" : ", ") + std::string(c);
+        }
+    });
+    if (!known) {
+      *error = fmt::format("signature '{}': '{}' is not a reader class of {} (known: {})", shown,
+                           excerpt(parts[2]), *subject, classes.empty() ? "none" : classes);
+      return false;
+    }
+  } else if (parts[2].empty() || parts[3].empty()) {
     *error = fmt::format("signature '{}': the check and the field must not be empty", shown);
     return false;
   }

@@ -60,8 +60,11 @@ struct Expectation {
 // Checks a verdict as `replay --expect` and '# expect:' lines take it:
 // "equivalent" (or "ok"), or a signature subject:kind:check:field:op
 // (Finding::signature) with a known subject, a known kind, a non-empty check
-// and field, and an op of that subject. False with a one-line reason.
-bool validate_verdict(std::string_view verdict, std::string* error);
+// and field, and an op of that subject. With `reader` (a race target judges:
+// replay --target), also subject:reader:class:op, a class of the subject's
+// reader_classes(); without it such a signature is refused, since the
+// lockstep never shows one. False with a one-line reason.
+bool validate_verdict(std::string_view verdict, std::string* error, bool reader = false);
 
 // Whether `level` means something for the subject named `subject`, and the
 // levels that do ("exact, deadline").

@@ -80,7 +80,6 @@ int report(const cpudl::Config& config, const std::vector<cpudl::Op>& ops, const
 int run_program(const RaceOptions& o, const std::vector<cpudl::Side*>& sides) {
   io::LoadOptions lo;
   lo.max_bytes = o.max_bytes;
-  lo.target = find_target("cpudl_race");  // a raw input reads as that fuzz target's
   std::optional<io::AnyProgram> any = load_input(o.program, lo);
   if (!any) return kExitBadInput;
   const auto* p = std::get_if<io::Program<cpudl::Subject>>(&*any);

@@ -149,6 +149,9 @@ struct Subject {
   // through race::analyze_race() with every step from the reference's state
   // (race_target.cpp); a finding is a class only the hole heap reaches.
   static Verdict reader_race(std::span<const std::uint8_t> body);
+  // The classes a reader finding (cpudl:reader:CLASS:OP) can name: race.h's
+  // classes but consistent.
+  static std::span<const std::string_view> reader_classes();
 };
 
 // One-line state of a side for traces: "size 3 [0:100 2:90 1:50] free 4-7".

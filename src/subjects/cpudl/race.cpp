@@ -140,13 +140,17 @@ bool build_timeline(Side* side, const Op& op, Timeline* tl, std::string* error) 
   }
   const Item* ends[2] = {pre.data(), after.elements};
   const int sizes[2] = {before.size, after.size};
-  for (int e = 0; e < 2; ++e) {
-    tl->ties[e].clear();
+  for (int e = 0; e < 2; ++e) {  // by the heap's slots, not the back-pointers (a broken
+    tl->ties[e].clear();          // candidate's may point anywhere)
+    tl->max_dl[e] = 0;
     if (sizes[e] <= 0) continue;
-    tl->max_dl[e] = ends[e][0].dl;  // the root: the heap holds at op boundaries
-    for (unsigned c = 0; c < nr; ++c)
-      if (ends[e][c].idx != kernel::IDX_INVALID && ends[e][ends[e][c].idx].dl == tl->max_dl[e])
-        tl->ties[e].push_back(static_cast<int>(c));
+    tl->max_dl[e] = ends[e][0].dl;  // the root
+    const unsigned used = std::min(static_cast<unsigned>(sizes[e]), nr);
+    for (unsigned slot = 0; slot < used; ++slot) {
+      const int c = ends[e][slot].cpu;
+      if (c >= 0 && static_cast<unsigned>(c) < nr && ends[e][slot].dl == tl->max_dl[e])
+        tl->ties[e].push_back(c);
+    }
   }
   tl->free_before = std::move(pre_words);
   return true;
@@ -326,11 +330,7 @@ std::string_view op_kind_name(std::size_t kind) {
   }(std::make_index_sequence<std::variant_size_v<Op>>{});
 }
 
-std::string_view class_name(ReaderClass c) {
-  static constexpr std::array<std::string_view, kClassCount> kNames = {
-      "consistent", "stale", "torn", "phantom", "impossible"};
-  return kNames[c];
-}
+std::string_view class_name(ReaderClass c) { return kClassNames[c]; }
 
 std::vector<Task> task_set(const Config& config, const std::vector<Op>& ops) {
   std::vector<u64> dls;

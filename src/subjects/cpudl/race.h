@@ -51,6 +51,8 @@
 namespace diffsched::cpudl::race {
 
 enum ReaderClass : std::uint8_t { kConsistent, kStale, kTorn, kPhantom, kImpossible, kClassCount };
+inline constexpr std::array<std::string_view, kClassCount> kClassNames = {
+    "consistent", "stale", "torn", "phantom", "impossible"};
 std::string_view class_name(ReaderClass c);
 std::string_view op_kind_name(std::size_t kind);  // Op's alternative `kind`: "set", "clear", ...
 

@@ -47,6 +47,10 @@ std::vector<race::Task> fuzz_tasks(const Config& config, const std::vector<Op>& 
 
 }  // namespace
 
+std::span<const std::string_view> Subject::reader_classes() {
+  return std::span<const std::string_view>(race::kClassNames).subspan(race::kStale);
+}
+
 Verdict Subject::reader_race(std::span<const std::uint8_t> body) {
   // Built once per thread, reset by analyze_race().
   thread_local std::unique_ptr<Side> ref = make_reference_side();
