@@ -6,6 +6,7 @@
  * candidates in one harness do not share state.
  */
 #include <kshim/kshim.h>
+#include <kshim/sched_fair.h>
 #include <kcheck_abi.h>
 
 void *calloc(size_t n, size_t size);
@@ -17,6 +18,27 @@ struct cpumask __cpu_possible_mask, __cpu_present_mask, __cpu_online_mask, __cpu
 unsigned long kshim_cpu_capacity[NR_CPUS];
 struct static_key_false sched_asym_cpucapacity;
 extern unsigned int kshim_distribute_prev; /* bitmap.c: cpumask_any_distribute() */
+
+/* kshim/sched_fair.h: the run queues, the LLC domains and the clock tick,
+ * zeroed before every run; the classes are complete only here (a unit sees
+ * them declared, so no generated pointer equals one of them). */
+struct sched_class { int kshim_unused; };
+const struct sched_class stop_sched_class, dl_sched_class, rt_sched_class, fair_sched_class,
+	idle_sched_class;
+DEFINE_PER_CPU(struct rq, runqueues);
+DEFINE_PER_CPU(struct sched_domain *, sd_llc);
+DEFINE_PER_CPU(int, sd_llc_size);
+DEFINE_PER_CPU(int, sd_llc_id);
+unsigned long volatile jiffies;
+
+static void kshim_reset_sched(void)
+{
+	memset(runqueues, 0, sizeof(runqueues));
+	memset(sd_llc, 0, sizeof(sd_llc));
+	memset(sd_llc_size, 0, sizeof(sd_llc_size));
+	memset(sd_llc_id, 0, sizeof(sd_llc_id));
+	jiffies = 0;
+}
 
 static struct kcheck_warning warning;
 static long alloc_count, fail_at;
@@ -123,6 +145,7 @@ void kshim_reset_runtime(unsigned nr)
 	warning.count = 0;
 	alloc_count = 0;
 	kshim_distribute_prev = 0;
+	kshim_reset_sched();
 }
 
 void kshim_set_capacity(int asym, const unsigned long *caps, unsigned n)

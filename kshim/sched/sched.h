@@ -12,6 +12,8 @@
 #define KSHIM_SCHED_SCHED_H
 
 #include <kshim/kshim.h>
+/* struct rq, the domains, sched_feat(), schedstats, ... (fair.c, v6.1). */
+#include <kshim/sched_fair.h>
 
 /* v5.9 .. v6.5 name of the CPU's original capacity. */
 #ifndef KSHIM_OWN_capacity_orig_of

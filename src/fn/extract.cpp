@@ -116,6 +116,15 @@ std::string operator_token(const std::vector<Token>& tokens, CXCursor op, const 
   return j > 0 ? tokens[j - 1].text : std::string();
 }
 
+// A shim declaration marked KSHIM_ELSEWHERE (annotate "kshim:elsewhere"):
+// defined in another kernel file, not by the runtime: a function is a stub
+// (with the shim's prototype), a variable a global the spec covers.
+bool elsewhere(CXCursor c) {
+  for (const CXCursor& k : tools::cursor_children(c))
+    if (kind_of(k) == CXCursor_AnnotateAttr && spelling(k) == "kshim:elsewhere") return true;
+  return false;
+}
+
 void Extractor::note_external(CXCursor ref, bool is_function) {
   const std::string name = spelling(ref);
   if (name.empty() || name.starts_with("__builtin")) return;
@@ -126,10 +135,11 @@ void Extractor::note_external(CXCursor ref, bool is_function) {
   External& e = it->second;
   e.name = name;
   e.is_function = is_function;
-  e.in_shim = in_shim(canonical) || in_shim(ref);
+  const bool shim_declared = in_shim(canonical) || in_shim(ref);
+  e.in_shim = shim_declared && !elsewhere(canonical) && !elsewhere(ref);
   e.header = in_shim(canonical) ? shim_relative(canonical) : shim_relative(ref);
   e.declared_in_file = declared_names_.count(name) != 0;
-  e.implicit = !e.in_shim && !e.declared_in_file;
+  e.implicit = !shim_declared && !e.declared_in_file;
   const CXType type = FN_LC(clang_getCursorType)(ref);
   e.type = type_spelling(type);
   if (!is_function) return;
@@ -188,7 +198,7 @@ void Extractor::on_reference(CXCursor node, CXCursor ref, const std::string& rea
         g.defined_in_file = defined_in_file;
         g.is_static = FN_LC(clang_Cursor_getStorageClass)(decl) == CX_SC_Static;
         const CXCursor canonical = FN_LC(clang_getCanonicalCursor)(ref);
-        g.in_shim = in_shim(canonical) || in_shim(ref);
+        g.in_shim = (in_shim(canonical) || in_shim(ref)) && !elsewhere(canonical) && !elsewhere(ref);
         g.has_initializer = def_here && !is_null(FN_LC(clang_Cursor_getVarDeclInitializer)(def));
       }
       if (access & kRead) g.read = true;

@@ -523,7 +523,8 @@ struct Emitter {
       case NodeKind::kPointer: {
         const std::string p = temp("p");
         const std::string& t = node.kids[0].c_type;
-        const std::string size = node.kids[0].opaque ? std::to_string(kOpaqueBytes) : "sizeof(" + t + ")";
+        const bool small = node.kids[0].opaque && !node.kids[0].zeroed;  // zeroed: sizeof(t)
+        const std::string size = small ? std::to_string(kOpaqueBytes) : "sizeof(" + t + ")";
         line(indent, fmt::format("{{ {} *{} = fnh_alloc({});", t, p, size));
         gen(node.kids[0], "(*" + p + ")", indent + 1, depth);
         line(indent + 1, fmt::format("{} = {}; }}", lv, p));

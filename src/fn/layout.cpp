@@ -181,14 +181,18 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
       }
       if (t.is_union) return fail("unions are not generated yet");
       if (t.tag.empty()) return fail("an anonymous struct has no name to allocate it by");
-      if (t.inner.empty() && t.size < 0 && depth > 0) {
+      if (t.inner.empty() && depth > 0) {
         // Declared and never defined (struct sched_group, to the shim): an
         // opaque object behind a pointer, its address passed on (to stubs).
+        // Defined, but past the field depth the extraction describes (the
+        // real fair.c's `env->src_rq->cfs`, `env->tasks.next`): its bytes
+        // zeroed, its fields not drawn.
         out->kind = NodeKind::kStruct;
         out->opaque = true;
+        out->zeroed = t.size >= 0;
         return true;
       }
-      if (t.inner.empty()) return fail("its fields are not known here (nested too deeply or empty)");
+      if (t.inner.empty()) return fail("its fields are not known here (empty)");
       if (spec && !path.empty() && !no_such_field(t, *spec, path, where, error)) return false;
       out->kind = NodeKind::kStruct;
       for (const CType& f : t.inner) {

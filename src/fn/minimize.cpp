@@ -336,9 +336,11 @@ struct Parser {
       case NodeKind::kArray: {
         if (!eat("[")) return fail("`[`");
         if (!eat("]")) {
+          // A fixed array (a per-CPU global's KSHIM_NR_PERCPU copies) has its count.
+          const std::int64_t most = node.count >= 0 ? node.count : kMaxArrayLength;
           do {
-            if (v->kids.size() >= static_cast<std::size_t>(kMaxArrayLength))
-              return fail(fmt::format("at most {} elements", kMaxArrayLength));
+            if (v->kids.size() >= static_cast<std::size_t>(most))
+              return fail(fmt::format("at most {} elements", most));
             v->kids.emplace_back();
             if (!value(node.kids[0], &v->kids.back())) return false;
           } while (eat(","));

@@ -146,6 +146,7 @@ struct Node {
   std::string length_param;   // kArray: the parameter that holds its length
   bool by_pointer = false;    // kArray of fixed count: a pointer to them (a spec's `array N`)
   bool opaque = false;        // kStruct: an incomplete struct, kOpaqueBytes zeroed bytes, no fields
+  bool zeroed = false;        // opaque: a defined struct past the field depth, sizeof zeroed bytes
   std::vector<Node> kids;
   ParamSpec spec;             // the spec's refinement (top-level nodes)
 };

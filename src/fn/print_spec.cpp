@@ -98,7 +98,8 @@ struct Printer {
       case NodeKind::kStruct:
         if (n.opaque)
           line(fmt::format("# {}: {}", path, n.c_type),
-               fmt::format("opaque (declared, never defined): {} zeroed bytes", kOpaqueBytes));
+               n.zeroed ? std::string("past the field depth: zeroed, its fields not drawn")
+                        : fmt::format("opaque (declared, never defined): {} zeroed bytes", kOpaqueBytes));
         for (const Node& k : n.kids) node(k, path + "." + k.field);
         return;
       case NodeKind::kArray:

@@ -64,7 +64,10 @@ ChildOutput run_in_child(const std::function<std::string()>& work, unsigned seco
 // kshim.h and kshim/sched/sched.h guard each with #ifndef KSHIM_OWN_<name>.
 inline constexpr const char* kShimOverridable[] = {
     "dl_time_before", "task_cpu", "capacity_orig_of", "sched_asym_cpucap_active",
-    "dl_task_fits_capacity"};
+    "dl_task_fits_capacity",
+    // kshim/sched_fair.h: helpers fair.c defined itself before they moved to sched.h
+    "cpu_of", "task_of", "task_cfs_rq", "cfs_rq_of", "group_cfs_rq", "task_on_cpu",
+    "task_running", "update_avg"};
 
 // The arguments that parse a kernel C file as kernel-check builds it
 // (docs/kernel-check.md): C (gnu11), -nostdinc, the shim's include

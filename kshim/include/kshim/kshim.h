@@ -67,6 +67,9 @@ typedef unsigned int gfp_t;
 #define __cacheline_aligned
 #define __percpu
 #define __rcu
+/* A prototype of a function that another kernel file defines (not the
+ * runtime): diffsched fn makes it a stub, its results drawn from the input. */
+#define KSHIM_ELSEWHERE __attribute__((__annotate__("kshim:elsewhere")))
 #define EXPORT_SYMBOL(sym)
 #define EXPORT_SYMBOL_GPL(sym)
 #define READ_ONCE(x) (*(const volatile __typeof__(x) *)&(x))
@@ -100,6 +103,8 @@ typedef unsigned int gfp_t;
 #define U64_MAX ((u64)~0ULL)
 #define PAGE_SIZE 4096UL
 typedef long long loff_t;
+/* A list node (include/linux/types.h); no list API is modelled. */
+struct list_head { struct list_head *next, *prev; };
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))
 #define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
@@ -177,7 +182,7 @@ static inline void *kmalloc_array(size_t n, size_t size, gfp_t gfp) { (void)gfp;
 #include <kshim/cpumask.h>
 
 /* ---- locking: single-threaded bookkeeping -------------------------------- */
-typedef struct { int held; } raw_spinlock_t;
+typedef struct raw_spinlock { int held; } raw_spinlock_t;
 typedef raw_spinlock_t spinlock_t;
 void kshim_lock(raw_spinlock_t *lock, const char *file, int line);
 void kshim_unlock(raw_spinlock_t *lock, const char *file, int line);
@@ -226,6 +231,23 @@ struct sched_dl_entity {
 	u64 deadline;
 	unsigned int flags;
 };
+/* The fair class's view of a task (include/linux/sched.h, v6.1): the
+ * fields kernel/sched/fair.c's load balancer reads. */
+struct sched_entity {
+	unsigned int on_rq;
+	u64 exec_start;
+	u64 sum_exec_runtime;
+	u64 vruntime;
+	u64 nr_migrations;
+};
+struct sched_class;	/* kshim/sched_rq.h: never defined to a unit */
+/* Scheduling policies (include/uapi/linux/sched.h). */
+#define SCHED_NORMAL 0
+#define SCHED_FIFO 1
+#define SCHED_RR 2
+#define SCHED_BATCH 3
+#define SCHED_IDLE 5
+#define SCHED_DEADLINE 6
 /* Every name the affinity had in cpudeadline.c's history: tsk_cpus_allowed(p)
  * (v4.8), p->cpus_allowed (v4.9..v5.2), p->cpus_ptr / p->cpus_mask (v5.3+). */
 struct task_struct {
@@ -238,6 +260,16 @@ struct task_struct {
 		struct cpumask cpus_allowed;
 	};
 	int nr_cpus_allowed;
+	/* What fair.c (v6.1) reads: the policy and class, the fair entity,
+	 * whether the task runs now (on_cpu), migrate_disable() depth, and
+	 * the load balancer's cache-hot note (a 1-bit field in the kernel). */
+	unsigned int sched_task_hot;
+	unsigned int policy;
+	const struct sched_class *sched_class;
+	struct sched_entity se;
+	int on_cpu;
+	unsigned short migration_disabled;
+	unsigned int flags;
 };
 #define tsk_cpus_allowed(tsk) (&(tsk)->cpus_allowed)
 #ifndef KSHIM_OWN_task_cpu
@@ -267,6 +299,7 @@ struct static_key_false { int enabled; };
 #define static_key_enabled(k) ((k)->enabled)
 extern struct static_key_false sched_asym_cpucapacity;
 
+#include <kshim/percpu.h>
 #include <kshim/numa.h>
 #include <kshim/sched_topology.h>
 

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * kshim: the scheduler-internal state that kernel/sched/fair.c's load
+ * balancer and wake-up paths read (kernel/sched/sched.h, stats.h,
+ * include/linux/sched/topology.h, idle.h; v6.1), written for diffsched.
+ * Only a file that includes "sched.h" (kshim/sched/sched.h) gets it.
+ *
+ * The model is a CONFIG_SMP=y kernel without CONFIG_SCHED_DEBUG,
+ * CONFIG_SCHEDSTATS, CONFIG_LOCKDEP, CONFIG_CGROUP_SCHED (so no
+ * CONFIG_FAIR_GROUP_SCHED, CONFIG_CFS_BANDWIDTH), CONFIG_SCHED_CORE,
+ * CONFIG_SCHED_SMT or CONFIG_NUMA_BALANCING: the #else branches of fair.c
+ * apply. Consequences:
+ *  - sched_feat(F) is F's default in v6.1's features.h, a constant;
+ *  - schedstat_*() evaluate nothing; lockdep_assert_rq_held() checks nothing;
+ *  - task_group(p) is NULL;
+ *  - the run queues (per_cpu(runqueues, cpu), cpu_rq(), this_rq()) are the
+ *    runtime's, zeroed: not inputs; a function handed a struct rq * gets a
+ *    generated one (its nested struct cfs_rq zeroed: past the field depth);
+ *  - the scheduling classes are declared, never defined to a unit: a task's
+ *    p->sched_class is an opaque object, never &fair_sched_class;
+ *  - functions defined in other files (kthread_is_per_cpu(),
+ *    available_idle_cpu(), cpu_clock(), ...) are declared only, so fn makes
+ *    them stubs whose results are inputs (KSHIM_ELSEWHERE).
+ * A helper older fair.c files define themselves (task_of(), cfs_rq_of(),
+ * update_avg(), task_running(), ...) is guarded by KSHIM_OWN_<name>
+ * (src/kcheck/libclang.h, kShimOverridable).
+ */
+#ifndef KSHIM_SCHED_FAIR_H
+#define KSHIM_SCHED_FAIR_H
+
+#include <kshim/kshim.h>
+
+/* ---- include/linux/sched/idle.h ----------------------------------------- */
+enum cpu_idle_type {
+	CPU_IDLE,
+	CPU_NOT_IDLE,
+	CPU_NEWLY_IDLE,
+	CPU_MAX_IDLE_TYPES
+};
+
+/* ---- include/linux/sched/topology.h: domain flags and a domain ----------- */
+#define SD_BALANCE_NEWIDLE		0x0001
+#define SD_BALANCE_EXEC			0x0002
+#define SD_BALANCE_FORK			0x0004
+#define SD_BALANCE_WAKE			0x0008
+#define SD_WAKE_AFFINE			0x0010
+#define SD_ASYM_CPUCAPACITY		0x0020
+#define SD_ASYM_CPUCAPACITY_FULL	0x0040
+#define SD_SHARE_CPUCAPACITY		0x0080
+#define SD_SHARE_PKG_RESOURCES		0x0100
+#define SD_SERIALIZE			0x0200
+#define SD_ASYM_PACKING			0x0400
+#define SD_PREFER_SIBLING		0x0800
+#define SD_OVERLAP			0x1000
+#define SD_NUMA				0x2000
+
+/* What the domains of one LLC share: the idle-core hint and (v6.0+) the
+ * SIS_UTIL scan budget. */
+struct sched_domain_shared {
+	int nr_busy_cpus;
+	int has_idle_cores;
+	int nr_idle_scan;
+};
+
+/* One level of a CPU's domain tree, the fields fair.c reads. The kernel's
+ * span is a trailing bitmap; here a struct cpumask field (generated as a
+ * mask), and sched_domain_span() its address. */
+struct sched_domain {
+	struct sched_domain *parent;
+	struct sched_domain *child;
+	unsigned int imbalance_pct;
+	unsigned int cache_nice_tries;
+	int flags;
+	int level;
+	unsigned int balance_interval;
+	unsigned int nr_balance_failed;
+	u64 max_newidle_lb_cost;
+	u64 avg_scan_cost;
+	struct sched_domain_shared *shared;
+	unsigned int span_weight;
+	struct cpumask span;
+};
+static inline struct cpumask *sched_domain_span(struct sched_domain *sd) { return &sd->span; }
+
+/* The LLC of each CPU (kernel/sched/topology.c keeps them, sched.h declares
+ * them). What each LLC shares, sd_llc_shared, is an input (KSHIM_ELSEWHERE:
+ * `global sd_llc_shared input`; its nr_idle_scan is select_idle_cpu()'s
+ * SIS_UTIL budget); the rest are the runtime's, zeroed (no domains built). */
+DECLARE_PER_CPU(struct sched_domain *, sd_llc);
+DECLARE_PER_CPU(int, sd_llc_size);
+DECLARE_PER_CPU(int, sd_llc_id);
+KSHIM_ELSEWHERE DECLARE_PER_CPU(struct sched_domain_shared *, sd_llc_shared);
+
+/* ---- kernel/sched/sched.h: run queues ------------------------------------ */
+struct cfs_rq {
+	unsigned int nr_running;
+	unsigned int h_nr_running;
+	unsigned int idle_nr_running;
+	unsigned int idle_h_nr_running;
+	u64 min_vruntime;
+	struct sched_entity *curr;
+	struct sched_entity *next;
+	struct sched_entity *last;
+	struct sched_entity *skip;
+};
+
+struct rq {
+	raw_spinlock_t __lock;
+	unsigned int nr_running;
+	unsigned long cpu_capacity;
+	struct cfs_rq cfs;
+	struct task_struct *curr;
+	struct task_struct *idle;
+	u64 clock;
+	u64 clock_task;
+	int cpu;
+	int online;
+	u64 avg_idle;
+	unsigned long wake_stamp;
+	u64 wake_avg_idle;
+	u64 max_idle_balance_cost;
+	unsigned int ttwu_pending;
+};
+
+DECLARE_PER_CPU_SHARED_ALIGNED(struct rq, runqueues);
+#define cpu_rq(cpu) (&per_cpu(runqueues, (cpu)))
+#define this_rq() this_cpu_ptr(&runqueues)
+#define task_rq(p) cpu_rq(task_cpu(p))
+#define cpu_curr(cpu) (cpu_rq(cpu)->curr)
+
+static inline u64 rq_clock_task(struct rq *rq) { return rq->clock_task; }
+static inline u64 rq_clock(struct rq *rq) { return rq->clock; }
+#ifndef KSHIM_OWN_cpu_of
+static inline int cpu_of(struct rq *rq) { return rq->cpu; }
+#endif
+#define lockdep_assert_rq_held(rq) do { (void)(rq); } while (0)
+
+/* The fair entity's queue without group scheduling: the task's CPU's. */
+#ifndef KSHIM_OWN_task_of
+static inline struct task_struct *task_of(struct sched_entity *se)
+{
+	return container_of(se, struct task_struct, se);
+}
+#endif
+#ifndef KSHIM_OWN_task_cfs_rq
+static inline struct cfs_rq *task_cfs_rq(struct task_struct *p) { return &task_rq(p)->cfs; }
+#endif
+#ifndef KSHIM_OWN_cfs_rq_of
+static inline struct cfs_rq *cfs_rq_of(struct sched_entity *se) { return task_cfs_rq(task_of(se)); }
+#endif
+#ifndef KSHIM_OWN_group_cfs_rq
+static inline struct cfs_rq *group_cfs_rq(struct sched_entity *grp) { (void)grp; return NULL; }
+#endif
+
+/* ---- the task, as sched.h sees it ---------------------------------------- */
+struct task_group;
+static inline struct task_group *task_group(struct task_struct *p) { (void)p; return NULL; }
+static inline int idle_policy(int policy) { return policy == SCHED_IDLE; }
+static inline int task_has_idle_policy(struct task_struct *p) { return idle_policy(p->policy); }
+static inline int task_current(struct rq *rq, struct task_struct *p) { return rq->curr == p; }
+/* Whether p runs on a CPU now: task_on_cpu() (v6.1.y, v6.2+), task_running()
+ * before. */
+#ifndef KSHIM_OWN_task_on_cpu
+static inline int task_on_cpu(struct rq *rq, struct task_struct *p) { (void)rq; return p->on_cpu; }
+#endif
+#ifndef KSHIM_OWN_task_running
+static inline int task_running(struct rq *rq, struct task_struct *p) { return task_on_cpu(rq, p); }
+#endif
+static inline bool is_migration_disabled(struct task_struct *p) { return p->migration_disabled; }
+/* Core scheduling (CONFIG_SCHED_CORE) is off: every cookie matches. */
+static inline bool sched_core_enabled(struct rq *rq) { (void)rq; return false; }
+static inline bool sched_core_cookie_match(struct rq *rq, struct task_struct *p) { (void)rq; (void)p; return true; }
+static inline bool sched_cpu_cookie_match(struct rq *rq, struct task_struct *p) { (void)rq; (void)p; return true; }
+/* include/linux/kthread.h: a per-CPU kthread (defined in kernel/kthread.c). */
+KSHIM_ELSEWHERE bool kthread_is_per_cpu(struct task_struct *p);
+
+/* The classes (sched.h declares them; each class's file defines it). */
+extern const struct sched_class stop_sched_class;
+extern const struct sched_class dl_sched_class;
+extern const struct sched_class rt_sched_class;
+extern const struct sched_class fair_sched_class;
+extern const struct sched_class idle_sched_class;
+
+/* A moving average: avg += (sample - avg) / 8. */
+#ifndef KSHIM_OWN_update_avg
+static inline void update_avg(u64 *avg, u64 sample)
+{
+	s64 diff = sample - *avg;
+
+	*avg += diff / 8;
+}
+#endif
+
+/* kernel/sched/core.c and friends: defined elsewhere, stubs to fn. */
+KSHIM_ELSEWHERE int available_idle_cpu(int cpu);
+KSHIM_ELSEWHERE int idle_cpu(int cpu);
+KSHIM_ELSEWHERE u64 cpu_clock(int cpu);
+static inline u64 div_u64(u64 dividend, u32 divisor) { return dividend / divisor; }
+extern unsigned long volatile jiffies;
+
+/* ---- sched_feat(): v6.1's features.h defaults (no CONFIG_SCHED_DEBUG) ---- */
+#define sched_feat(x) (KSHIM_SCHED_FEAT_##x)
+#define KSHIM_SCHED_FEAT_GENTLE_FAIR_SLEEPERS 1
+#define KSHIM_SCHED_FEAT_START_DEBIT 1
+#define KSHIM_SCHED_FEAT_NEXT_BUDDY 0
+#define KSHIM_SCHED_FEAT_LAST_BUDDY 1
+#define KSHIM_SCHED_FEAT_CACHE_HOT_BUDDY 1
+#define KSHIM_SCHED_FEAT_WAKEUP_PREEMPTION 1
+#define KSHIM_SCHED_FEAT_HRTICK 0
+#define KSHIM_SCHED_FEAT_HRTICK_DL 0
+#define KSHIM_SCHED_FEAT_DOUBLE_TICK 0
+#define KSHIM_SCHED_FEAT_NONTASK_CAPACITY 1
+#define KSHIM_SCHED_FEAT_TTWU_QUEUE 1
+#define KSHIM_SCHED_FEAT_SIS_PROP 0
+#define KSHIM_SCHED_FEAT_SIS_UTIL 1
+#define KSHIM_SCHED_FEAT_WARN_DOUBLE_CLOCK 0
+#define KSHIM_SCHED_FEAT_RT_PUSH_IPI 1
+#define KSHIM_SCHED_FEAT_RT_RUNTIME_SHARE 0
+#define KSHIM_SCHED_FEAT_LB_MIN 0
+#define KSHIM_SCHED_FEAT_ATTACH_AGE_LOAD 1
+#define KSHIM_SCHED_FEAT_WA_IDLE 1
+#define KSHIM_SCHED_FEAT_WA_WEIGHT 1
+#define KSHIM_SCHED_FEAT_WA_BIAS 1
+#define KSHIM_SCHED_FEAT_UTIL_EST 1
+#define KSHIM_SCHED_FEAT_UTIL_EST_FASTUP 1
+#define KSHIM_SCHED_FEAT_LATENCY_WARN 0
+#define KSHIM_SCHED_FEAT_ALT_PERIOD 1
+#define KSHIM_SCHED_FEAT_BASE_SLICE 1
+/* Tunables that are const without CONFIG_SCHED_DEBUG (fair.c defines them). */
+#define const_debug const
+
+/* ---- kernel/sched/stats.h without CONFIG_SCHEDSTATS ---------------------- */
+#define schedstat_enabled() 0
+#define schedstat_inc(var) do { } while (0)
+#define schedstat_add(var, amt) do { } while (0)
+#define schedstat_set(var, val) do { } while (0)
+#define schedstat_val(var) 0
+#define __schedstat_inc(var) do { } while (0)
+#define __schedstat_add(var, amt) do { } while (0)
+#define __schedstat_set(var, val) do { } while (0)
+
+#endif /* KSHIM_SCHED_FAIR_H */

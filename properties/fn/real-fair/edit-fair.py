@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Project-written edits of a real kernel/sched/fair.c (v6.1), for the
+# real-file ctests fn.real.* (properties/fn/fn-real.cmake). The kernel file
+# is extracted from Debian's linux-source-6.1 at test time, never committed.
+#
+#   edit-fair.py IN EDIT OUT
+#
+# EDIT:
+#   first-and-and  can_migrate_task(): the for_each_cpu_and() loop that looks
+#                  for an allowed CPU of the group becomes one
+#                  cpumask_first_and_and() call (the v6.15 form)
+#   broken         the same, but cpumask_first_and() over the group and the
+#                  balance's CPUs only: the task's affinity dropped (a bug)
+#   sic-budget     select_idle_cpu() with "sched/fair: Optimize
+#                  select_idle_cpu" (2019) undone: no cpumask_and() of the
+#                  span with p->cpus_ptr; the loop walks the span and skips a
+#                  CPU the task does not allow after it took one of the scan
+#                  budget (`!--nr`), as the code before the change did
+#   sic-top        the same, but the allowed-CPU test at the loop's top,
+#                  before the budget is taken
+import sys
+
+
+def main():
+    src, edit, dst = sys.argv[1:4]
+    text = open(src).read()
+
+    def sub(old, new):
+        nonlocal text
+        if text.count(old) != 1:
+            sys.exit(f"edit-fair.py: {edit}: the text to replace is in {src} "
+                     f"{text.count(old)} times, not once:\n{old}")
+        text = text.replace(old, new)
+
+    t = "\t"
+    loop = (f"{t*2}for_each_cpu_and(cpu, env->dst_grpmask, env->cpus) {{\n"
+            f"{t*3}if (cpumask_test_cpu(cpu, p->cpus_ptr)) {{\n"
+            f"{t*4}env->flags |= LBF_DST_PINNED;\n"
+            f"{t*4}env->new_dst_cpu = cpu;\n"
+            f"{t*4}break;\n"
+            f"{t*3}}}\n"
+            f"{t*2}}}\n")
+    first = {"first-and-and": "cpumask_first_and_and(env->dst_grpmask, env->cpus, p->cpus_ptr)",
+             "broken": "cpumask_first_and(env->dst_grpmask, env->cpus)"}
+    skip = "if (!cpumask_test_cpu(cpu, p->cpus_ptr))\n"
+    if edit in first:
+        sub(loop, f"{t*2}cpu = {first[edit]};\n{t*2}if (cpu < nr_cpu_ids) {{\n"
+                  f"{t*3}env->flags |= LBF_DST_PINNED;\n{t*3}env->new_dst_cpu = cpu;\n{t*2}}}\n")
+    elif edit in ("sic-budget", "sic-top"):
+        sub(f"{t}cpumask_and(cpus, sched_domain_span(sd), p->cpus_ptr);\n\n"
+            f"{t}if (sched_feat(SIS_PROP) && !has_idle_core) {{",
+            f"{t}if (sched_feat(SIS_PROP) && !has_idle_core) {{")
+        walk = f"{t}for_each_cpu_wrap(cpu, sched_domain_span(sd), target + 1) {{\n"
+        if edit == "sic-top":
+            sub(f"{t}for_each_cpu_wrap(cpu, cpus, target + 1) {{\n",
+                walk + f"{t*2}{skip}{t*3}continue;\n")
+        else:
+            sub(f"{t}for_each_cpu_wrap(cpu, cpus, target + 1) {{\n{t*2}if (has_idle_core) {{\n",
+                walk + f"{t*2}if (has_idle_core) {{\n{t*3}{skip}{t*4}continue;\n")
+            sub(f"{t*3}if (!--nr)\n{t*4}return -1;\n{t*3}idle_cpu = __select_idle_cpu(cpu, p);",
+                f"{t*3}if (!--nr)\n{t*4}return -1;\n{t*3}{skip}{t*4}continue;\n"
+                f"{t*3}idle_cpu = __select_idle_cpu(cpu, p);")
+    else:
+        sys.exit(f"edit-fair.py: unknown edit {edit}")
+    open(dst, "w").write(text)
+
+
+main()

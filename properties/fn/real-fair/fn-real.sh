@@ -1,0 +1,95 @@
+#!/bin/sh
+# diffsched fn on the real kernel/sched/fair.c of Debian's linux-source-6.1
+# (docs/fn.md, the real-file rows; properties/fn/fn-real.cmake):
+#   fn-real.sh DIFFSCHED SOURCE_DIR CASE
+# The file is extracted from /usr/src/linux-source-6.1.tar.xz at test time
+# and edited by edit-fair.py (project-written edits); neither is committed.
+set -u
+ds=$1 src=$2 case=$3
+here=$src/properties/fn/real-fair
+tarball=/usr/src/linux-source-6.1.tar.xz
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fn-real-test.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+show_outputs() { [ -f "$tmp/out" ] && grep -v "^  input:" "$tmp/out" | cut -c1-300 | sed 's/^/  | /' | head -60; }
+TL_FAIL_EXIT=1 TL_FAIL_HOOK=show_outputs
+TL_FAIL_PREFIX="FAIL ($case): "
+. "$src/properties/support/testlib.sh"
+[ -f "$tarball" ] ||
+  fail "$tarball is missing: install the Debian package linux-source-6.1 (scripts/install-deps.sh)"
+tar -xJf "$tarball" -C "$tmp" linux-source-6.1/kernel/sched/fair.c ||
+  fail "cannot extract kernel/sched/fair.c from $tarball"
+old=$tmp/fair.c
+mv "$tmp/linux-source-6.1/kernel/sched/fair.c" "$old"
+edit() { python3 "$here/edit-fair.py" "$old" "$1" "$tmp/$1.c" || fail "edit-fair.py $1 failed"; }
+# run EXPECTED_STATUS ARGS...: diffsched's output (both streams) in $tmp/out.
+run() {
+  want=$1; shift
+  "$ds" "$@" >"$tmp/out" 2>&1
+  rc=$?
+  [ "$rc" = "$want" ] || fail "exit $rc, expected $want: diffsched $*"
+}
+has() { grep -qE -- "$1" "$tmp/out" || fail "no /$1/ in the output"; }
+# A finding's replay: line, run verbatim, exits 1 too.
+replays() {
+  replay=$(sed -n 's/^replay: //p' "$tmp/out" | head -n 1)
+  [ -n "$replay" ] || fail "a finding without a replay: line"
+  sh -c "$replay" >/dev/null 2>&1
+  again=$?
+  [ "$again" = 1 ] || fail "the replay exited $again, not 1"
+}
+
+case $case in
+can-migrate-task)
+  edit first-and-and
+  run 0 fn --old "$old" --new "$tmp/first-and-and.c" --function can_migrate_task
+  has "^stubs: kthread_is_per_cpu\(\) " && has "^verdict: equivalent \(300 inputs, level exact\)"
+  ;;
+can-migrate-task-broken)
+  # The affinity term dropped: the new side pins a CPU the task does not allow.
+  edit broken
+  run 1 fn --old "$old" --new "$tmp/broken.c" --function can_migrate_task
+  has "same finding .differs:\*env." && has "^verdict: finding: the sides differ at level .exact."
+  replays
+  ;;
+select-idle-cpu)
+  edit sic-budget
+  run 0 fn --old "$tmp/sic-budget.c" --new "$old" --function select_idle_cpu --spec "$here/select-idle-cpu.fnspec"
+  has "^verdict: intended: the sides differ only in what the spec declares intended \(.calls., .return., .select_rq_mask.\)"
+  ;;
+select-idle-cpu-mask-only)
+  # Only the scratch mask declared: the budget's effect (a CPU found where
+  # the old side gave up) is a finding, so the intended lines matter.
+  edit sic-budget
+  grep -v "^intended return\|^intended calls" "$here/select-idle-cpu.fnspec" >"$tmp/mask.fnspec"
+  run 1 fn --old "$tmp/sic-budget.c" --new "$old" --function select_idle_cpu --spec "$tmp/mask.fnspec" --no-minimize
+  has "^verdict: finding: the sides differ at level .exact." && has "<-- differs"
+  replays
+  ;;
+select-idle-cpu-hidden)
+  # Without the spec: the LLC's shared state (the SIS_UTIL budget) is named;
+  # with it covered, the function's per-CPU scratch mask.
+  edit sic-budget
+  run 2 fn --old "$tmp/sic-budget.c" --new "$old" --function select_idle_cpu
+  has "hidden global: select_idle_cpu\(\) reads the global .sd_llc_shared."
+  echo "global sd_llc_shared input" >"$tmp/llc.fnspec"
+  run 2 fn --old "$tmp/sic-budget.c" --new "$old" --function select_idle_cpu --spec "$tmp/llc.fnspec"
+  has "hidden global: select_idle_cpu\(\) reads the global .select_rq_mask."
+  ;;
+patch)
+  # The rewrite as a unified diff on a tree holding the real file.
+  edit first-and-and
+  mkdir -p "$tmp/tree/kernel/sched" "$tmp/a/kernel/sched" "$tmp/b/kernel/sched"
+  cp "$old" "$tmp/tree/kernel/sched/fair.c"
+  cp "$old" "$tmp/a/kernel/sched/fair.c"
+  cp "$tmp/first-and-and.c" "$tmp/b/kernel/sched/fair.c"
+  (cd "$tmp" && diff -u a/kernel/sched/fair.c b/kernel/sched/fair.c >"$tmp/p.diff")
+  [ -s "$tmp/p.diff" ] || fail "an empty diff"
+  run 0 fn --patch "$tmp/p.diff" --tree "$tmp/tree"
+  has "kernel/sched/fair.c can_migrate_task: checked: equivalent \(300 inputs, 300 compared, level exact\)"
+  has "^verdict: equivalent: every changed function checked \(1\), exit 0"
+  ;;
+*)
+  fail "unknown case"
+  ;;
+esac
+exit 0
