@@ -429,14 +429,7 @@ int report(const FnOptions& o, const Layout& layout, const std::vector<Input>& i
   std::string text = fmt::format("diffsched fn: old {} {}(), new {} {}(); {} inputs ({}), level {}\n",
                                  o.old_file, o.old_function, o.new_file, o.new_function,
                                  inputs.size(), run_kind(o, fuzz, &j), level_name(level));
-  if (!layout.stubs.empty()) {  // the externals the shim lacks (docs/fn.md "Stubs")
-    std::string names;
-    for (const Stub& st : layout.stubs) names += (names.empty() ? "" : ", ") + st.name + "()";
-    text += fmt::format("stubs: {} (external functions the shim lacks: results drawn from the "
-                        "input, calls compared)\n", names);
-    j["stubs"] = json::array();
-    for (const Stub& st : layout.stubs) j["stubs"].push_back(st.name);
-  }
+  text += outside_text(layout, &j);
   if (shown >= 0) {
     const auto k = static_cast<std::size_t>(shown);
     const std::string in = show_input(layout, inputs[k]);

@@ -345,7 +345,10 @@ bool bound_global(const Extraction& x, const GlobalRead& g, const std::string& f
 
 bool global_slots(const Extraction& x, const Spec& spec, Layout* layout, std::string* error) {
   for (const GlobalRead& g : x.globals) {
-    if (g.in_shim) continue;
+    if (g.in_shim) {
+      if (g.read) layout->shim_state.push_back(g.name);
+      continue;
+    }
     const auto it = spec.globals.find(g.name);
     if (g.constant) {
       // Its initialiser is what the function reads: a spec line would be ignored.

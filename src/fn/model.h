@@ -212,6 +212,10 @@ struct Layout {
   std::vector<Slot> globals;  // covered globals, then
   std::vector<Slot> params;   // the parameters, in order
   std::vector<Slot> written;  // globals written and not covered: observed only
+  // The shim's globals the function reads: not drawn, their values the
+  // shim's (nr_cpu_ids and the possible/present/online masks set per input,
+  // the rest fixed, e.g. the zeroed run queues of kshim/sched_fair.h).
+  std::vector<std::string> shim_state;
   Node result;                // kind kScalar, or c_type "void" / a pointer
   bool result_void = false;
   bool result_pointer = false;
@@ -230,6 +234,11 @@ bool build_layout(const Extraction& x, const Spec& spec, Layout* layout, std::st
 // The node of a value of type t (`where` names it in the error), as a
 // parameter's without a spec line.
 bool value_node(const CType& t, const std::string& where, Node* out, std::string* error);
+
+// The run header's lines on what the function reads from outside its
+// parameters and covered globals: "stubs: ..." and "shim state read: ...",
+// also as j["stubs"] and j["shim_state"] (stubs.cpp).
+std::string outside_text(const Layout& layout, nlohmann::json* j);
 
 // The stubs of x's externals that the shim lacks (external functions, each
 // called or declared): into layout->stubs, with their values' slots at the

@@ -178,7 +178,8 @@ std::string print(const Side& a, const Side& b, const Spec& spec, const std::str
     else if (it != spec.globals.end())
       p.line(fmt::format("global {} input", g.name), "generated from its type per call");
     else if (g.in_shim)
-      p.line(fmt::format("# {}: the shim's", g.name), "set by the harness per input");
+      p.line(fmt::format("# {}: the shim's", g.name),
+             "its value, not an input (nr_cpu_ids, the CPU masks: per input; the rest fixed)");
     else if (g.constant)
       p.line(fmt::format("# {}: constant data", g.name), "not generated");
     else

@@ -335,4 +335,25 @@ std::pair<std::string, std::string> show_calls_diff(const Layout& layout, const 
   return {side(a), side(b)};
 }
 
+std::string outside_text(const Layout& layout, nlohmann::json* j) {
+  std::string text;
+  if (!layout.stubs.empty()) {  // the externals the shim lacks (docs/fn.md "Stubs")
+    std::string names;
+    (*j)["stubs"] = nlohmann::json::array();
+    for (const Stub& st : layout.stubs) {
+      names += (names.empty() ? "" : ", ") + st.name + "()";
+      (*j)["stubs"].push_back(st.name);
+    }
+    text += fmt::format("stubs: {} (external functions the shim lacks: results drawn from the "
+                        "input, calls compared)\n", names);
+  }
+  if (!layout.shim_state.empty()) {  // read, never drawn: the shim's values
+    text += fmt::format("shim state read: {} (the shim's values, not inputs: nr_cpu_ids and the "
+                        "CPU masks per input, the rest fixed by kshim/)\n",
+                        fmt::join(layout.shim_state, ", "));
+    (*j)["shim_state"] = layout.shim_state;
+  }
+  return text;
+}
+
 }  // namespace diffsched::fn
