@@ -5,14 +5,14 @@
  * declare what another kernel file defines): it compiles, and fails to link.
  * kernel-check must say the shim lacks it, not blame the file.
  */
-// expect: kernel.errors.link-shim-lacks 2 - "does not link against the kernel shim: the kernel shim \(kshim/\) lacks: cpu_util_cfs\(\)" -- cpudl ${kfast}
+// expect: kernel.errors.link-shim-lacks 2 - "does not link against the kernel shim: the kernel shim \(kshim/\) lacks: cpu_util_cfs_boost\(\)" -- cpudl ${kfast}
 #include "cpudeadline.h"
 
-unsigned long cpu_util_cfs(int cpu);
+unsigned long cpu_util_cfs_boost(int cpu);
 
 int cpudl_find(struct cpudl *cp, struct task_struct *p, struct cpumask *later_mask)
 {
-	return cpu_util_cfs(0) != 0;
+	return cpu_util_cfs_boost(0) != 0;
 }
 void cpudl_set(struct cpudl *cp, int cpu, u64 dl) { }
 void cpudl_clear(struct cpudl *cp, int cpu) { }

@@ -232,8 +232,6 @@ struct sched_dl_entity {
 	u64 deadline;
 	unsigned int flags;
 };
-/* The fair class's view of a task (include/linux/sched.h, v6.1): the
- * fields kernel/sched/fair.c's load balancer reads. */
 /* The PELT averages of an entity or a queue (include/linux/sched.h, v6.1):
  * the running sums, their averages, and the estimated utilisation a task
  * keeps across sleeps (util_est; UTIL_AVG_UNCHANGED is a flag bit in its
@@ -255,6 +253,8 @@ struct sched_avg {
 	unsigned long util_avg;
 	struct util_est util_est;
 };
+/* The fair class's view of a task (include/linux/sched.h, v6.1): the
+ * fields kernel/sched/fair.c's load balancer reads. */
 struct sched_entity {
 	unsigned int on_rq;
 	struct sched_avg avg;
