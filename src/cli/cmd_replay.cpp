@@ -3,6 +3,7 @@
 // trace with every side's state (or JSON, or heap trees), then the verdict.
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <memory>
 
 #include <fmt/format.h>
@@ -33,6 +34,16 @@ struct ReplayOptions {
   bool check_expect = false;
   std::size_t max_input_bytes = io::kDefaultMaxInputBytes;
 };
+
+// --expect: 'ok' (no finding) or the finding's exact signature. Prints one
+// line and returns 0 when the verdict is the expected one, 1 otherwise.
+int judge_expect(const Verdict& v, const std::string& expect, std::FILE* out) {
+  const std::string got = v.finding ? v.finding->signature() : "equivalent";
+  const bool as_expected = got == expect || (expect == "ok" && !v.finding);
+  fmt::print(out, "{}: expected {}, got {}\n", as_expected ? "as expected" : "UNEXPECTED", expect,
+             got);
+  return as_expected ? kExitOk : kExitFinding;
+}
 
 // --check-expect: every '# expect:' line of the file must hold. The ops are
 // streamed once through one run per level named (at most two), so memory
@@ -230,13 +241,7 @@ int replay_input(io::Input& in, const ReplayOptions& o, std::optional<Level> for
       fmt::print("equivalent at level {} after {} ops\n", level_name(level), v.ops_run);
   }
   if (held) print_stats(*held, level);
-  if (!o.expect.empty()) {
-    const std::string got = v.finding ? v.finding->signature() : "equivalent";
-    const bool as_expected = got == o.expect || (o.expect == "ok" && !v.finding);
-    fmt::print(o.json ? stderr : stdout, "{}: expected {}, got {}\n",
-               as_expected ? "as expected" : "UNEXPECTED", o.expect, got);
-    return as_expected ? kExitOk : kExitFinding;
-  }
+  if (!o.expect.empty()) return judge_expect(v, o.expect, o.json ? stderr : stdout);
   return status_of(v);
 }
 
@@ -264,15 +269,8 @@ int replay_by_target(const FuzzTarget& target, const ReplayOptions& o) {
       fmt::print("FINDING: {}\n", v.finding->describe());
     else
       fmt::print("no finding after {} ops\n", v.ops_run);
-    int rc = status_of(v);
-    if (!o.expect.empty()) {
-      const std::string got = v.finding ? v.finding->signature() : "equivalent";
-      const bool as_expected = got == o.expect || (o.expect == "ok" && !v.finding);
-      fmt::print("{}: expected {}, got {}\n", as_expected ? "as expected" : "UNEXPECTED", o.expect,
-                 got);
-      rc = as_expected ? kExitOk : kExitFinding;
-    }
-    status = worse_status(status, rc);
+    status = worse_status(status,
+                          o.expect.empty() ? status_of(v) : judge_expect(v, o.expect, stdout));
   }
   return status;
 }
