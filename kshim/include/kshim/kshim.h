@@ -107,6 +107,7 @@ typedef long long loff_t;
 struct list_head { struct list_head *next, *prev; };
 #define min(a, b) ((a) < (b) ? (a) : (b))
 #define max(a, b) ((a) > (b) ? (a) : (b))
+#define abs(x) ({ __typeof__(x) __kshim_x = (x); __kshim_x < 0 ? -__kshim_x : __kshim_x; })
 #define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
 #define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 /* swap(a, b) as include/linux/minmax.h has it. Called with another number
@@ -231,10 +232,32 @@ struct sched_dl_entity {
 	u64 deadline;
 	unsigned int flags;
 };
+/* The PELT averages of an entity or a queue (include/linux/sched.h, v6.1):
+ * the running sums, their averages, and the estimated utilisation a task
+ * keeps across sleeps (util_est; UTIL_AVG_UNCHANGED is a flag bit in its
+ * enqueued value). fair.c reads them; nothing here updates them. */
+struct util_est {
+	unsigned int enqueued;
+	unsigned int ewma;
+};
+#define UTIL_EST_WEIGHT_SHIFT 2
+#define UTIL_AVG_UNCHANGED 0x80000000
+struct sched_avg {
+	u64 last_update_time;
+	u64 load_sum;
+	u64 runnable_sum;
+	u32 util_sum;
+	u32 period_contrib;
+	unsigned long load_avg;
+	unsigned long runnable_avg;
+	unsigned long util_avg;
+	struct util_est util_est;
+};
 /* The fair class's view of a task (include/linux/sched.h, v6.1): the
  * fields kernel/sched/fair.c's load balancer reads. */
 struct sched_entity {
 	unsigned int on_rq;
+	struct sched_avg avg;
 	u64 exec_start;
 	u64 sum_exec_runtime;
 	u64 vruntime;
@@ -267,6 +290,7 @@ struct task_struct {
 	unsigned int policy;
 	const struct sched_class *sched_class;
 	struct sched_entity se;
+	int on_rq;
 	int on_cpu;
 	unsigned short migration_disabled;
 	unsigned int flags;

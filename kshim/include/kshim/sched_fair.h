@@ -18,6 +18,11 @@
  *    generated one (its nested struct cfs_rq zeroed: past the field depth);
  *  - the scheduling classes are declared, never defined to a unit: a task's
  *    p->sched_class is an opaque object, never &fair_sched_class;
+ *  - no CONFIG_UCLAMP_TASK (uclamp_is_used() is false, the bounds 0 and
+ *    SCHED_CAPACITY_SCALE) and no thermal pressure; `current` is a stub
+ *    (get_current());
+ *  - a domain's groups (sd->groups, a ring in the kernel) are whatever fn
+ *    generates: a chain, not a ring (docs/fn.md, the real-file rows);
  *  - functions defined in other files (kthread_is_per_cpu(),
  *    available_idle_cpu(), cpu_clock(), ...) are declared only, so fn makes
  *    them stubs whose results are inputs (KSHIM_ELSEWHERE).
@@ -78,9 +83,38 @@ struct sched_domain {
 	u64 avg_scan_cost;
 	struct sched_domain_shared *shared;
 	unsigned int span_weight;
+	unsigned int imb_numa_nr;
+	struct sched_group *groups;
 	struct cpumask span;
 };
 static inline struct cpumask *sched_domain_span(struct sched_domain *sd) { return &sd->span; }
+
+/* A domain's groups form a ring (next) that the balancer walks from
+ * sd->groups until it is back at the start. Each group names its CPUs (the
+ * kernel keeps them in a trailing bitmap; here a struct cpumask field and
+ * sched_group_span() its address), how many there are (group_weight), and
+ * the capacity data the groups of its CPUs share (sgc): the summed capacity,
+ * the smallest and largest CPU capacity, and the imbalance note a pinned
+ * task left for the parent level. */
+struct sched_group_capacity {
+	int ref;
+	unsigned long capacity;
+	unsigned long min_capacity;
+	unsigned long max_capacity;
+	unsigned long next_update;
+	int imbalance;
+	int id;
+};
+struct sched_group {
+	struct sched_group *next;
+	int ref;
+	unsigned int group_weight;
+	struct sched_group_capacity *sgc;
+	int asym_prefer_cpu;
+	int flags;
+	struct cpumask span;
+};
+static inline struct cpumask *sched_group_span(struct sched_group *sg) { return &sg->span; }
 
 /* The LLC of each CPU (kernel/sched/topology.c keeps them, sched.h declares
  * them). What each LLC shares, sd_llc_shared, is an input (KSHIM_ELSEWHERE:
@@ -93,6 +127,7 @@ KSHIM_ELSEWHERE DECLARE_PER_CPU(struct sched_domain_shared *, sd_llc_shared);
 
 /* ---- kernel/sched/sched.h: run queues ------------------------------------ */
 struct cfs_rq {
+	struct sched_avg avg;
 	unsigned int nr_running;
 	unsigned int h_nr_running;
 	unsigned int idle_nr_running;
@@ -174,6 +209,37 @@ static inline bool sched_cpu_cookie_match(struct rq *rq, struct task_struct *p) 
 /* include/linux/kthread.h: a per-CPU kthread (defined in kernel/kthread.c). */
 KSHIM_ELSEWHERE bool kthread_is_per_cpu(struct task_struct *p);
 
+/* Whether p is on a run queue: p->on_rq holds 0, queued or migrating. */
+#define TASK_ON_RQ_QUEUED	1
+#define TASK_ON_RQ_MIGRATING	2
+static inline int task_on_rq_queued(struct task_struct *p) { return p->on_rq == TASK_ON_RQ_QUEUED; }
+static inline int task_on_rq_migrating(struct task_struct *p) { return p->on_rq == TASK_ON_RQ_MIGRATING; }
+/* With CONFIG_SCHED_CORE off every group's cookie matches too. */
+static inline bool sched_group_cookie_match(struct rq *rq, struct task_struct *p, struct sched_group *group)
+{ (void)rq; (void)p; (void)group; return true; }
+/* The task this CPU runs (arch code, include/asm/current.h): a stub. */
+KSHIM_ELSEWHERE struct task_struct *get_current(void);
+#define current get_current()
+
+/* Load weights: the fixed-point scale of 64-bit kernels (a weight carries
+ * SCHED_FIXEDPOINT_SHIFT extra bits; scaling down keeps a non-zero weight at
+ * least 2). NICE_0_LOAD is the weight of a nice-0 task. */
+#define SCHED_FIXEDPOINT_SHIFT 10
+#define NICE_0_LOAD_SHIFT (SCHED_FIXEDPOINT_SHIFT + SCHED_FIXEDPOINT_SHIFT)
+#define scale_load(w) ((w) << SCHED_FIXEDPOINT_SHIFT)
+#define scale_load_down(w) ({ unsigned long __kshim_w = (w); \
+	if (__kshim_w) __kshim_w = max(2UL, __kshim_w >> SCHED_FIXEDPOINT_SHIFT); __kshim_w; })
+#define NICE_0_LOAD (1L << NICE_0_LOAD_SHIFT)
+
+/* Utilisation clamping (CONFIG_UCLAMP_TASK) is off: no clamp is used, the
+ * effective bounds are 0 and the full scale. */
+enum uclamp_id { UCLAMP_MIN = 0, UCLAMP_MAX, UCLAMP_CNT };
+static inline bool uclamp_is_used(void) { return false; }
+static inline unsigned long uclamp_eff_value(struct task_struct *p, enum uclamp_id clamp_id)
+{ (void)p; return clamp_id == UCLAMP_MIN ? 0 : SCHED_CAPACITY_SCALE; }
+/* No thermal pressure is modelled (CONFIG_SCHED_THERMAL_PRESSURE off). */
+#define arch_scale_thermal_pressure(cpu) ((void)(cpu), 0UL)
+
 /* The classes (sched.h declares them; each class's file defines it). */
 extern const struct sched_class stop_sched_class;
 extern const struct sched_class dl_sched_class;
@@ -238,5 +304,23 @@ extern unsigned long volatile jiffies;
 #define __schedstat_inc(var) do { } while (0)
 #define __schedstat_add(var, amt) do { } while (0)
 #define __schedstat_set(var, val) do { } while (0)
+
+/* The CFS utilisation of a CPU: its root queue's util_avg, raised to the
+ * enqueued estimate when UTIL_EST is on, capped at the CPU's original
+ * capacity (sched.h; capacity_orig_of() is kshim/sched/sched.h's). */
+static inline unsigned long capacity_orig_of(int cpu);
+static inline unsigned long cpu_util_cfs(int cpu)
+{
+	struct cfs_rq *cfs_rq = &cpu_rq(cpu)->cfs;
+	unsigned long util = READ_ONCE(cfs_rq->avg.util_avg);
+
+	if (sched_feat(UTIL_EST)) {
+		unsigned long est = READ_ONCE(cfs_rq->avg.util_est.enqueued);
+
+		if (est > util)
+			util = est;
+	}
+	return min(util, capacity_orig_of(cpu));
+}
 
 #endif /* KSHIM_SCHED_FAIR_H */

@@ -19,6 +19,16 @@
 #                  budget (`!--nr`), as the code before the change did
 #   sic-top        the same, but the allowed-CPU test at the loop's top,
 #                  before the budget is taken
+#   weight-and     find_idlest_group(): the group_has_spare NUMA branch counts
+#                  the local group's CPUs the task allows with one
+#                  cpumask_weight_and() call instead of cpumask_and() into
+#                  the per-CPU scratch mask select_rq_mask and
+#                  cpumask_weight(); the scratch mask's local pointer goes
+#                  too (the merged rewrite, v6.x)
+#   weight-and-keep  the same, but the scratch mask's local pointer stays
+#                  (this_cpu_cpumask_var_ptr(select_rq_mask), now unused)
+#   weight-broken  weight-and-keep with cpumask_weight() of the local
+#                  group's span: the task's affinity dropped (a bug)
 import sys
 
 
@@ -61,6 +71,17 @@ def main():
             sub(f"{t*3}if (!--nr)\n{t*4}return -1;\n{t*3}idle_cpu = __select_idle_cpu(cpu, p);",
                 f"{t*3}if (!--nr)\n{t*4}return -1;\n{t*3}{skip}{t*4}continue;\n"
                 f"{t*3}idle_cpu = __select_idle_cpu(cpu, p);")
+    elif edit in ("weight-and", "weight-and-keep", "weight-broken"):
+        count = ("cpumask_weight(sched_group_span(local))" if edit == "weight-broken"
+                 else "cpumask_weight_and(sched_group_span(local), p->cpus_ptr)")
+        ptr = f"{t*4}struct cpumask *cpus = this_cpu_cpumask_var_ptr(select_rq_mask);\n\n"
+        sub(f"{t*3}if (p->nr_cpus_allowed != NR_CPUS) {{\n{ptr}"
+            f"{t*4}cpumask_and(cpus, sched_group_span(local), p->cpus_ptr);\n"
+            f"{t*4}imb_numa_nr = min(cpumask_weight(cpus), sd->imb_numa_nr);\n"
+            f"{t*3}}}\n",
+            f"{t*3}if (p->nr_cpus_allowed != NR_CPUS) {{\n{'' if edit == 'weight-and' else ptr}"
+            f"{t*4}imb_numa_nr = min({count}, sd->imb_numa_nr);\n"
+            f"{t*3}}}\n")
     else:
         sys.exit(f"edit-fair.py: unknown edit {edit}")
     open(dst, "w").write(text)
