@@ -118,6 +118,44 @@ TEST(FnSpec, NamesALineThatRepeatsOrContradictsAnother) {
       << error;
 }
 
+// `param PATH ring FIELD N`, `depth N`, `param PATH null` on a data pointer
+// and `global NAME scratch` (docs/fn.md "Spec files").
+TEST(FnSpec, RingAndDepthParse) {
+  Spec spec;
+  std::string error;
+  ASSERT_TRUE(parse_spec("param sd.groups ring next 3\ndepth 3\nparam sd.parent null\n"
+                         "param sd.groups[].sgc.capacity range 1 1024\n",
+                         "x.fnspec", &spec, &error))
+      << error;
+  EXPECT_EQ(spec.params["sd.groups"].ring, "next");
+  EXPECT_EQ(spec.params["sd.groups"].ring_count, 3);
+  EXPECT_EQ(spec.depth, 3);
+  EXPECT_TRUE(spec.params["sd.parent"].null);
+  ASSERT_TRUE(parse_spec("global select_rq_mask scratch\n", "x.fnspec", &spec, &error)) << error;
+  EXPECT_TRUE(spec.globals["select_rq_mask"].input);
+  EXPECT_TRUE(spec.globals["select_rq_mask"].scratch);
+  const std::pair<const char*, const char*> bad[] = {
+      {"global m scratch 1\n", "x.fnspec:1: the form is `global NAME input`, `global NAME scratch`"},
+      {"global m input\nglobal m scratch\n", "x.fnspec:2: `global m scratch` conflicts with line 1"},
+      {"param sd.groups ring next\n", "x.fnspec:1: the form is `param NAME ring FIELD N`"},
+      {"param sd.groups ring next 0\n", "x.fnspec:1: the form is `param NAME ring FIELD N`"},
+      {"param sd.groups ring next 65\n", "x.fnspec:1: the form is `param NAME ring FIELD N`"},
+      {"param sd.groups ring next x\n", "x.fnspec:1: the form is `param NAME ring FIELD N`"},
+      {"depth 0\n", "x.fnspec:1: the form is `depth N`"},
+      {"depth 5\n", "x.fnspec:1: the form is `depth N`"},
+      {"depth\n", "x.fnspec:1: the form is `depth N`"},
+      {"depth 2\ndepth 3\n", "x.fnspec:2: `depth 3` conflicts with line 1"},
+      {"param g ring next 2\nparam g array 2\n", "x.fnspec:2: `param g array 2` conflicts with line 1"},
+      {"param g ring next 2\nparam g ring link 2\n", "x.fnspec:2: "},
+      {"param g fn f\nparam g ring next 2\n", "x.fnspec:2: "},
+  };
+  for (const auto& [text, want] : bad) {
+    Spec s;
+    EXPECT_FALSE(parse_spec(text, "x.fnspec", &s, &error)) << text;
+    EXPECT_EQ(error.rfind(want, 0), 0u) << text << " -> " << error;
+  }
+}
+
 // compatible_binding(): C's compatible types for `param PATH fn NAME`.
 TEST(FnBinding, AcceptsWhatCAssignsWithoutACast) {
   auto integer = [](const char* name, unsigned bits, bool is_signed, TypeKind kind = TypeKind::kInteger) {

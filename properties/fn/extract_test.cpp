@@ -248,7 +248,7 @@ TEST(Extract, ExternalsTheShimLacksAreStubCandidates) {
   EXPECT_FALSE(hint->in_shim);
   EXPECT_TRUE(hint->declared_in_file);
   EXPECT_FALSE(hint->implicit);
-  EXPECT_EQ(hint->type, "unsigned long (struct sched_group *, int)");
+  EXPECT_EQ(hint->type, "unsigned long (struct em_perf_domain *, int)");
   const External* pass = x.external("sched_balance_pass");
   ASSERT_NE(pass, nullptr);
   EXPECT_FALSE(pass->in_shim);
@@ -262,7 +262,7 @@ TEST(Extract, ExternalsTheShimLacksAreStubCandidates) {
   EXPECT_EQ(lacking, (Names{"group_capacity_hint", "sched_balance_pass"}));
   // The file's declarations of them are in the unit.
   EXPECT_EQ(names_of(x, PieceKind::kFunction), (Names{"group_capacity_hint", "capacity_sum"}));
-  EXPECT_EQ(names_of(x, PieceKind::kType), (Names{"sched_group"}));
+  EXPECT_EQ(names_of(x, PieceKind::kType), (Names{"em_perf_domain"}));
   // The shim's globals the shim's macros read are globals read too.
   ASSERT_NE(x.global("nr_cpu_ids"), nullptr);
   ASSERT_NE(x.global("sched_balance_pass"), nullptr);

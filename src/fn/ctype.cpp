@@ -54,7 +54,7 @@ namespace detail {
 // Pointers and arrays nest at most this deep; struct fields are listed at
 // most this many levels below a parameter (a struct by pointer: its fields).
 constexpr int kMaxTypeDepth = 6;
-constexpr int kMaxFieldDepth = 2;
+int field_depth_ = kDefaultFieldDepth;  // per child process: set_field_depth()
 
 bool integer_kind(CXTypeKind k, bool* is_signed) {
   switch (k) {
@@ -77,12 +77,15 @@ CType describe(CXType type, int depth, int field_depth);
 void describe_function(CXType fn, int depth, CType* out) {
   out->prototyped = fn.kind == CXType_FunctionProto;
   out->variadic = FN_LC(clang_isFunctionTypeVariadic)(fn) != 0;
-  out->inner.push_back(describe(FN_LC(clang_getResultType)(fn), depth + 1, kMaxFieldDepth));
+  out->inner.push_back(describe(FN_LC(clang_getResultType)(fn), depth + 1, field_depth_));
   const int n = FN_LC(clang_getNumArgTypes)(fn);
   for (int i = 0; i < n; ++i)
     out->inner.push_back(
-        describe(FN_LC(clang_getArgType)(fn, static_cast<unsigned>(i)), depth + 1, kMaxFieldDepth));
+        describe(FN_LC(clang_getArgType)(fn, static_cast<unsigned>(i)), depth + 1, field_depth_));
 }
+
+void set_field_depth(int levels) { field_depth_ = levels; }
+int field_depth() { return field_depth_; }
 
 CType describe(CXType type, int depth, int field_depth) {
   CType out;
@@ -92,7 +95,10 @@ CType describe(CXType type, int depth, int field_depth) {
   out.is_const = FN_LC(clang_isConstQualifiedType)(type) || FN_LC(clang_isConstQualifiedType)(canon);
   const long long size = FN_LC(clang_Type_getSizeOf)(canon);
   out.size = size >= 0 ? size : -1;
-  if (depth > kMaxTypeDepth) return out;  // kOther, named
+  // Deeper, kOther, named; but a struct keeps its tag and size (no fields),
+  // which the layout zeroes.
+  const bool deep = depth > kMaxTypeDepth;
+  if (deep && canon.kind != CXType_Record) return out;
   bool is_signed = false;
   switch (canon.kind) {
     case CXType_Void:
@@ -140,7 +146,7 @@ CType describe(CXType type, int depth, int field_depth) {
       const CXCursor decl = FN_LC(clang_getTypeDeclaration)(canon);
       out.is_union = kind_of(decl) == CXCursor_UnionDecl;
       if (!FN_LC(clang_Cursor_isAnonymous)(decl)) out.tag = spelling(decl);
-      if (field_depth > 0) {
+      if (field_depth > 0 && !deep) {
         struct Ctx {
           std::vector<CType>* fields;
           int depth, field_depth;

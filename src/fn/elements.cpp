@@ -170,7 +170,9 @@ Node elem_node(const ElemType& t) {
   return n;
 }
 
-std::string null_text(const Node& node) { return node.spec.fn.empty() ? "NULL" : node.spec.fn; }
+std::string null_text(const Node& node) {
+  return node.ring_link ? "ring" : node.spec.fn.empty() ? "NULL" : node.spec.fn;
+}
 
 namespace {
 
@@ -241,7 +243,8 @@ bool callback_node(const CType& t, const ParamSpec& ps, const std::string& path,
     *error = fmt::format("the spec says `{} {}`, but {} {}", line, said, where, why);
     return false;
   };
-  if (t.kind != TypeKind::kFunctionPointer) return fail("is not a function pointer");
+  if (t.kind != TypeKind::kFunctionPointer)
+    return fail(said == "null" ? "is not a pointer" : "is not a function pointer");
   out->fn_type = std::make_shared<CType>(t);
   if (!ps.fn.empty()) {
     if (!ps.fn_shape || !compatible_binding(t, *ps.fn_shape))

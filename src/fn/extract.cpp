@@ -143,11 +143,11 @@ void Extractor::note_external(CXCursor ref, bool is_function) {
   const CXType type = FN_LC(clang_getCursorType)(ref);
   e.type = type_spelling(type);
   if (!is_function) return;
-  e.result = describe(FN_LC(clang_getResultType)(type), 0, kMaxFieldDepth);
+  e.result = describe(FN_LC(clang_getResultType)(type), 0, field_depth());
   const int n = FN_LC(clang_getNumArgTypes)(type);
   e.prototyped = !e.implicit && type.kind == CXType_FunctionProto;
   for (int i = 0; e.prototyped && i < n; ++i) {
-    CType t = describe(FN_LC(clang_getArgType)(type, static_cast<unsigned>(i)), 0, kMaxFieldDepth);
+    CType t = describe(FN_LC(clang_getArgType)(type, static_cast<unsigned>(i)), 0, field_depth());
     t.name = fmt::format("a{}", i);
     e.params.push_back(std::move(t));
   }
@@ -194,7 +194,7 @@ void Extractor::on_reference(CXCursor node, CXCursor ref, const std::string& rea
       if (fresh) {
         const CXCursor decl = def_here ? def : ref;
         g.name = name;
-        g.type = describe(FN_LC(clang_getCursorType)(decl), 0, kMaxFieldDepth);
+        g.type = describe(FN_LC(clang_getCursorType)(decl), 0, field_depth());
         g.defined_in_file = defined_in_file;
         g.is_static = FN_LC(clang_Cursor_getStorageClass)(decl) == CX_SC_Static;
         const CXCursor canonical = FN_LC(clang_getCanonicalCursor)(ref);
@@ -400,11 +400,11 @@ Extraction Extractor::run(std::string_view function, const std::vector<std::stri
   sig.name = items_[target].name;
   sig.line = items_[target].line;
   const CXType fn_type = FN_LC(clang_getCursorType)(fn);
-  sig.result = describe(FN_LC(clang_getResultType)(fn_type), 0, kMaxFieldDepth);
+  sig.result = describe(FN_LC(clang_getResultType)(fn_type), 0, field_depth());
   const int n = FN_LC(clang_Cursor_getNumArguments)(fn);
   for (int i = 0; i < n; ++i) {
     const CXCursor p = FN_LC(clang_Cursor_getArgument)(fn, static_cast<unsigned>(i));
-    CType t = describe(FN_LC(clang_getCursorType)(p), 0, kMaxFieldDepth);
+    CType t = describe(FN_LC(clang_getCursorType)(p), 0, field_depth());
     t.name = spelling(p);
     sig.params.push_back(std::move(t));
   }
@@ -513,8 +513,10 @@ std::vector<std::string> own_helpers(CXTranslationUnit tu) {
 // In the child: parse and extract; the result as JSON (the text stays with
 // the parent, which has it: only ranges cross).
 std::string extract_in_child(const std::string& text, std::string_view function,
-                             const std::string& shim, const std::vector<std::string>& roots) {
+                             const std::string& shim, const std::vector<std::string>& roots,
+                             int field_depth) {
   Extraction out;
+  set_field_depth(field_depth);
   const tools::ShimTree tree{shim};
   const std::string path = tree.unsaved_input("fn-input").string();  // no such directory: no neighbours
   if (const std::string why = tools::libclang_load_error(); !why.empty()) {

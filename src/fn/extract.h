@@ -184,6 +184,11 @@ struct Extraction {
   std::vector<std::string> compile_args(const std::filesystem::path& shim_dir) const;
 };
 
+// Struct fields are described two levels below a parameter or a global by
+// default; a spec's `depth N` takes 1..kMaxFieldDepth.
+constexpr int kDefaultFieldDepth = 2;
+constexpr int kMaxFieldDepth = 4;
+
 struct ExtractOptions {
   // The input's name in messages and its (virtual) path in the parse; its
   // directory is never searched for headers.
@@ -195,6 +200,10 @@ struct ExtractOptions {
   // bindings): their helpers and the globals they read come along. A name
   // the file does not define is an error naming it.
   std::vector<std::string> roots;
+  // Struct fields are described this many levels below a parameter or a
+  // global (a struct by pointer: its fields; their structs' fields, ...);
+  // deeper, a defined struct is zeroed (the spec's `depth N`).
+  int field_depth = kDefaultFieldDepth;
 };
 
 // Extracts `function` from the C text `text`. On failure error is one line

@@ -98,6 +98,10 @@ std::size_t token_at(const std::vector<Token>& tokens, std::size_t offset);
 // A C type as a CType, pointers and arrays at most `depth` deep, struct
 // fields `field_depth` levels below (ctype.cpp).
 CType describe(CXType type, int depth, int field_depth);
+// The field depth describe() is called with for parameters, globals and
+// externals (ExtractOptions::field_depth; set once in the child).
+void set_field_depth(int levels);
+int field_depth();
 
 // ---- the file's top-level declarations -------------------------------------------
 
@@ -166,7 +170,8 @@ class Extractor {
 
 // The parse and walk in the child: the Extraction as JSON (extract.cpp).
 std::string extract_in_child(const std::string& text, std::string_view function,
-                             const std::string& shim_dir, const std::vector<std::string>& roots);
+                             const std::string& shim_dir, const std::vector<std::string>& roots,
+                             int field_depth);
 
 }  // namespace detail
 }  // namespace diffsched::fn

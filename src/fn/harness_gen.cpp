@@ -9,7 +9,8 @@
 //
 //   {"k":K,"ret":R,"out":[...],"glob":[...],"warn":W}
 //
-// ret: the result (absent for void; a pointer result is null or "nonnull");
+// ret: the result (absent for void; a pointer result is its identity,
+// null, "&inK+OFF" or "&other", fnh_put_ptr());
 // out: for each pointer or array parameter, its pointee after the call; glob:
 // each covered or written global after the call; a mask is its words, a
 // struct or array a JSON array; a mask the call left as drawn is "=" (below).
@@ -541,6 +542,9 @@ struct Emitter {
         line(indent, fmt::format("{{ int {}; for ({} = 0; {} < {}; {}++) {{", i, i, i, node.count, i));
         gen(node.kids[0], fmt::format("({})[{}]", at, i), indent + 1, depth + 1);
         line(indent, "} }");
+        if (!node.spec.ring.empty())  // `ring FIELD N`: each to the next, the last to the first
+          line(indent, fmt::format("{{ int {0}; for ({0} = 0; {0} < {1}; {0}++) ({2})[{0}].{3} = &({2})[({0} + 1) % {1}]; }}",
+                                   i, node.count, at, node.spec.ring));
         if (node.by_pointer) line(indent, fmt::format("{} = {}; }}", lv, at));
         return;
       }
@@ -560,7 +564,12 @@ struct Emitter {
         line(indent, fmt::format("fnh_put{}_mask(&({}));", in_bag ? "" : "_out", e));
         as_drawn |= !in_bag;
         return;
-      case NodeKind::kNull:
+      case NodeKind::kNull:  // a data pointer (NULL, a ring's link): its identity, compared
+        if (!node.fn_type) {
+          line(indent, fmt::format("fnh_put_ptr((const void *)({}));", e));
+          return;
+        }
+        [[fallthrough]];
       case NodeKind::kLess: line(indent, "fnh_puts(\"null\");"); return;  // not compared
       case NodeKind::kStruct: {
         line(indent, "fnh_puts(\"[\");");
@@ -626,7 +635,7 @@ std::string call_function(const Layout& layout) {
   em.line(1, "struct kcheck_warning fnh_w;");
   em.line(1, "unsigned int fnh_nwarn = 0;");
   for (const Slot& g : layout.globals)
-    em.gen(g.node, g.is_stub ? "fnh_sv_" + g.name.substr(0, g.name.size() - 2) : g.name, 1, 0);
+    em.gen(g.node, g.is_stub ? "fnh_sv_" + g.name.substr(0, g.name.size() - 2) : g.lvalue(), 1, 0);
   for (std::size_t i = 0; i < layout.params.size(); ++i) {
     const Slot& s = layout.params[i];
     const std::string arg = fmt::format("fnh_arg{}", i);
@@ -664,7 +673,7 @@ std::string call_function(const Layout& layout) {
   if (layout.result_pointer) {
     em.line(1, fmt::format("{{ const void *fnh_p = (const void *){}; {}", call, after));
     em.line(1, "fnh_puts(\"{\\\"k\\\":\"); fnh_putu(k);");
-    em.line(1, "fnh_puts(fnh_p ? \",\\\"ret\\\":\\\"nonnull\\\"\" : \",\\\"ret\\\":null\"); }");
+    em.line(1, "fnh_puts(\",\\\"ret\\\":\"); fnh_put_ptr(fnh_p); }");
   } else if (!layout.result_void) {
     // The result kept (its address escapes), so the call is not dropped.
     em.line(1, fmt::format("{{ {} fnh_ret = {}; __asm__ volatile(\"\" : : \"r\"(&fnh_ret) : \"memory\"); {}",
@@ -714,7 +723,7 @@ std::string call_function(const Layout& layout) {
       if (g.is_stub) continue;  // inputs, not outputs
       if (!first) em.line(1, "fnh_puts(\",\");");
       first = false;
-      em.emit(g.node, g.name, 1, 0);
+      em.emit(g.node, g.lvalue(), 1, 0);
     }
   em.line(1, "fnh_puts(\"],\\\"warn\\\":\"); fnh_putu(fnh_nwarn); fnh_puts(\"}\\n\");");
   em.line(1, "fnh_flush();");

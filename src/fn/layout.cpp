@@ -111,10 +111,65 @@ bool no_such_field(const CType& t, const Spec& spec, const std::string& path,
   return true;
 }
 
+bool node_for(const CType& t, int depth, const std::string& where, Node* out, std::string* error,
+              const Spec* spec = nullptr, const std::string& path = "");
+
+// `param PATH ring FIELD N`: PATH, a pointer to a struct, points to N of
+// them (an array the harness allocates), each one's FIELD, a pointer to the
+// same struct, set to the next and the last's to the first: a domain's
+// sched_group ring, which a walk leaves when it is back at the start. The
+// links are not drawn (`next=ring` in an input line) and not compared.
+bool ring_node(const CType& t, int depth, const std::string& where, const Spec* spec,
+               const std::string& path, Node* out, std::string* error) {
+  const ParamSpec& ps = out->spec;
+  const std::string line = fmt::format("`param {} ring {} {}`", path, ps.ring, ps.ring_count);
+  const CType* s = t.kind == TypeKind::kPointer ? t.target() : nullptr;
+  if (!s || s->kind != TypeKind::kStruct || s->is_union || s->tag.empty() || s->inner.empty()) {
+    *error = fmt::format("the spec says {}, but {} (type `{}`) is not a pointer to a struct whose "
+                         "fields are known here", line, where, t.spelling);
+    return false;
+  }
+  CType element = *s;
+  std::size_t link = element.inner.size();
+  for (std::size_t i = 0; i < element.inner.size(); ++i) {
+    CType& f = element.inner[i];
+    if (f.name != ps.ring) continue;
+    if (f.kind != TypeKind::kPointer || !f.target() || f.target()->kind != TypeKind::kStruct ||
+        f.target()->tag != s->tag) {
+      *error = fmt::format("the spec says {}, but `{}` of `struct {}` is not a `struct {} *`", line,
+                           ps.ring, s->tag, s->tag);
+      return false;
+    }
+    f.inner[0].inner.clear();  // not drawn: the harness links the ring
+    link = i;
+  }
+  if (link == element.inner.size()) {
+    *error = fmt::format("the spec says {}, but `struct {}` has no field `{}`", line, s->tag, ps.ring);
+    return false;
+  }
+  out->kind = NodeKind::kArray;
+  out->count = ps.ring_count;
+  out->by_pointer = true;
+  Node kid;
+  if (!node_for(element, depth + 1, where + "[]", &kid, error, spec, path + "[]")) return false;
+  for (Node& f : kid.kids)
+    if (f.field == ps.ring) {
+      const std::string field = f.field, type = f.c_type, at = f.path;
+      f = Node{};
+      f.kind = NodeKind::kNull;
+      f.ring_link = true;
+      f.field = field;
+      f.c_type = type;
+      f.path = at;
+    }
+  out->kids.push_back(std::move(kid));
+  return true;
+}
+
 // `path`: the spec's name of this value (`heap.data`: a pointer's pointee
 // keeps its path, a field adds `.name`).
 bool node_for(const CType& t, int depth, const std::string& where, Node* out, std::string* error,
-              const Spec* spec = nullptr, const std::string& path = "") {
+              const Spec* spec, const std::string& path) {
   *out = Node{};
   out->c_type = c_spelling(t);
   out->path = path;
@@ -122,6 +177,10 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
   if (spec && !path.empty())
     if (auto it = spec->params.find(path); it != spec->params.end()) ps = it->second;
   out->spec = ps;
+  if (ps.null && t.kind == TypeKind::kPointer) {  // a data pointer: NULL, no value drawn
+    out->kind = NodeKind::kNull;
+    return true;
+  }
   if (!ps.less.empty() || !ps.cmp.empty() || ps.swap || ps.null || !ps.fn.empty())
     return callback_node(t, ps, path, where, out, error);
   if (!ps.elements.empty()) {
@@ -144,6 +203,7 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
     out->kind = NodeKind::kNull;
     return true;
   }
+  if (!ps.ring.empty()) return ring_node(t, depth, where, spec, path, out, error);
   if (ps.array >= 0 && t.kind == TypeKind::kPointer && t.target()) {
     out->kind = NodeKind::kArray;
     out->count = ps.array;
@@ -159,7 +219,9 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
     *error = fmt::format("cannot generate {} (type `{}`): {}", where, t.spelling, why);
     return false;
   };
-  if (depth > kMaxDepth) return fail("nested too deeply");
+  // A defined struct that deep is zeroed (below), as one past the field depth.
+  const bool deep = depth > kMaxDepth;
+  if (deep && !(t.kind == TypeKind::kStruct && t.size >= 0)) return fail("nested too deeply");
   switch (t.kind) {
     case TypeKind::kBool:
       out->kind = NodeKind::kScalar;
@@ -181,8 +243,8 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
       }
       if (t.is_union) return fail("unions are not generated yet");
       if (t.tag.empty()) return fail("an anonymous struct has no name to allocate it by");
-      if (t.inner.empty() && depth > 0) {
-        // Declared and never defined (struct sched_group, to the shim): an
+      if ((t.inner.empty() || deep) && depth > 0) {
+        // Declared and never defined (struct em_perf_domain, to the shim): an
         // opaque object behind a pointer, its address passed on (to stubs).
         // Defined, but past the field depth the extraction describes (the
         // real fair.c's `env->src_rq->cfs`, `env->tasks.next`): its bytes
@@ -401,6 +463,7 @@ bool global_slots(const Extraction& x, const Spec& spec, Layout* layout, std::st
       return false;
     }
     if (!node_for(g.type, 0, "global `" + g.name + "`", &s.node, error)) return false;
+    s.node.spec.scratch = it->second.scratch;  // drawn, not compared
     if (it->second.constant) {
       if (s.node.kind != NodeKind::kScalar) {
         *error = fmt::format("global `{}`: `= VALUE` is for integers; use `global {} input`",
@@ -456,40 +519,6 @@ bool size_relations(const Signature& f, Spec* spec, std::string* error) {
   return true;
 }
 
-bool same_node(const Node& a, const Node& b) {
-  if (a.kind != b.kind || a.c_type != b.c_type || a.count != b.count || a.bits != b.bits ||
-      a.is_signed != b.is_signed || a.kids.size() != b.kids.size())
-    return false;
-  for (std::size_t i = 0; i < a.kids.size(); ++i)
-    if (!same_node(a.kids[i], b.kids[i]) || a.kids[i].field != b.kids[i].field) return false;
-  return true;
-}
-
-// The names of a's slots that b has none of: "`x`, `y`".
-std::string only_in(const std::vector<Slot>& a, const std::vector<Slot>& b) {
-  std::string names;
-  for (const Slot& s : a)
-    if (std::none_of(b.begin(), b.end(), [&](const Slot& t) { return t.name == s.name; }))
-      names += (names.empty() ? "`" : ", `") + s.name + "`";
-  return names;
-}
-
-std::string same_slots(const std::vector<Slot>& a, const std::vector<Slot>& b, const char* what) {
-  if (a.size() != b.size()) {
-    const std::string old_only = only_in(a, b), new_only = only_in(b, a);
-    std::string which;
-    if (!old_only.empty()) which += "old only: " + old_only;
-    if (!new_only.empty()) which += (which.empty() ? "" : "; ") + std::string("new only: ") + new_only;
-    return fmt::format("the two sides take different {} ({} and {}{}): both must take the same "
-                       "inputs", what, a.size(), b.size(), which.empty() ? "" : "; " + which);
-  }
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i].name != b[i].name || !same_node(a[i].node, b[i].node))
-      return fmt::format("{} `{}` of the old side and `{}` of the new side differ in name or type",
-                         what, a[i].name, b[i].name);
-  return {};
-}
-
 }  // namespace
 
 std::string c_spelling(const CType& t, bool keep_const) {
@@ -541,7 +570,9 @@ bool build_layout(const Extraction& x, const Spec& spec, Layout* layout, std::st
     return false;
   const std::vector<std::string> rows = observation_rows(*layout);
   for (const std::string& row : spec.intended) {
-    if (std::find(rows.begin(), rows.end(), row) == rows.end()) {
+    // A covered global only the other side reads is this side's row too
+    // (merge_absent_globals()).
+    if (std::find(rows.begin(), rows.end(), row) == rows.end() && !spec.globals.count(row)) {
       std::string all;
       for (const std::string& name : rows) all += (all.empty() ? "" : ", ") + name;
       *error = fmt::format("the spec's `intended {}` names no observation of {}() (it has: {})", row,
@@ -567,14 +598,5 @@ std::vector<std::string> observation_rows(const Layout& layout) {
   return rows;
 }
 
-std::string same_inputs(const Layout& a, const Layout& b) {
-  if (std::string why = same_slots(a.params, b.params, "parameters"); !why.empty()) return why;
-  if (std::string why = same_slots(a.globals, b.globals, "covered globals"); !why.empty())
-    return why;
-  if (a.result_void != b.result_void || a.result_pointer != b.result_pointer ||
-      a.result.c_type != b.result.c_type)
-    return "the two sides' result types differ";
-  return {};
-}
 
 }  // namespace diffsched::fn

@@ -62,10 +62,13 @@ struct ParamSpec {
   std::int64_t elements_size_value = -1;  // ... or the size it must be (size=N)
   bool heap = false;            // an array: a min-heap below its first element
   bool scratch = false;         // not an output: left out of the comparison
+  std::string ring;             // a pointer: to ring_count structs linked through this field
+  std::int64_t ring_count = 0;  // ... back to the first (`ring FIELD N`)
 };
 
 struct GlobalSpec {
   bool input = false;                   // generated from its type, per call
+  bool scratch = false;                 // ... and not an output: not compared (`scratch`)
   std::optional<std::int64_t> constant;  // a stated constant (integers)
   std::string fn;                       // a function pointer: this function of the file
 };
@@ -81,6 +84,7 @@ struct Spec {
   std::map<std::string, StubSpec> stubs;
   std::string level;  // "" or exact, multiset, sorted
   std::set<std::string> intended;  // observation rows whose differences are intended
+  int depth = 0;  // `depth N`: struct fields described N levels deep (0: kDefaultFieldDepth)
 };
 
 // Parses a .fnspec text; false with *error one line "FILE:LINE: why".
@@ -147,6 +151,7 @@ struct Node {
   bool by_pointer = false;    // kArray of fixed count: a pointer to them (a spec's `array N`)
   bool opaque = false;        // kStruct: an incomplete struct, kOpaqueBytes zeroed bytes, no fields
   bool zeroed = false;        // opaque: a defined struct past the field depth, sizeof zeroed bytes
+  bool ring_link = false;     // kNull: a ring's link field (`ring FIELD N`), set by the harness
   std::vector<Node> kids;
   ParamSpec spec;             // the spec's refinement (top-level nodes)
 };
@@ -184,6 +189,12 @@ struct Slot {
   int array_of = -1;       // is_length: the slot of its array
   Node node;
   bool is_stub = false;    // in Layout::globals: a stub's results, `NAME()` (an array of kStubValues)
+  // In Layout::globals: a covered global the other side reads and this side
+  // does not (its file may not even have it): drawn into the harness's own
+  // variable `fnh_absent_NAME`, which the call leaves as drawn, and observed
+  // from there (merge_absent_globals()).
+  bool absent = false;
+  std::string lvalue() const { return absent ? "fnh_absent_" + name : name; }
 };
 
 // A stub (stubs.cpp, docs/fn.md "Stubs"): an external function the shim
@@ -266,6 +277,18 @@ std::pair<std::string, std::string> show_calls_diff(const Layout& layout, const 
 
 // The two sides must take the same inputs: "" or one line naming the difference.
 std::string same_inputs(const Layout& old_side, const Layout& new_side);
+
+// A covered global only one side reads (the new version no longer needs a
+// scratch mask) is drawn for both: the other side gets it as an absent slot
+// at the same place (pair.cpp), its value the harness's own variable, which
+// the call leaves as drawn and which is observed as the global is.
+void merge_absent_globals(Layout* a, Layout* b);
+
+// The two sides' layouts made one input: the absent globals and the stubs
+// merged, then the same inputs checked; "" or one line why they differ.
+std::string join_sides(Layout* old_side, Layout* new_side);
+// The harness's variables of the absent slots (before the call).
+std::string absent_definitions(const Layout& layout);
 
 // ---- inputs ----------------------------------------------------------------
 

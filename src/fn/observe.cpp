@@ -80,6 +80,12 @@ json normalize(const Layout& layout, const json& record, FnLevel level, bool int
     for (const Slot& s : layout.params)
       if (observed(s) && o < r["out"].size()) drop_scratch(s.node, r["out"][o++]);
   }
+  if (r.is_object() && r.contains("glob")) {  // `global NAME scratch`
+    std::size_t g = 0;
+    for (const auto* list : {&layout.globals, &layout.written})
+      for (const Slot& s : *list)
+        if (!s.is_stub && g < r["glob"].size()) drop_scratch(s.node, r["glob"][g++]);
+  }
   if (intended_too) drop_intended(layout, r);
   if (level == FnLevel::kExact || !r.contains("out")) return r;
   std::size_t o = 0;
@@ -104,6 +110,10 @@ std::string show_scalar(const Node& s, const json& v) {
 }
 
 std::string show(const Node& node, const json& v) {
+  // Not compared (the record has null): what the input set, as it shows it.
+  if (node.kind == NodeKind::kNull)  // a data pointer's identity (&inK+OFF) if it is not as set
+    return v.is_string() ? v.get<std::string>() : null_text(node);
+  if (node.kind == NodeKind::kLess) return callback_text(node);
   if (v.is_null()) return "NULL";
   switch (node.kind) {
     case NodeKind::kScalar: return show_scalar(node, v);
@@ -147,8 +157,11 @@ std::vector<Row> rows_of(const Layout& layout, const Observation& a, const Obser
   };
   if (!layout.result_void) {
     const json ra = a.record.value("ret", json()), rb = b.record.value("ret", json());
-    rows.push_back({"return", layout.result_pointer ? ra.dump() : show(layout.result, ra),
-                    layout.result_pointer ? rb.dump() : show(layout.result, rb)});
+    // A pointer result is its identity: NULL, &inK+OFF (into the input's
+    // K-th object) or &other.
+    auto pointer = [](const json& v) { return v.is_string() ? v.get<std::string>() : std::string("NULL"); };
+    rows.push_back({"return", layout.result_pointer ? pointer(ra) : show(layout.result, ra),
+                    layout.result_pointer ? pointer(rb) : show(layout.result, rb)});
   }
   std::size_t o = 0;
   for (const Slot& s : layout.params) {

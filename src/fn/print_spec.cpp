@@ -88,7 +88,8 @@ struct Printer {
              "empty, full, one bit, a range, word-boundary bits or random, at nr_cpu_ids");
         return;
       case NodeKind::kNull:
-        if (!s.fn.empty()) line(fmt::format("param {} fn {}", path, s.fn), "a function of the file");
+        if (n.ring_link) line(fmt::format("# {}: the ring's link", path), "set by the harness, not compared");
+        else if (!s.fn.empty()) line(fmt::format("param {} fn {}", path, s.fn), "a function of the file");
         else if (s.null) line(fmt::format("param {} null", path), "NULL: the function's own default");
         else line(fmt::format("# {}: void *", path),
                   fmt::format("NULL; elements: `param {} elements TYPE`, `param {} array N`", path, path));
@@ -110,7 +111,11 @@ struct Printer {
           if (s.elements_size_value >= 0) d += fmt::format(" size={}", s.elements_size_value);
           line(d, "a `void *`: its elements' type");
         }
-        if (n.by_pointer) line(fmt::format("param {} array {}", path, n.count), "a pointer to that many");
+        if (!s.ring.empty())
+          line(fmt::format("param {} ring {} {}", path, s.ring, n.count),
+               "that many structs, each one's link to the next, the last's to the first");
+        else if (n.by_pointer)
+          line(fmt::format("param {} array {}", path, n.count), "a pointer to that many");
         if (n.count < 0)
           line(fmt::format("# {}: an array, its length in `{}`", path, n.length_param),
                "0..64 elements, keys random, duplicate-heavy, sorted, reversed or equal");
@@ -137,6 +142,8 @@ std::string print(const Side& a, const Side& b, const Spec& spec, const std::str
       "# Given back with --spec, the same inputs and the same run; edit it from here.\n\n",
       a.function, a.file, b.file);
   p.line(fmt::format("level {}", level.empty() ? "exact" : level), "exact, multiset or sorted");
+  if (spec.depth > 0)
+    p.line(fmt::format("depth {}", spec.depth), "struct fields generated that many levels deep");
   p.out += "\n# parameters\n";
   for (const Slot& s : a.layout.params) {
     if (s.is_length) {
@@ -175,6 +182,8 @@ std::string print(const Side& a, const Side& b, const Spec& spec, const std::str
       p.line(fmt::format("global {} fn {}", g.name, it->second.fn), "a function of the file");
     else if (it != spec.globals.end() && it->second.constant)
       p.line(fmt::format("global {} = {}", g.name, *it->second.constant), "a stated constant");
+    else if (it != spec.globals.end() && it->second.scratch)
+      p.line(fmt::format("global {} scratch", g.name), "generated per call, not compared");
     else if (it != spec.globals.end())
       p.line(fmt::format("global {} input", g.name), "generated from its type per call");
     else if (g.in_shim)
@@ -234,9 +243,7 @@ int print_spec(const FnOptions& o, const Spec& spec, const std::string& level) {
     }
     if (!again) break;
   }
-  if (std::string why; !merge_stubs(&old_side.layout, &new_side.layout, &why))
-    return bad(fmt::format("the two versions take different inputs: {}", why));
-  if (const std::string why = same_inputs(old_side.layout, new_side.layout); !why.empty())
+  if (const std::string why = join_sides(&old_side.layout, &new_side.layout); !why.empty())
     return bad(fmt::format("the two versions take different inputs: {}", why));
   if (const std::string why = spec_unused(spec, old_side, new_side); !why.empty()) return bad(why);
   std::cout << print(old_side, new_side, spec, level, uncovered);

@@ -90,6 +90,7 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error,
                   const std::set<std::string>& uncovered) {
   ExtractOptions eo;
   eo.file_name = side.file;
+  if (spec.depth > 0) eo.field_depth = spec.depth;
   auto root = [&eo](const std::string& fn) {
     if (!fn.empty() && std::find(eo.roots.begin(), eo.roots.end(), fn) == eo.roots.end())
       eo.roots.push_back(fn);
@@ -134,9 +135,7 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error,
 bool prepare_pair(const Spec& spec, Side& old_side, Side& new_side, std::string* error) {
   for (Side* s : {&old_side, &new_side})
     if (!prepare_side(*s, spec, error)) return false;
-  std::string why;
-  if (!merge_stubs(&old_side.layout, &new_side.layout, &why) ||
-      !(why = same_inputs(old_side.layout, new_side.layout)).empty()) {
+  if (const std::string why = join_sides(&old_side.layout, &new_side.layout); !why.empty()) {
     *error = fmt::format("the two versions take different inputs: {}", why);
     return false;
   }

@@ -22,10 +22,16 @@
 //                             parameter NAME, size=NAME set to sizeof(TYPE)
 //   NAME is a parameter, or a path to a field: `heap.data`, `ops.less`.
 //   global NAME input         generate the global from its type, per call
+//   global NAME scratch       the same, but not an output: not compared
 //   global NAME = VALUE       the global is this integer constant
 //   global NAME fn FUNCTION   a function-pointer global: FUNCTION, of the file
 //   level exact|multiset|sorted
 //   param NAME scratch        not an output: what the call leaves there is not compared
+//   param NAME ring FIELD N   a pointer to a struct: to N of them, each one's
+//                             FIELD pointing to the next, the last's to the
+//                             first (a domain's sched_group ring)
+//   depth N                   struct fields generated N levels below a
+//                             parameter or global (default 2, at most 4)
 //   intended ROW              a difference in this observation row (return,
 //                             *PARAM, GLOBAL, WARN_ON) is intended, not a finding
 #include <charconv>
@@ -96,6 +102,15 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
     spec->level = w[1];
     return {};
   }
+  if (w[0] == "depth") {
+    std::int64_t n = 0;
+    if (w.size() != 2 || !parse_int(w[1], &n) || n < 1 || n > kMaxFieldDepth)
+      return fmt::format("the form is `depth N`: struct fields generated N levels below a "
+                         "parameter or global, 1 to {} (default {})", kMaxFieldDepth,
+                         kDefaultFieldDepth);
+    spec->depth = static_cast<int>(n);
+    return {};
+  }
   if (w[0] == "param") {
     if (w.size() == 3 && w[2] == "nested") {
       spec->params[w[1]].nested = true;
@@ -114,6 +129,16 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
       if (!parse_int(w[3], &n) || n < 0 || n > kMaxArrayLength)
         return fmt::format("`param NAME array N`: N from 0 to {}", kMaxArrayLength);
       spec->params[w[1]].array = n;
+      return {};
+    }
+    if (w.size() >= 3 && w[2] == "ring") {
+      std::int64_t n = 0;
+      if (w.size() != 5 || !parse_int(w[4], &n) || n < 1 || n > kMaxArrayLength)
+        return fmt::format("the form is `param NAME ring FIELD N`: a pointer to N structs (1 to "
+                           "{}), each one's FIELD pointing to the next, the last's to the first",
+                           kMaxArrayLength);
+      spec->params[w[1]].ring = w[3];
+      spec->params[w[1]].ring_count = n;
       return {};
     }
     if (w.size() == 3 && w[2] == "null") {
@@ -138,8 +163,8 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
     Bound lo, hi;
     if (w.size() != 5 || w[2] != "range" || !parse_bound(w[3], &lo) || !parse_bound(w[4], &hi))
       return "the form is `param NAME range LO HI` (a bound: an integer or nr_cpu_ids[+-K]) "
-             "or `param NAME nested|heap|scratch|null|fn FUNCTION|array N|less TYPE|cmp TYPE|swap [TYPE]|elements "
-             "TYPE [num=NAME] [size=NAME|N]`";
+             "or `param NAME nested|heap|scratch|null|fn FUNCTION|array N|ring FIELD N|less TYPE|cmp "
+             "TYPE|swap [TYPE]|elements TYPE [num=NAME] [size=NAME|N]`";
     spec->params[w[1]].lo = lo;
     spec->params[w[1]].hi = hi;
     return {};
@@ -153,12 +178,14 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
     // `KIND NAME input` or `KIND NAME = INTEGER`: generated per call, or fixed.
     const bool global = w[0] == "global";
     std::int64_t v = 0;
-    const bool input = w.size() == 3 && w[2] == "input";
+    const bool scratch = global && w.size() == 3 && w[2] == "scratch";
+    const bool input = (w.size() == 3 && w[2] == "input") || scratch;
     if (!input && (w.size() != 4 || w[2] != "=" || !parse_int(w[3], &v)))
-      return global ? "the form is `global NAME input`, `global NAME = INTEGER` or `global NAME fn "
-                      "FUNCTION`"
+      return global ? "the form is `global NAME input`, `global NAME scratch`, `global NAME = "
+                      "INTEGER` or `global NAME fn FUNCTION`"
                     : "the form is `stub NAME input` or `stub NAME = INTEGER` (a pointer: 0, NULL)";
     if (global && input) spec->globals[w[1]].input = true;
+    if (scratch) spec->globals[w[1]].scratch = true;
     if (global && !input) spec->globals[w[1]].constant = v;
     if (!global) spec->stubs[w[1]] = input ? StubSpec{} : StubSpec{v};
     return {};
@@ -168,7 +195,7 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
     spec->intended.insert(w[1]);
     return {};
   }
-  return fmt::format("unknown directive `{}` (param, global, stub, level, intended)", w[0]);
+  return fmt::format("unknown directive `{}` (param, global, stub, level, depth, intended)", w[0]);
 }
 
 // What a line is about, and which kind of thing it says there, for the check
@@ -176,14 +203,15 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
 // {"param heap.less", "binding"}, {"global level", ""}; {"", ""} for a line
 // that has no subject (an unknown directive fails before this).
 std::pair<std::string, std::string> directive_key(const std::vector<std::string>& w) {
-  if (w[0] == "level") return {"level", ""};
+  if (w[0] == "level" || w[0] == "depth") return {w[0], ""};
   if ((w[0] == "global" || w[0] == "stub" || w[0] == "intended") && w.size() >= 2)
     return {w[0] + " " + w[1], ""};
   if (w[0] != "param" || w.size() < 3) return {};
   // A function pointer gets one binding; a path gets each other kind once.
   for (const char* callback : {"less", "cmp", "swap", "null", "fn"})
     if (w[2] == callback) return {"param " + w[1], "binding"};
-  return {"param " + w[1], w[2]};
+  // `ring` says how many structs the pointer points to, as `array` does.
+  return {"param " + w[1], w[2] == "ring" ? "array" : w[2]};
 }
 
 // The kinds of line a binding of a function pointer excludes on its path.

@@ -160,7 +160,7 @@ bool merge_stubs(Layout* a, Layout* b, std::string* error) {
 namespace {
 
 // `struct T;` for each opaque struct the inputs point to: one first declared
-// in a prototype (`int f(struct sched_group *sg)`) is scoped to it in C, a
+// in a prototype (`int f(struct em_perf_domain *pd)`) is scoped to it in C, a
 // type apart from the harness's.
 void opaque_tags(const Node& node, std::set<std::string>* tags) {
   if (node.opaque && !node.c_type.empty()) tags->insert(node.c_type);
@@ -194,6 +194,34 @@ std::string stub_definitions(const Layout& layout) {
     out += "\n/* ---- external variables the shim lacks (docs/fn.md \"Stubs\") ---- */\n";
   for (const std::string& name : layout.defined_externs)  // the type of the unit's declaration
     out += fmt::format("__typeof__({}) {};\n", name, name);
+  out += absent_definitions(layout);
+  out += R"(
+/* A pointer as its identity (a stub's argument, a pointer result): the
+ * input object it points into, "&inK+OFF", or "&other". */
+static __attribute__((unused)) void fnh_put_ptr(const void *p)
+{
+	const char *c = p;
+	int i;
+
+	if (!p) {
+		fnh_puts("null");
+		return;
+	}
+	for (i = 0; i < fnh_nptrs; i++) {
+		const char *b = fnh_ptrs[i];
+
+		if (c >= b && (c < b + fnh_psize[i] || c == b)) {
+			fnh_puts("\"&in");
+			fnh_putu((unsigned long long)i);
+			fnh_puts("+");
+			fnh_putu((unsigned long long)(c - b));
+			fnh_puts("\"");
+			return;
+		}
+	}
+	fnh_puts("\"&other\"");
+}
+)";
   if (layout.stubs.empty()) return out;
   out += fmt::format(R"(
 /* ---- stubs: external functions the shim lacks (docs/fn.md "Stubs") ---- */
@@ -219,6 +247,7 @@ static void fnh_stub_end(void)
 }}
 
 static void fnh_stub_int(long long v) {{ fnh_puts(","); fnh_puti(v); }}
+static void fnh_stub_ptr(const void *p) {{ fnh_puts(","); fnh_put_ptr(p); }}
 static void fnh_stub_uint(unsigned long long v) {{ fnh_puts(","); fnh_putu(v); }}
 
 static void fnh_stub_mask(const struct cpumask *m)
@@ -230,31 +259,6 @@ static void fnh_stub_mask(const struct cpumask *m)
 		fnh_put_mask(m);
 }}
 
-/* A pointer as its identity: the input object it points into, or "&other". */
-static void fnh_stub_ptr(const void *p)
-{{
-	const char *c = p;
-	int i;
-
-	fnh_puts(",");
-	if (!p) {{
-		fnh_puts("null");
-		return;
-	}}
-	for (i = 0; i < fnh_nptrs; i++) {{
-		const char *b = fnh_ptrs[i];
-
-		if (c >= b && (c < b + fnh_psize[i] || c == b)) {{
-			fnh_puts("\"&in");
-			fnh_putu((unsigned long long)i);
-			fnh_puts("+");
-			fnh_putu((unsigned long long)(c - b));
-			fnh_puts("\"");
-			return;
-		}}
-	}}
-	fnh_puts("\"&other\"");
-}}
 
 )", kStubValues);
   std::string reset;

@@ -59,7 +59,7 @@ Extraction extract_function(const std::string& text, std::string_view function,
   }
   const std::string fn(function);
   tools::ChildOutput child = tools::run_in_child(
-      [&] { return extract_in_child(text, fn, shim, options.roots); }, options.parse_seconds);
+      [&] { return extract_in_child(text, fn, shim, options.roots, options.field_depth); }, options.parse_seconds);
   if (!child.error.empty()) {
     failed.error = fmt::format("{}: {}", options.file_name, child.error);
     return failed;

@@ -21,8 +21,9 @@
  *  - no CONFIG_UCLAMP_TASK (uclamp_is_used() is false, the bounds 0 and
  *    SCHED_CAPACITY_SCALE) and no thermal pressure; `current` is a stub
  *    (get_current());
- *  - a domain's groups (sd->groups, a ring in the kernel) are whatever fn
- *    generates: a chain, not a ring (docs/fn.md, the real-file rows);
+ *  - a domain's groups (sd->groups) are a ring in the kernel: fn generates
+ *    one with the spec's `param sd.groups ring next N` (docs/fn.md "Spec
+ *    files"), else one group whose next is zeroed;
  *  - functions defined in other files (kthread_is_per_cpu(),
  *    available_idle_cpu(), cpu_clock(), ...) are declared only, so fn makes
  *    them stubs whose results are inputs (KSHIM_ELSEWHERE).

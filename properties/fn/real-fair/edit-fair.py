@@ -29,6 +29,9 @@
 #                  (this_cpu_cpumask_var_ptr(select_rq_mask), now unused)
 #   weight-broken  weight-and-keep with cpumask_weight() of the local
 #                  group's span: the task's affinity dropped (a bug)
+#   weight-domain  weight-and with the domain's span where the local
+#                  group's belongs: cpumask_weight_and(sched_domain_span(sd),
+#                  p->cpus_ptr) (a bug)
 import sys
 
 
@@ -71,15 +74,18 @@ def main():
             sub(f"{t*3}if (!--nr)\n{t*4}return -1;\n{t*3}idle_cpu = __select_idle_cpu(cpu, p);",
                 f"{t*3}if (!--nr)\n{t*4}return -1;\n{t*3}{skip}{t*4}continue;\n"
                 f"{t*3}idle_cpu = __select_idle_cpu(cpu, p);")
-    elif edit in ("weight-and", "weight-and-keep", "weight-broken"):
+    elif edit in ("weight-and", "weight-and-keep", "weight-broken", "weight-domain"):
         count = ("cpumask_weight(sched_group_span(local))" if edit == "weight-broken"
+                 else "cpumask_weight_and(sched_domain_span(sd), p->cpus_ptr)"
+                 if edit == "weight-domain"
                  else "cpumask_weight_and(sched_group_span(local), p->cpus_ptr)")
         ptr = f"{t*4}struct cpumask *cpus = this_cpu_cpumask_var_ptr(select_rq_mask);\n\n"
         sub(f"{t*3}if (p->nr_cpus_allowed != NR_CPUS) {{\n{ptr}"
             f"{t*4}cpumask_and(cpus, sched_group_span(local), p->cpus_ptr);\n"
             f"{t*4}imb_numa_nr = min(cpumask_weight(cpus), sd->imb_numa_nr);\n"
             f"{t*3}}}\n",
-            f"{t*3}if (p->nr_cpus_allowed != NR_CPUS) {{\n{'' if edit == 'weight-and' else ptr}"
+            f"{t*3}if (p->nr_cpus_allowed != NR_CPUS) {{\n"
+            f"{'' if edit in ('weight-and', 'weight-domain') else ptr}"
             f"{t*4}imb_numa_nr = min({count}, sd->imb_numa_nr);\n"
             f"{t*3}}}\n")
     else:

@@ -75,20 +75,31 @@ select-idle-cpu-hidden)
   run 2 fn --old "$tmp/sic-budget.c" --new "$old" --function select_idle_cpu --spec "$tmp/llc.fnspec"
   has "hidden global: select_idle_cpu\(\) reads the global .select_rq_mask."
   ;;
-find-idlest-group-blocked)
-  # Not checkable yet (docs/fn.md, the real-file rows): the shim builds both
-  # sides, but a domain's groups are a ring (find_idlest_group() walks
-  # group->next until it is back at sd->groups) and fn generates a chain:
-  # the walk reaches a NULL group on both sides before any comparison.
-  # The upstream form (the scratch mask's pointer dropped too) reads
-  # select_rq_mask on the old side only: the new side has no such row (and
-  # without the intended line the two sides take different covered globals).
+find-idlest-group)
+  # The merged cpumask_weight_and() rewrite (upstream form: the scratch
+  # mask's pointer dropped, so the new side no longer reads select_rq_mask:
+  # drawn for both, its difference intended). The ring of groups is what
+  # makes the walk end: without the spec's ring line both sides fault on
+  # a NULL group (sd->groups->next past the field depth) on input 0.
   edit weight-and
-  run 2 fn --old "$old" --new "$tmp/weight-and.c" --function find_idlest_group --spec "$here/find-idlest-group.fnspec"
-  has "new side .*weight-and.c: the spec.s .intended select_rq_mask. names no observation of find_idlest_group\(\)"
-  edit weight-and-keep
-  run 1 fn --old "$old" --new "$tmp/weight-and-keep.c" --function find_idlest_group --spec "$here/find-idlest-group.fnspec" --no-minimize
-  has "^verdict: finding: both sides fault on input 0 .old: UndefinedBehaviorSanitizer: member access within null pointer of type 'struct sched_group'"
+  run 0 fn --old "$old" --new "$tmp/weight-and.c" --function find_idlest_group --spec "$here/find-idlest-group.fnspec"
+  has "^stubs: get_current\(\) "
+  has "^verdict: equivalent \(300 inputs, level exact\)"
+  # The rewritten branch is reached: with the scratch mask an output whose
+  # difference is intended, some inputs differ there, and only there.
+  sed 's/^global select_rq_mask scratch$/global select_rq_mask input\nintended select_rq_mask/' \
+    "$here/find-idlest-group.fnspec" > "$tmp/reached.fnspec"
+  run 0 fn --old "$old" --new "$tmp/weight-and.c" --function find_idlest_group --spec "$tmp/reached.fnspec"
+  has "^verdict: intended: the sides differ only in what the spec declares intended \(.select_rq_mask.\), on [1-9][0-9]* of 300 inputs"
+  ;;
+find-idlest-group-broken)
+  # The domain's span counted where the local group's belongs: a different
+  # group (or none) is returned, by identity (&inK+OFF), minimised.
+  edit weight-domain
+  run 1 fn --old "$old" --new "$tmp/weight-domain.c" --function find_idlest_group --spec "$here/find-idlest-group.fnspec" --runs 1000
+  has "^minimised .*the same finding .differs:return."
+  has "^verdict: finding: the sides differ at level .exact. on input "
+  replays
   ;;
 patch)
   # The rewrite as a unified diff on a tree holding the real file.

@@ -1,0 +1,41 @@
+// fn-expect: find_spare_group equivalent
+// SPDX-License-Identifier: MIT
+/*
+ * diffsched fn example pair "group-ring", the old side: walk the domain's
+ * ring of groups and pick the one with the most capacity per CPU the task
+ * allows, counting those CPUs through the per-CPU scratch mask (fill it
+ * with cpumask_and(), then cpumask_weight()).
+ * Written for this project in the shape of find_idlest_group() in
+ * kernel/sched/fair.c (v6.1) and its cpumask_weight_and() rewrite; not
+ * kernel code. The spec makes sd->groups a ring of groups (`ring next 3`)
+ * whose capacity data (sgc) is generated (`depth 3`).
+ */
+#include <linux/cpumask.h>
+
+static DEFINE_PER_CPU(cpumask_var_t, spare_mask);
+
+struct sched_group *find_spare_group(struct sched_domain *sd, struct task_struct *p, int this_cpu)
+{
+	struct sched_group *group = sd->groups, *best = NULL;
+	unsigned long best_spare = 0;
+
+	do {
+		struct cpumask *cpus = this_cpu_cpumask_var_ptr(spare_mask);
+		unsigned long spare;
+		unsigned int allowed;
+
+		cpumask_and(cpus, sched_group_span(group), p->cpus_ptr);
+		allowed = cpumask_weight(cpus);
+		if (!allowed)
+			continue;
+		spare = group->sgc->capacity / allowed;
+		if (cpumask_test_cpu(this_cpu, sched_group_span(group)))
+			spare += sd->imbalance_pct;
+		if (!best || spare > best_spare) {
+			best = group;
+			best_spare = spare;
+		}
+	} while (group = group->next, group != sd->groups);
+
+	return best;
+}
