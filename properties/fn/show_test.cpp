@@ -200,13 +200,15 @@ TEST(FnListDiff, NamesEachDifferingElementByItsIndex) {
   EXPECT_EQ(d.new_text, "[0]={1},       [5]={0-3},     [64-127]={}");
 }
 
-// A finding's per-CPU row: the differing copies, their count, the marker.
+// A finding's per-CPU row: the differing copies, their count, the marker;
+// a long row that does not differ, once.
 TEST(FnShowObservations, AnArrayRowShowsOnlyTheElementsThatDiffer) {
   const Layout l = layout();
-  json words = json::array();
+  json words = json::array(), shared = json::array();
   for (int i = 0; i < 128; ++i) words.push_back("=");
+  for (unsigned i = 0; i < 128; ++i) shared.push_back(json::array({i, 0u}));
   Observation a, b;
-  a.record = {{"ret", 0}, {"glob", {words, json::array(), json::array({0, 0, 0, 0, 0, 0})}}, {"warn", 0}};
+  a.record = {{"ret", 0}, {"glob", {words, shared, json::array({0, 0, 0, 0, 0, 0})}}, {"warn", 0}};
   b.record = a.record;
   b.record["glob"][0][3] = json::array({6u});  // a record's words are unsigned
   const std::string text = show_observations(l, a, b, 4);
@@ -214,7 +216,12 @@ TEST(FnShowObservations, AnArrayRowShowsOnlyTheElementsThatDiffer) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("                 new: [3]={1-2}   <-- differs\n"), std::string::npos) << text;
-  EXPECT_NE(text.find("  table        old: [0 x6]\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("  table        old: [0 x6]\n               new: [0 x6]\n"), std::string::npos) << text;
+  // A long row that does not differ is written once.
+  EXPECT_NE(text.find("  sd_llc_shared old: [{nr_busy_cpus=0 nr_idle_scan=0}, {nr_busy_cpus=1 nr_idle_scan=0}, "),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("nr_idle_scan=0}]\n                new: the same\n"), std::string::npos) << text;
   EXPECT_EQ(first_differing_row(l, a, b, FnLevel::kExact), "select_rq_mask");
 }
 
