@@ -84,7 +84,8 @@ std::string first_differing_row(const Layout& layout, const Observation& a, cons
                                 FnLevel level, bool but_intended = false);
 
 // The two sides' observations, one block of lines, readable: masks as CPU
-// lists, arrays as lists, differing rows marked.
+// lists, arrays as lists with runs collapsed, a differing array row by its
+// differing elements (show.h), differing rows marked.
 std::string show_observations(const Layout& layout, const Observation& old_side,
                               const Observation& new_side, unsigned nr_cpu_ids);
 

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "fn/model.h"
+#include "fn/show.h"
 
 namespace diffsched::fn {
 
@@ -212,9 +213,9 @@ std::string show(const Node& node, Reader& r, unsigned n) {
     case NodeKind::kLess: return callback_text(node);
     case NodeKind::kArray: {
       const std::uint64_t count = node.count < 0 ? r.next() : static_cast<std::uint64_t>(node.count);
-      std::string s = "[";
-      for (std::uint64_t i = 0; i < count; ++i) s += (i ? ", " : "") + show(node.kids[0], r, n);
-      return s + "]";
+      std::vector<std::string> elems;
+      for (std::uint64_t i = 0; i < count; ++i) elems.push_back(show(node.kids[0], r, n));
+      return list_text(elems);
     }
   }
   return "?";
@@ -242,11 +243,41 @@ const std::vector<unsigned>& default_nr_cpus() {
 
 namespace {
 
+// A value of the node's shape that is all zeros (an empty mask, a
+// pointer to zeros, an array with a length parameter empty).
+void zeros(const Node& node, unsigned n, std::vector<std::uint64_t>* out) {
+  switch (node.kind) {
+    case NodeKind::kScalar: out->push_back(0); return;
+    case NodeKind::kMask: out->insert(out->end(), (n + 63) / 64, 0); return;
+    case NodeKind::kStruct:
+      for (const Node& k : node.kids) zeros(k, n, out);
+      return;
+    case NodeKind::kPointer: zeros(node.kids[0], n, out); return;
+    case NodeKind::kNull:
+    case NodeKind::kLess: return;
+    case NodeKind::kArray:
+      if (node.count < 0) out->push_back(0);
+      for (std::int64_t i = 0; i < node.count; ++i) zeros(node.kids[0], n, out);
+      return;
+  }
+}
+
+// A per-CPU global (show.h): its copies below nr_cpu_ids drawn, those at or
+// past it zeros (the kernel has no copy there; they print as one run).
+void gen_per_cpu(Gen& g, const Node& node, std::vector<std::uint64_t>* out) {
+  const std::uint64_t live = std::min<std::uint64_t>(g.n, static_cast<std::uint64_t>(node.count));
+  gen_elements(g, node, live, out);
+  for (std::uint64_t i = live; i < static_cast<std::uint64_t>(node.count); ++i) zeros(node.kids[0], g.n, out);
+}
+
 Input generate_with(const Layout& layout, Gen& g, unsigned nr_cpus) {
   Input in;
   in.nr_cpu_ids = nr_cpus ? nr_cpus : default_nr_cpus()[g.below(default_nr_cpus().size())];
   g.n = in.nr_cpu_ids;
-  for (const Slot& s : layout.globals) gen(g, s.node, &in.values);
+  for (const Slot& s : layout.globals) {
+    if (is_per_cpu(s)) gen_per_cpu(g, s.node, &in.values);
+    else gen(g, s.node, &in.values);
+  }
   for (const Slot& s : layout.params)
     if (!s.is_length) gen(g, s.node, &in.values);
   return in;

@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include "fn/show.h"
+
 namespace diffsched::fn {
 
 namespace {
@@ -259,6 +261,27 @@ Value& at(Tree& t, const std::vector<std::size_t>& path) {
 }
 
 
+// A value of the node's shape that is all zeros (generate.cpp's zeros()).
+Value zero_value(const Node& node) {
+  Value v;
+  if (node.kind == NodeKind::kStruct)
+    for (const Node& k : node.kids) v.kids.push_back(zero_value(k));
+  if (node.kind == NodeKind::kPointer) v.kids.push_back(zero_value(node.kids[0]));
+  if (node.kind == NodeKind::kArray && node.count > 0)
+    v.kids.assign(static_cast<std::size_t>(node.count), zero_value(node.kids[0]));
+  return v;
+}
+
+// nr_cpu_ids lowered: a per-CPU global's copies at or past it become zeros,
+// as the generator draws them (show.h), as a mask keeps only its CPUs below it.
+void zero_per_cpu_tails(const Layout& layout, Tree* t) {
+  for (std::size_t i = 0; i < layout.globals.size() && i < t->values.size(); ++i) {
+    if (!is_per_cpu(layout.globals[i])) continue;
+    auto& copies = t->values[i].kids;
+    for (std::size_t k = t->n; k < copies.size(); ++k) copies[k] = zero_value(layout.globals[i].node.kids[0]);
+  }
+}
+
 // ---- the one-line text form read back -------------------------------------
 
 struct Parser {
@@ -290,6 +313,18 @@ struct Parser {
     if (ec != std::errc() || p == b) return false;
     at = static_cast<std::size_t>(p - s.data());
     *out = minus ? -static_cast<I128>(u) : static_cast<I128>(u);
+    return true;
+  }
+  // ` xN` after an array's element (N >= 1), else *times stays 1; a blank
+  // must come first, so `0x10` is not `0` ten times.
+  bool repeat(std::uint64_t* times) {
+    std::size_t b = at;
+    while (b < s.size() && (s[b] == ' ' || s[b] == '\t')) ++b;
+    if (b == at || b >= s.size() || s[b] != 'x') return true;
+    at = b + 1;
+    auto [p, ec] = std::from_chars(s.data() + at, s.data() + s.size(), *times);
+    if (ec != std::errc() || p == s.data() + at || *times == 0) return fail("a count after `x` (`0 x8`)");
+    at = static_cast<std::size_t>(p - s.data());
     return true;
   }
   bool mask(Value* v) {
@@ -343,6 +378,11 @@ struct Parser {
               return fail(fmt::format("at most {} elements", most));
             v->kids.emplace_back();
             if (!value(node.kids[0], &v->kids.back())) return false;
+            std::uint64_t times = 1;  // `VALUE xN`: N equal elements (show.h)
+            if (!repeat(&times)) return false;
+            if (times > static_cast<std::uint64_t>(most) - (v->kids.size() - 1))
+              return fail(fmt::format("at most {} elements", most));
+            v->kids.insert(v->kids.end(), times - 1, v->kids.back());
           } while (eat(","));
           if (!eat("]")) return fail("`,` or `]`");
         }
@@ -381,6 +421,7 @@ std::vector<Input> shrink_candidates(const Layout& layout, const Input& input, b
     if (n < tree.n && !keep_nr_cpu_ids) {
       Tree t = tree;
       t.n = n;
+      zero_per_cpu_tails(layout, &t);
       offer(t);
     }
   std::vector<Place> structural, leaves;

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "fn/check.h"
+#include "fn/show.h"
 
 namespace diffsched::fn {
 
@@ -136,17 +137,53 @@ std::string show(const Node& node, const json& v) {
     case NodeKind::kLess: return callback_text(node);
     case NodeKind::kArray: {
       if (!v.is_array()) return v.dump();
-      std::string s = "[";
-      for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + show(node.kids[0], v[i]);
-      return s + "]";
+      std::vector<std::string> elems;
+      for (const json& e : v) elems.push_back(show(node.kids[0], e));
+      return list_text(elems);
     }
   }
   return v.dump();
 }
 
+// An array row's elements, one text each (through a pointer to the array);
+// false for any other value.
+bool elements_of(const Node& node, const json& v, std::vector<std::string>* elems, bool* fixed) {
+  const Node* at = &node;
+  while (at->kind == NodeKind::kPointer) at = &at->kids[0];
+  if (at->kind != NodeKind::kArray || !v.is_array()) return false;
+  for (const json& e : v) elems->push_back(show(at->kids[0], e));
+  *fixed = at->count >= 0;
+  return true;
+}
+
 struct Row {
   std::string name, old_text, new_text;
+  const Node* node = nullptr;  // an array row's node, for show_row()
+  json old_value, new_value;
 };
+
+// An array row that differs (docs/fn.md "Use"): only its differing
+// elements, `[I]=V` (or `[I-J]=V` for a run), and their count, when the
+// array has a fixed size (a per-CPU global's copies: I is the CPU) or its
+// whole text is long; the whole arrays otherwise. A long array row that
+// does not differ is written once: its new side is `the same`.
+constexpr std::size_t kLongArrayText = 120;
+
+std::pair<std::string, std::string> show_row(const Row& r) {
+  std::vector<std::string> a, b;
+  bool fixed = false;
+  if (r.node && r.old_text == r.new_text && r.old_text.size() > kLongArrayText &&
+      elements_of(*r.node, r.old_value, &a, &fixed))
+    return {r.old_text, "the same"};
+  if (!r.node || r.old_text == r.new_text || !elements_of(*r.node, r.old_value, &a, &fixed) ||
+      !elements_of(*r.node, r.new_value, &b, &fixed) || a.size() != b.size() ||
+      (!fixed && std::max(r.old_text.size(), r.new_text.size()) <= kLongArrayText))
+    return {r.old_text, r.new_text};
+  const ListDiff d = list_diff(a, b);
+  return {fmt::format("{}   ({} of {} element{} differ{}; the rest are equal)", d.old_text, d.count,
+                      a.size(), a.size() == 1 ? "" : "s", d.count == 1 ? "s" : ""),
+          d.new_text};
+}
 
 std::vector<Row> rows_of(const Layout& layout, const Observation& a, const Observation& b) {
   std::vector<Row> rows;
@@ -161,28 +198,30 @@ std::vector<Row> rows_of(const Layout& layout, const Observation& a, const Obser
     // K-th object) or &other.
     auto pointer = [](const json& v) { return v.is_string() ? v.get<std::string>() : std::string("NULL"); };
     rows.push_back({"return", layout.result_pointer ? pointer(ra) : show(layout.result, ra),
-                    layout.result_pointer ? pointer(rb) : show(layout.result, rb)});
+                    layout.result_pointer ? pointer(rb) : show(layout.result, rb), nullptr, json(), json()});
   }
   std::size_t o = 0;
   for (const Slot& s : layout.params) {
     if (!observed(s)) continue;
-    rows.push_back({"*" + s.name, show(s.node, field(a, "out", o)), show(s.node, field(b, "out", o))});
+    const json x = field(a, "out", o), y = field(b, "out", o);
+    rows.push_back({"*" + s.name, show(s.node, x), show(s.node, y), &s.node, x, y});
     ++o;
   }
   std::size_t g = 0;
   for (const auto* list : {&layout.globals, &layout.written})
     for (const Slot& s : *list) {
       if (s.is_stub) continue;  // an input, not an output
-      rows.push_back({s.name, show(s.node, field(a, "glob", g)), show(s.node, field(b, "glob", g))});
+      const json x = field(a, "glob", g), y = field(b, "glob", g);
+      rows.push_back({s.name, show(s.node, x), show(s.node, y), &s.node, x, y});
       ++g;
     }
   if (!layout.stubs.empty()) {  // the stubs' calls: the first differing call, both sides
     const auto [ca, cb] = show_calls_diff(layout, a.record.value("calls", json()),
                                           b.record.value("calls", json()));
-    rows.push_back({"calls", ca, cb});
+    rows.push_back({"calls", ca, cb, nullptr, json(), json()});
   }
   rows.push_back({"WARN_ON", a.record.value("warn", json()).dump(),
-                  b.record.value("warn", json()).dump()});
+                  b.record.value("warn", json()).dump(), nullptr, json(), json()});
   return rows;
 }
 
@@ -231,8 +270,10 @@ std::string show_observations(const Layout& layout, const Observation& a, const 
   }
   for (const Row& r : rows_of(layout, a, b)) {
     const bool differs = r.old_text != r.new_text;
-    s += fmt::format("  {:<12} old: {}\n", r.name, r.old_text);
-    s += fmt::format("  {:<12} new: {}{}\n", "", r.new_text,
+    const auto [old_text, new_text] = show_row(r);
+    const std::size_t w = std::max<std::size_t>(12, r.name.size());  // a long name: `new:` under `old:`
+    s += fmt::format("  {:<{}} old: {}\n", r.name, w, old_text);
+    s += fmt::format("  {:<{}} new: {}{}\n", "", w, new_text,
                      !differs                        ? ""
                      : layout.intended.count(r.name) ? "   <-- differs (intended)"
                                                      : "   <-- differs");

@@ -63,6 +63,13 @@ select-idle-cpu-mask-only)
   grep -v "^intended return\|^intended calls" "$here/select-idle-cpu.fnspec" >"$tmp/mask.fnspec"
   run 1 fn --old "$tmp/sic-budget.c" --new "$old" --function select_idle_cpu --spec "$tmp/mask.fnspec" --no-minimize
   has "^verdict: finding: the sides differ at level .exact." && has "<-- differs"
+  # The per-CPU row names only the copies that differ, by CPU (src/fn/show.h).
+  has "^  select_rq_mask old: \[[0-9]+(-[0-9]+)?\]=unchanged.*   \([0-9]+ of 128 elements differs?; the rest are equal\)$"
+  has "^ +new: \[[0-9]+(-[0-9]+)?\]=\{[0-9,-]*\}.*   <-- differs \(intended\)$"
+  replays
+  # At 4 CPUs the copies of CPUs 4..127 are zeros: one run in the input line.
+  run 1 fn --old "$tmp/sic-budget.c" --new "$old" --function select_idle_cpu --spec "$tmp/mask.fnspec" --no-minimize --nr-cpus 4
+  has "^  input: nr_cpu_ids=4 sd_llc_shared=\[[^]]*, &\{nr_busy_cpus=0 has_idle_cores=0 nr_idle_scan=0\} x12[4-8]\] select_rq_mask=\[[^]]*&\{\} x12[4-8]\] "
   replays
   ;;
 select-idle-cpu-hidden)

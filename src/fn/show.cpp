@@ -1,0 +1,57 @@
+// diffsched fn: an array value's text, whole or only where two differ (show.h).
+#include "fn/show.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace diffsched::fn {
+
+bool is_per_cpu(const Slot& slot) {
+  return slot.is_global && !slot.is_stub && slot.node.kind == NodeKind::kArray &&
+         slot.node.count == kPerCpuCopies;
+}
+
+std::string list_text(const std::vector<std::string>& elems) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < elems.size();) {
+    std::size_t e = i + 1;
+    while (e < elems.size() && elems[e] == elems[i]) ++e;
+    s += (i ? ", " : "") + elems[i];
+    if (e - i >= kMinRun) {
+      s += fmt::format(" x{}", e - i);
+      i = e;
+    } else {
+      ++i;
+    }
+  }
+  return s + "]";
+}
+
+ListDiff list_diff(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  ListDiff d;
+  std::vector<std::pair<std::string, std::string>> items;
+  const std::size_t n = std::min(a.size(), b.size());
+  for (std::size_t i = 0; i < n;) {
+    if (a[i] == b[i]) {
+      ++i;
+      continue;
+    }
+    std::size_t e = i + 1;  // consecutive differing elements, the same on each side
+    while (e < n && a[e] != b[e] && a[e] == a[i] && b[e] == b[i]) ++e;
+    const std::string at = e - i == 1 ? fmt::format("[{}]=", i) : fmt::format("[{}-{}]=", i, e - 1);
+    items.emplace_back(at + a[i], at + b[i]);
+    d.count += e - i;
+    i = e;
+  }
+  for (std::size_t k = 0; k < items.size(); ++k) {  // "X, " each padded to the wider side
+    const char* sep = k + 1 < items.size() ? ", " : "";
+    std::string x = items[k].first + sep, y = items[k].second + sep;
+    const std::size_t w = std::max(x.size(), y.size());
+    d.old_text += x + (k + 1 < items.size() ? std::string(w - x.size(), ' ') : "");
+    d.new_text += y + (k + 1 < items.size() ? std::string(w - y.size(), ' ') : "");
+  }
+  return d;
+}
+
+}  // namespace diffsched::fn
