@@ -165,16 +165,15 @@ struct Row {
 // An array row that differs (docs/fn.md "Use"): only its differing
 // elements, `[I]=V` (or `[I-J]=V` for a run), and their count, when the
 // array has a fixed size (a per-CPU global's copies: I is the CPU) or its
-// whole text is long; the whole arrays otherwise. A long array row that
-// does not differ is written once: its new side is `the same`.
+// whole text is long; the whole arrays otherwise. A long row that does not
+// differ (an array, a struct: *sd, *p) is written once: its new side is
+// `the same`.
 constexpr std::size_t kLongArrayText = 120;
 
 std::pair<std::string, std::string> show_row(const Row& r) {
   std::vector<std::string> a, b;
   bool fixed = false;
-  if (r.node && r.old_text == r.new_text && r.old_text.size() > kLongArrayText &&
-      elements_of(*r.node, r.old_value, &a, &fixed))
-    return {r.old_text, "the same"};
+  if (r.old_text == r.new_text && r.old_text.size() > kLongArrayText) return {r.old_text, "the same"};
   if (!r.node || r.old_text == r.new_text || !elements_of(*r.node, r.old_value, &a, &fixed) ||
       !elements_of(*r.node, r.new_value, &b, &fixed) || a.size() != b.size() ||
       (!fixed && std::max(r.old_text.size(), r.new_text.size()) <= kLongArrayText))
