@@ -98,14 +98,14 @@ TEST(CampaignAccepted, IfDeadlineLevelPassesNeedsAReproducerThatPasses) {
 }
 
 TEST(CampaignFinding, NamesTheSourceLineOfTheFailingCheck) {
-  // Equal deadlines at the exact level: the slot comparison in lockstep.cpp.
+  // Equal deadlines at the exact level: the slot comparison in lockstep_findings.cpp.
   std::vector<cpudl::Op> ops = {cpudl::Set{1, 0}, cpudl::Set{0, 0}};
   cpudl::Lockstep lockstep;
   const Verdict v = run_lockstep<cpudl::Subject>(lockstep, {2}, ops, Level::kExact);
   ASSERT_TRUE(v.finding);
-  EXPECT_EQ(v.finding->check_source(), "src/subjects/cpudl/lockstep.cpp");
+  EXPECT_EQ(v.finding->check_source(), "src/subjects/cpudl/lockstep_findings.cpp");
   EXPECT_GT(v.finding->check_line, 0u);
-  std::ifstream src(tools::source_dir() / "src/subjects/cpudl/lockstep.cpp");
+  std::ifstream src(tools::source_dir() / "src/subjects/cpudl/lockstep_findings.cpp");
   std::string line;
   for (unsigned i = 0; i < v.finding->check_line; ++i) std::getline(src, line);
   EXPECT_NE(line.find("fail("), std::string::npos) << "line " << v.finding->check_line << ": "

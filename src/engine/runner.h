@@ -42,10 +42,17 @@ class Observer {
 // through it, so the check overhead compares like with like.
 template <class Op, class F>
 void for_each_prefetched(std::span<const Op> ops, F&& f) {
+  constexpr std::size_t kAhead = 2;
   for (std::size_t i = 0; i < ops.size(); ++i) {
-    if (i + 2 < ops.size()) {
-      __builtin_prefetch(&ops[i + 2]);
-      __builtin_prefetch(reinterpret_cast<const char*>(&ops[i + 2] + 1) - 1);
+    if (i + kAhead < ops.size()) {
+      // The head (fields), and the tail: the variant index in the last
+      // bytes and the fields a find_cap keeps after its cpumask, which
+      // straddle a line boundary for about half the ops (sizeof(Op) is not
+      // a multiple of 64).
+      const auto* end = reinterpret_cast<const char*>(&ops[i + kAhead] + 1);
+      __builtin_prefetch(&ops[i + kAhead]);
+      __builtin_prefetch(end - 32);
+      __builtin_prefetch(end - 1);
     }
     if (!f(ops[i])) return;
   }

@@ -96,6 +96,7 @@ class Lockstep {
 
   std::vector<std::unique_ptr<Side>> sides_;
   bool any_side_warns_ = false;  // some side's can_warn(): poll take_warning() per op
+  bool any_capacity_aware_ = false;  // some side's capacity_aware()
   // Incremental mode: true when every check on what changed passes; then
   // takes the new snapshots.
   // op_cpu: the CPU an update op names (Model::ContractCheck::cpu), -1 for a find
@@ -116,6 +117,7 @@ class Lockstep {
 
   std::vector<FindResult> results_;
   FindArgs find_args_;  // the last op's, when it was a find (Model::contract_and_apply)
+  std::string find_why_;  // find_permits()' reason, written only when it fails (step())
   std::vector<char> same_;  // note_same_answers()
   Model model_;
   CheckMode mode_ = CheckMode::kIncremental;

@@ -182,7 +182,12 @@ bool Model::contract_and_apply(const Op& op, ContractCheck* c, FindArgs* find) {
           find->dl = a.dl;
           find->affinity = a.affinity;
           find->with_mask = a.with_mask;
-          find->cap = a.cap;
+          // Field by field here too: copying the optional whole read back
+          // 16-byte words of `a` that were just stored in smaller parts.
+          if (a.cap)
+            find->cap.emplace(CapTask{a.cap->cpu, a.cap->dl_runtime, a.cap->dl_deadline});
+          else
+            find->cap.reset();
         }
         return FindOp<T>;
       },
