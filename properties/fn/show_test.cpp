@@ -65,6 +65,7 @@ Layout layout() {
   sds.kids = {scalar("nr_busy_cpus"), scalar("nr_idle_scan")};
   l.globals.push_back({"sd_llc_shared", true, false, -1, array_of(pointer_to(sds), kPerCpuCopies)});
   l.globals.push_back({"table", true, false, -1, array_of(scalar(), 6)});
+  l.globals[0].per_cpu = l.globals[1].per_cpu = true;  // DEFINE_PER_CPU's (KSHIM_PER_CPU)
   Slot hops{"hops", false, false, -1, array_of(pointer_to(mask()), -1, "nr_hops")};
   hops.node.spec.nested = true;
   hops.node.spec.lo = Bound{1, false};
@@ -168,6 +169,23 @@ TEST(FnInputText, PerCpuCopiesPastNrCpuIdsPrintAsOneRun) {
       EXPECT_GE(zero_run(text), kPerCpuCopies - in.nr_cpu_ids) << text;
     }
   }
+}
+
+// A file's own array of 128 elements is not a per-CPU variable: only the
+// shim's mark (GlobalRead::per_cpu) makes one, never the size alone.
+TEST(FnShow, OnlyTheShimsMarkMakesAPerCpuVariable) {
+  Layout l;
+  l.function = "f";
+  l.result = scalar();
+  l.globals.push_back({"own", true, false, -1, array_of(scalar(), kPerCpuCopies)});
+  EXPECT_FALSE(is_per_cpu(l.globals[0]));
+  std::mt19937_64 rng(3);
+  const Input in = generate_input(l, rng, 2);
+  std::size_t nonzero_past = 0;
+  for (std::size_t i = 2; i < in.values.size(); ++i) nonzero_past += in.values[i] != 0;
+  EXPECT_GT(nonzero_past, 0u) << show_input(l, in);  // drawn, not zeroed
+  l.globals[0].per_cpu = true;
+  EXPECT_TRUE(is_per_cpu(l.globals[0]));
 }
 
 // Lowering nr_cpu_ids zeroes the copies it drops, as the generator would.

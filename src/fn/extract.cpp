@@ -116,14 +116,16 @@ std::string operator_token(const std::vector<Token>& tokens, CXCursor op, const 
   return j > 0 ? tokens[j - 1].text : std::string();
 }
 
+bool annotated(CXCursor c, std::string_view note) {
+  for (const CXCursor& k : tools::cursor_children(c))
+    if (kind_of(k) == CXCursor_AnnotateAttr && spelling(k) == note) return true;
+  return false;
+}
+
 // A shim declaration marked KSHIM_ELSEWHERE (annotate "kshim:elsewhere"):
 // defined in another kernel file, not by the runtime: a function is a stub
 // (with the shim's prototype), a variable a global the spec covers.
-bool elsewhere(CXCursor c) {
-  for (const CXCursor& k : tools::cursor_children(c))
-    if (kind_of(k) == CXCursor_AnnotateAttr && spelling(k) == "kshim:elsewhere") return true;
-  return false;
-}
+bool elsewhere(CXCursor c) { return annotated(c, "kshim:elsewhere"); }
 
 void Extractor::note_external(CXCursor ref, bool is_function) {
   const std::string name = spelling(ref);
@@ -200,6 +202,9 @@ void Extractor::on_reference(CXCursor node, CXCursor ref, const std::string& rea
         const CXCursor canonical = FN_LC(clang_getCanonicalCursor)(ref);
         g.in_shim = (in_shim(canonical) || in_shim(ref)) && !elsewhere(canonical) && !elsewhere(ref);
         g.has_initializer = def_here && !is_null(FN_LC(clang_Cursor_getVarDeclInitializer)(def));
+        // DEFINE_PER_CPU / DECLARE_PER_CPU of kshim/percpu.h (KSHIM_PER_CPU).
+        g.per_cpu = annotated(decl, "kshim:per-cpu") || annotated(canonical, "kshim:per-cpu") ||
+                    annotated(ref, "kshim:per-cpu");
       }
       if (access & kRead) g.read = true;
       if (access & kWrite) g.written = true;

@@ -144,6 +144,9 @@ struct GlobalRead {
   // with an initialiser that no function of the file writes. Other globals are
   // state the caller must cover (an input, or a stated constant).
   bool constant = false;
+  // A per-CPU variable (DEFINE_PER_CPU, DECLARE_PER_CPU: kshim/percpu.h's
+  // KSHIM_PER_CPU mark): its KSHIM_NR_PERCPU copies, one per CPU.
+  bool per_cpu = false;
   std::vector<std::string> read_by;  // the closure's functions that read it, in file order
 };
 

@@ -50,7 +50,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(External, name, is_function, in_shim, declare
                                    implicit, type, header, result, params, prototyped)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GlobalRead, name, type, defined_in_file, is_static, in_shim,
                                    has_initializer, read, written, address_taken,
-                                   written_elsewhere, constant,
+                                   written_elsewhere, constant, per_cpu,
                                    read_by)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BoundFunction, name, type, shape)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Extraction, error, function, pieces, externals, globals,

@@ -426,6 +426,7 @@ bool global_slots(const Extraction& x, const Spec& spec, Layout* layout, std::st
     Slot s;
     s.name = g.name;
     s.is_global = true;
+    s.per_cpu = g.per_cpu;
     const bool fn_pointer = g.type.kind == TypeKind::kFunctionPointer;
     if (it != spec.globals.end() && !it->second.fn.empty()) {
       if (!bound_global(x, g, it->second.fn, &s, error)) return false;

@@ -194,6 +194,7 @@ struct Slot {
   // variable `fnh_absent_NAME`, which the call leaves as drawn, and observed
   // from there (merge_absent_globals()).
   bool absent = false;
+  bool per_cpu = false;    // a per-CPU variable's copies (GlobalRead::per_cpu)
   std::string lvalue() const { return absent ? "fnh_absent_" + name : name; }
 };
 

@@ -8,7 +8,7 @@
 namespace diffsched::fn {
 
 bool is_per_cpu(const Slot& slot) {
-  return slot.is_global && !slot.is_stub && slot.node.kind == NodeKind::kArray &&
+  return slot.per_cpu && slot.is_global && !slot.is_stub && slot.node.kind == NodeKind::kArray &&
          slot.node.count == kPerCpuCopies;
 }
 

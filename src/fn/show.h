@@ -26,9 +26,10 @@ constexpr std::size_t kMinRun = 3;
 // kshim/include/kshim/percpu.h (DEFINE_PER_CPU(T, v) is `T v[128]`).
 constexpr std::int64_t kPerCpuCopies = 128;
 
-// Whether a slot is a per-CPU variable's copies: a covered global (not a
-// stub's results) that is a fixed array of kPerCpuCopies elements, the
-// type DEFINE_PER_CPU gives it. Its copies at or past nr_cpu_ids exist in
+// Whether a slot is a per-CPU variable's copies: a covered global that the
+// shim's DEFINE_PER_CPU or DECLARE_PER_CPU made (extraction's
+// GlobalRead::per_cpu, from the KSHIM_PER_CPU mark), a fixed array of
+// kPerCpuCopies elements; not a file's own array of that size. Its copies at or past nr_cpu_ids exist in
 // the shim only (the kernel has per-CPU areas for possible CPUs): the
 // generator gives them zero values, so they print as one run.
 bool is_per_cpu(const Slot& slot);

@@ -18,8 +18,12 @@
 #define KSHIM_PERCPU_H
 
 #define KSHIM_NR_PERCPU 128
-#define DECLARE_PER_CPU(type, name) extern __typeof__(type) name[KSHIM_NR_PERCPU]
-#define DEFINE_PER_CPU(type, name) __typeof__(type) name[KSHIM_NR_PERCPU]
+/* Marks the copies as a per-CPU variable for diffsched fn's extraction
+ * (annotate "kshim:per-cpu"): their copies at or past nr_cpu_ids are
+ * zeros in a generated input, not drawn. */
+#define KSHIM_PER_CPU __attribute__((__annotate__("kshim:per-cpu")))
+#define DECLARE_PER_CPU(type, name) extern __typeof__(type) name[KSHIM_NR_PERCPU] KSHIM_PER_CPU
+#define DEFINE_PER_CPU(type, name) __typeof__(type) name[KSHIM_NR_PERCPU] KSHIM_PER_CPU
 #define DECLARE_PER_CPU_SHARED_ALIGNED(type, name) DECLARE_PER_CPU(type, name)
 #define DEFINE_PER_CPU_SHARED_ALIGNED(type, name) DEFINE_PER_CPU(type, name)
 #define DEFINE_PER_CPU_READ_MOSTLY(type, name) DEFINE_PER_CPU(type, name)
