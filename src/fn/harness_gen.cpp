@@ -218,59 +218,10 @@ static inline __attribute__((always_inline)) void fnh_puts(const char *s)
 	fnh_putn(s, __builtin_strlen(s));
 }
 
-static const char fnh_digits[] =
-	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	"8081828384858687888990919293949596979899";
+)";
 
-static const unsigned long long fnh_pow10[19] = {
-	10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL, 100000000ULL,
-	1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL, 10000000000000ULL,
-	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL, 100000000000000000ULL,
-	1000000000000000000ULL, 10000000000000000000ULL,
-};
-
-/* Decimal, two digits per division, written in place (no copy, no call:
- * inlined, the record's position stays in a register between numbers). */
-static inline __attribute__((always_inline)) void fnh_putu(unsigned long long v)
-{
-	char b[20], *o;
-	unsigned int n = 1;
-
-	while (n < 20 && v >= fnh_pow10[n - 1])
-		n++;
-	if (!fnh_to_tr && n > sizeof(fnh_out) - fnh_olen)
-		fnh_full();
-	o = (fnh_to_tr ? b : fnh_out + fnh_olen) + n;
-	while (v >= 100) {
-		unsigned int d = (unsigned int)(v % 100);
-
-		v /= 100;
-		*--o = fnh_digits[2 * d + 1];
-		*--o = fnh_digits[2 * d];
-	}
-	if (v >= 10) {
-		*--o = fnh_digits[2 * v + 1];
-		*--o = fnh_digits[2 * v];
-	} else {
-		*--o = (char)('0' + v);
-	}
-	if (fnh_to_tr)
-		fnh_putn(b, n);
-	else
-		fnh_olen += n;
-}
-
-static inline __attribute__((always_inline)) void fnh_puti(long long v)
-{
-	if (v < 0) {
-		fnh_puts("-");
-		fnh_putu(0ULL - (unsigned long long)v);
-	} else {
-		fnh_putu((unsigned long long)v);
-	}
-}
-
+// After harness_numbers() (harness_print.cpp).
+constexpr const char* kPrologueMasks = R"(
 static void fnh_put_mask(const struct cpumask *m)
 {
 	unsigned int i;
@@ -751,7 +702,7 @@ std::string harness_source(const Layout& layout, const std::string& function) {
   // The harness is not instrumented for memory operations: only the unit is.
   return fmt::format("#define FNH_HANG_SECONDS {}\n", kHangSeconds) +
          "#pragma clang attribute push (__attribute__((no_sanitize(\"coverage\"))), apply_to = function)\n" +
-         kPrologue + stub_definitions(layout) + "\n" + target_of(function) +
+         kPrologue + harness_numbers() + kPrologueMasks + stub_definitions(layout) + "\n" + target_of(function) +
          call_function(layout) + kLibraryEntry + kMain +
          "#pragma clang attribute pop\n";
 }

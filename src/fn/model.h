@@ -343,6 +343,10 @@ constexpr unsigned kHangSeconds = 2;
 // (docs/fn.md "Observation records"). Kernel-style C, no #include.
 std::string harness_source(const Layout& layout, const std::string& function);
 
+// The harness's number printing, fnh_putu() and fnh_puti() (C text, part
+// of harness_source(); harness_print.cpp).
+const char* harness_numbers();
+
 // Writes the batch file of `inputs`; false on an I/O error.
 bool write_batch(const std::string& path, const std::vector<Input>& inputs);
 
