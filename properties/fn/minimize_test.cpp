@@ -11,36 +11,14 @@
 #include <gtest/gtest.h>
 
 #include "fn/minimize.h"
+#include "test_nodes.h"
 
 namespace diffsched::fn {
 namespace {
 
 using nlohmann::json;
 
-Node scalar(unsigned bits, bool is_signed, const std::string& field = "") {
-  Node n;
-  n.kind = NodeKind::kScalar;
-  n.bits = bits;
-  n.is_signed = is_signed;
-  n.c_type = is_signed ? "int" : "unsigned int";
-  n.field = field;
-  return n;
-}
-
-Node pointer_to(Node pointee) {
-  Node p;
-  p.kind = NodeKind::kPointer;
-  p.c_type = pointee.c_type + " *";
-  p.kids.push_back(std::move(pointee));
-  return p;
-}
-
-Node mask() {
-  Node m;
-  m.kind = NodeKind::kMask;
-  m.c_type = "struct cpumask";
-  return m;
-}
+using namespace test_nodes;
 
 // f(struct env { struct cpumask *m; int cpu; bool on; } *env, int target,
 //   const struct cpumask *const *hops, int nr_hops, struct rec { int key; int id; } *a, int n)

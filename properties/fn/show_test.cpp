@@ -12,44 +12,14 @@
 
 #include "fn/minimize.h"
 #include "fn/show.h"
+#include "test_nodes.h"
 
 namespace diffsched::fn {
 namespace show_test {  // not anonymous: the unity build shares minimize_test.cpp's helpers' names
 
 using nlohmann::json;
 
-Node scalar(const std::string& field = "") {
-  Node n;
-  n.bits = 32;
-  n.is_signed = true;
-  n.c_type = "int";
-  n.field = field;
-  return n;
-}
-
-Node pointer_to(Node pointee) {
-  Node p;
-  p.kind = NodeKind::kPointer;
-  p.c_type = pointee.c_type + " *";
-  p.kids.push_back(std::move(pointee));
-  return p;
-}
-
-Node mask() {
-  Node m;
-  m.kind = NodeKind::kMask;
-  m.c_type = "struct cpumask";
-  return m;
-}
-
-Node array_of(Node e, std::int64_t count, const std::string& length_param = "") {
-  Node a;
-  a.kind = NodeKind::kArray;
-  a.count = count;
-  a.length_param = length_param;
-  a.kids.push_back(std::move(e));
-  return a;
-}
+using namespace test_nodes;
 
 // Globals: `cpumask_var_t select_rq_mask` and `struct sds *sd_llc_shared`
 // per-CPU (128 copies), `int table[6]`; f(const struct cpumask *const *hops,
@@ -57,21 +27,21 @@ Node array_of(Node e, std::int64_t count, const std::string& length_param = "") 
 Layout layout() {
   Layout l;
   l.function = "f";
-  l.result = scalar();
+  l.result = scalar(32, true);
   l.globals.push_back({"select_rq_mask", true, false, -1, array_of(pointer_to(mask()), kPerCpuCopies)});
   Node sds;
   sds.kind = NodeKind::kStruct;
   sds.c_type = "struct sds";
-  sds.kids = {scalar("nr_busy_cpus"), scalar("nr_idle_scan")};
+  sds.kids = {scalar(32, true, "nr_busy_cpus"), scalar(32, true, "nr_idle_scan")};
   l.globals.push_back({"sd_llc_shared", true, false, -1, array_of(pointer_to(sds), kPerCpuCopies)});
-  l.globals.push_back({"table", true, false, -1, array_of(scalar(), 6)});
+  l.globals.push_back({"table", true, false, -1, array_of(scalar(32, true), 6)});
   l.globals[0].per_cpu = l.globals[1].per_cpu = true;  // DEFINE_PER_CPU's (KSHIM_PER_CPU)
   Slot hops{"hops", false, false, -1, array_of(pointer_to(mask()), -1, "nr_hops")};
   hops.node.spec.nested = true;
   hops.node.spec.lo = Bound{1, false};
   hops.node.spec.hi = Bound{8, false};
   l.params.push_back(hops);
-  l.params.push_back({"nr_hops", false, true, 0, scalar()});
+  l.params.push_back({"nr_hops", false, true, 0, scalar(32, true)});
   return l;
 }
 
@@ -176,8 +146,8 @@ TEST(FnInputText, PerCpuCopiesPastNrCpuIdsPrintAsOneRun) {
 TEST(FnShow, OnlyTheShimsMarkMakesAPerCpuVariable) {
   Layout l;
   l.function = "f";
-  l.result = scalar();
-  l.globals.push_back({"own", true, false, -1, array_of(scalar(), kPerCpuCopies)});
+  l.result = scalar(32, true);
+  l.globals.push_back({"own", true, false, -1, array_of(scalar(32, true), kPerCpuCopies)});
   EXPECT_FALSE(is_per_cpu(l.globals[0]));
   std::mt19937_64 rng(3);
   const Input in = generate_input(l, rng, 2);
