@@ -9,32 +9,15 @@
 
 #include "fn/check.h"
 #include "fn/model.h"
+#include "test_nodes.h"
 
 namespace diffsched::fn {
 namespace {
 
 using nlohmann::json;
 
-Node scalar(unsigned bits, bool is_signed, const std::string& field = "") {
-  Node n;
-  n.kind = NodeKind::kScalar;
-  n.bits = bits;
-  n.is_signed = is_signed;
-  n.c_type = is_signed ? "int" : "unsigned int";
-  n.field = field;
-  return n;
-}
-
-Node mask_pointer() {
-  Node m;
-  m.kind = NodeKind::kMask;
-  m.c_type = "struct cpumask";
-  Node p;
-  p.kind = NodeKind::kPointer;
-  p.c_type = "const struct cpumask *";
-  p.kids.push_back(m);
-  return p;
-}
+using test_nodes::mask_pointer;
+using test_nodes::scalar;
 
 // f(const struct cpumask *m, int target, const struct cpumask *const *hops, int nr_hops)
 Layout mask_layout() {
@@ -148,6 +131,33 @@ TEST(FnSpec, RingAndDepthParse) {
       {"param g ring next 2\nparam g array 2\n", "x.fnspec:2: `param g array 2` conflicts with line 1"},
       {"param g ring next 2\nparam g ring link 2\n", "x.fnspec:2: "},
       {"param g fn f\nparam g ring next 2\n", "x.fnspec:2: "},
+  };
+  for (const auto& [text, want] : bad) {
+    Spec s;
+    EXPECT_FALSE(parse_spec(text, "x.fnspec", &s, &error)) << text;
+    EXPECT_EQ(error.rfind(want, 0), 0u) << text << " -> " << error;
+  }
+}
+
+// `config CONFIG_X [= N]` and `stub NAME` (docs/fn.md "Spec files").
+TEST(FnSpec, ConfigParse) {
+  Spec spec;
+  std::string error;
+  ASSERT_TRUE(parse_spec("config CONFIG_NUMA_BALANCING\nconfig CONFIG_NR_CPUS = 64\n"
+                         "stub task_numa_compare input\n",
+                         "x.fnspec", &spec, &error))
+      << error;
+  EXPECT_EQ(spec.config["CONFIG_NUMA_BALANCING"], 1);
+  EXPECT_EQ(spec.config["CONFIG_NR_CPUS"], 64);
+  EXPECT_EQ(spec.stubs.count("task_numa_compare"), 1u);
+  const std::pair<const char*, const char*> bad[] = {
+      {"config\n", "x.fnspec:1: the form is `config CONFIG_NAME`"},
+      {"config NUMA_BALANCING\n", "x.fnspec:1: the form is `config CONFIG_NAME`"},
+      {"config CONFIG_\n", "x.fnspec:1: the form is `config CONFIG_NAME`"},
+      {"config CONFIG_A-B\n", "x.fnspec:1: the form is `config CONFIG_NAME`"},
+      {"config CONFIG_A = x\n", "x.fnspec:1: the form is `config CONFIG_NAME`"},
+      {"config CONFIG_A 1\n", "x.fnspec:1: the form is `config CONFIG_NAME`"},
+      {"config CONFIG_A\nconfig CONFIG_A = 2\n", "x.fnspec:2: `config CONFIG_A = 2` conflicts with line 1"},
   };
   for (const auto& [text, want] : bad) {
     Spec s;

@@ -50,3 +50,48 @@ add_test(NAME fn.intended.other-difference
                  --old ${fn_int}/old.c --new ${fn_in}/intended-broken.c
                  --function select_idle_cpu_lite --spec ${fn_int}/spec.fnspec)
 set_tests_properties(fn.intended.other-difference PROPERTIES LABELS "fn" TIMEOUT 300)
+
+# ---- a function of the file made a stub, a kernel option defined -----------
+# (docs/fn.md "Stubs", "Spec files": `stub NAME` of a function the file
+# defines, `config CONFIG_X`) on node-walk.c, task_numa_find_cpu()'s shape:
+# the helper's calls compared, the rewrite equivalent, the broken walk found
+# on its calls; the option's absence named with the spec line that fixes it;
+# each misuse exit 2 with one line.
+set(fn_nw --old ${fn_in}/node-walk.c --function node_walk)
+add_test(NAME fn.stub.file-fn.equivalent
+         COMMAND ${fn_expect} 0 "^stubs: node_cpu_better\\(\\) \\(functions of the file the spec makes stubs: results drawn from the input, calls compared\\)$" --
+                 ${fn_nw} --new ${fn_in}/node-walk-new.c --spec ${fn_in}/node-walk.fnspec)
+add_test(NAME fn.stub.file-fn.broken
+         COMMAND ${fn_expect} 1 "^               new: call 1 of [0-9]+: node_cpu_better\\(&in0\\+0, [-0-9]+\\)   <-- differs$" --
+                 ${fn_nw} --new ${fn_in}/node-walk-broken.c --spec ${fn_in}/node-walk.fnspec)
+add_test(NAME fn.stub.file-fn.print-spec
+         COMMAND ${fn_expect} 0 "^stub node_cpu_better input +# returns `bool`: .*; a function of the file$" --
+                 ${fn_nw} --new ${fn_in}/node-walk-new.c --spec ${fn_in}/node-walk.fnspec --print-spec)
+# Without the stub line the helper's table is a hidden global, as ever.
+add_test(NAME fn.stub.file-fn.body-kept-without-line
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*node-walk.c: hidden global: node_walk\\(\\) reads the global `node_cpu_cost` \\(in node_cpu_better\\(\\)\\)" --
+                 ${fn_nw} --new ${fn_in}/node-walk-new.c --spec ${fn_in}/node-walk-no-stub.fnspec)
+add_test(NAME fn.stub.file-fn.the-checked-function
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*node-walk.c: `stub node_walk` names the function checked$" --
+                 ${fn_nw} --new ${fn_in}/node-walk-new.c --spec ${fn_in}/node-walk-stub-self.fnspec)
+add_test(NAME fn.stub.file-fn.bound-too
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*bind-compat.c: `stub kind_span` and a spec line binding kind_span to a function pointer \\(`fn kind_span`\\): a function is one or the other$" --
+                 --old ${fn_in}/bind-compat.c --new ${fn_in}/bind-compat.c --old-function span_weight_loop
+                 --new-function span_weight_and --spec ${fn_in}/bind-and-stub.fnspec)
+add_test(NAME fn.config.off-named
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*node-walk.c: no function `node_walk` is defined in it \\(it is in a block the preprocessor skips, line 26: `#ifdef CONFIG_DIFFSCHED_NODE_WALK`; the shim leaves CONFIG_DIFFSCHED_NODE_WALK off: a --spec line `config CONFIG_DIFFSCHED_NODE_WALK` defines it\\)$" --
+                 ${fn_nw} --new ${fn_in}/node-walk-new.c)
+add_test(NAME fn.config.print-spec
+         COMMAND ${fn_expect} 0 "^config CONFIG_DIFFSCHED_NODE_WALK +# a kernel option the shim leaves off, defined for both sides$" --
+                 ${fn_nw} --new ${fn_in}/node-walk-new.c --spec ${fn_in}/node-walk.fnspec --print-spec)
+add_test(NAME fn.config.bad-name
+         COMMAND ${fn_expect} 2 "^diffsched: error: .*config-bad-name.fnspec:1: the form is `config CONFIG_NAME` or `config CONFIG_NAME = INTEGER`" --
+                 ${fn_nw} --new ${fn_in}/node-walk-new.c --spec ${fn_in}/config-bad-name.fnspec)
+add_test(NAME fn.config.named-by-neither-file
+         COMMAND ${fn_expect} 2 "^diffsched: error: the spec defines `CONFIG_NOT_IN_EITHER_FILE` \\(config\\), which neither file names$" --
+                 ${fn_nw} --new ${fn_in}/node-walk-new.c --spec ${fn_in}/config-unnamed.fnspec)
+set_tests_properties(fn.stub.file-fn.equivalent fn.stub.file-fn.broken fn.stub.file-fn.print-spec
+                     fn.stub.file-fn.body-kept-without-line fn.stub.file-fn.the-checked-function
+                     fn.stub.file-fn.bound-too
+                     fn.config.off-named fn.config.print-spec fn.config.bad-name
+                     fn.config.named-by-neither-file PROPERTIES LABELS "fn" TIMEOUT 300)

@@ -213,5 +213,68 @@ TEST(FnShowObservations, AnArrayRowShowsOnlyTheElementsThatDiffer) {
   EXPECT_EQ(first_differing_row(l, a, b, FnLevel::kExact), "select_rq_mask");
 }
 
+TEST(FnLeavesDiff, NamesEachDifferingFieldByItsPath) {
+  const Leaves a = {{"p.cpu", "1"}, {"src_cpu", "70"}, {"dst_cpu", "73"}, {"stats.idle_cpu", "-1"}};
+  Leaves b = a;
+  EXPECT_EQ(leaves_diff(a, b).count, 0u);
+  b[2].second = "70";
+  b[3].second = "4";
+  const ListDiff d = leaves_diff(a, b);
+  EXPECT_EQ(d.count, 2u);
+  EXPECT_EQ(d.old_text, "{dst_cpu=73, stats.idle_cpu=-1}");
+  EXPECT_EQ(d.new_text, "{dst_cpu=70, stats.idle_cpu=4}");
+  b[0].first = "p.prio";  // not the same fields: nothing to pair
+  EXPECT_EQ(leaves_diff(a, b).count, 0u);
+  EXPECT_EQ(leaves_diff(a, Leaves(a.begin(), a.end() - 1)).count, 0u);
+}
+
+// A long struct row that differs (task_numa_find_cpu()'s *env): only the
+// differing fields, by path through nested structs and pointers; a short
+// one whole.
+TEST(FnShowObservations, ALongStructRowShowsOnlyTheFieldsThatDiffer) {
+  Node task;
+  task.kind = NodeKind::kStruct;
+  task.c_type = "struct task";
+  for (const char* f : {"prio", "cpu", "policy", "on_rq", "on_cpu", "flags"})
+    task.kids.push_back(scalar(32, true, f));
+  Node stats = task;
+  stats.c_type = "struct stats";
+  stats.kids = {scalar(32, true, "nr_running"), scalar(32, true, "idle_cpu")};
+  stats.field = "dst_stats";
+  Node env;
+  env.kind = NodeKind::kStruct;
+  env.c_type = "struct env";
+  Node p = pointer_to(task);
+  p.field = "p";
+  env.kids = {p, scalar(32, true, "src_cpu"), scalar(32, true, "dst_cpu"), stats};
+  Layout l;
+  l.function = "f";
+  l.result_void = true;
+  l.params.push_back({"env", false, false, -1, pointer_to(env)});
+  const json task_v = json::array({-1380896719, 1, 3239130480u, 5, 1, 4294967295u});
+  Observation a, b;
+  a.record = {{"out", {json::array({task_v, 70, 73, json::array({2, -1})})}}, {"warn", 0}};
+  b.record = a.record;
+  b.record["out"][0][2] = 70;
+  b.record["out"][0][3][1] = 4;
+  b.record["out"][0][0][1] = 2;
+  std::string text = show_observations(l, a, b, 4);
+  EXPECT_NE(text.find("  *env         old: {p.cpu=1, dst_cpu=73, dst_stats.idle_cpu=-1}   (3 of 10 fields "
+                      "differ; the rest are equal)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("               new: {p.cpu=2, dst_cpu=70, dst_stats.idle_cpu=4}   <-- differs\n"),
+            std::string::npos)
+      << text;
+  // Short: whole.
+  l.params[0].node.kids[0].kids = {scalar(32, true, "dst_cpu")};
+  a.record["out"][0] = json::array({73});
+  b.record["out"][0] = json::array({70});
+  text = show_observations(l, a, b, 4);
+  EXPECT_NE(text.find("  *env         old: {dst_cpu=73}\n               new: {dst_cpu=70}   <-- differs\n"),
+            std::string::npos)
+      << text;
+}
+
 }  // namespace show_test
 }  // namespace diffsched::fn

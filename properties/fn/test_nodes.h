@@ -1,5 +1,6 @@
 // Builders of fn's input model (src/fn/model.h Node) for the tests that
-// need a layout without a compiler (minimize_test.cpp, show_test.cpp).
+// need a layout without a compiler (check_test.cpp, minimize_test.cpp,
+// show_test.cpp).
 #pragma once
 
 #include <cstdint>
@@ -33,6 +34,13 @@ inline Node mask() {
   m.kind = NodeKind::kMask;
   m.c_type = "struct cpumask";
   return m;
+}
+
+// `const struct cpumask *`, as a parameter's.
+inline Node mask_pointer() {
+  Node p = pointer_to(mask());
+  p.c_type = "const struct cpumask *";
+  return p;
 }
 
 inline Node array_of(Node e, std::int64_t count, const std::string& length_param = "") {

@@ -1,6 +1,7 @@
 #include "fn/extract.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -173,7 +174,9 @@ void Extractor::on_reference(CXCursor node, CXCursor ref, const std::string& rea
       const bool defined_here = !is_null(def) && in_main_file(def);
       if (in_main_file(ref)) include(item_of(ref));
       if (defined_here) include(item_of(def));
-      else note_external(ref, true);
+      // A function of the file the spec makes a stub is an external too:
+      // its declaration stays in the unit, the harness defines it.
+      if (!defined_here || stubbed_.count(spelling(ref))) note_external(ref, true);
       break;
     }
     case CXCursor_VarDecl: {
@@ -231,12 +234,19 @@ void Extractor::on_reference(CXCursor node, CXCursor ref, const std::string& rea
 void Extractor::walk(std::size_t index) {
   const Item& item = items_[index];
   const bool reads = item.kind == PieceKind::kFunction && item.is_definition;
-  const std::string reader = reads ? item.name : std::string();
+  const std::string reader = reads && !stubbed_.count(item.name) ? item.name : std::string();
   struct Frame {
     CXCursor cursor;
     int access;  // how the value of this expression is used (Access bits)
   };
   std::vector<Frame> stack = {{item.cursor, kRead}};
+  if (reads && !scan_writes_ && stubbed_.count(item.name)) {
+    // A stub's declaration: its parameters' types, not its body.
+    stack.clear();
+    const std::vector<CXCursor> kids = tools::cursor_children(item.cursor);
+    for (std::size_t i = kids.size(); i-- > 0;)
+      if (kind_of(kids[i]) != CXCursor_CompoundStmt) stack.push_back({kids[i], kRead});
+  }
   while (!stack.empty()) {
     const Frame f = stack.back();
     stack.pop_back();
@@ -354,31 +364,8 @@ void Extractor::include_macros() {
   }
 }
 
-std::string Extractor::first_error() const {
-  // An #include the shim lacks only when nothing else went wrong: a missing
-  // header loses declarations, an unknown macro before a definition loses it.
-  std::string missing;
-  for (unsigned i = 0, count = FN_LC(clang_getNumDiagnostics)(tu_); i < count; ++i) {
-    CXDiagnostic d = FN_LC(clang_getDiagnostic)(tu_, i);
-    std::string found;
-    const CXSourceLocation loc = FN_LC(clang_getDiagnosticLocation)(d);
-    if (FN_LC(clang_getDiagnosticSeverity)(d) >= CXDiagnostic_Error &&
-        FN_LC(clang_Location_isFromMainFile)(loc)) {
-      unsigned line = 0;
-      FN_LC(clang_getExpansionLocation)(loc, nullptr, &line, nullptr, nullptr);
-      found = fmt::format("{}: {}", line, take_string(FN_LC(clang_getDiagnosticSpelling)(d)));
-    }
-    FN_LC(clang_disposeDiagnostic)(d);
-    if (found.find("file not found") != std::string::npos) {
-      if (missing.empty()) missing = found;
-    } else if (!found.empty()) {
-      return found;
-    }
-  }
-  return missing;
-}
-
-Extraction Extractor::run(std::string_view function, const std::vector<std::string>& roots) {
+Extraction Extractor::run(std::string_view function, const std::vector<std::string>& roots,
+                          const std::vector<std::string>& stubbed) {
   const CXFile file = FN_LC(clang_getFile)(tu_, path_.c_str());
   g_main_file = file;
   if (file) tokens_ = main_tokens(tu_, file, text_.size());
@@ -394,10 +381,19 @@ Extraction Extractor::run(std::string_view function, const std::vector<std::stri
   if (target == kNowhere) {
     out_.error = declared ? fmt::format("`{}` is declared in it but not defined", function)
                           : fmt::format("no function `{}` is defined in it", function);
+    // A definition in a block the preprocessor skipped: an #ifdef of a
+    // kernel option the shim leaves off (CONFIG_NUMA_BALANCING).
+    if (const std::string skipped = skipped_definition(function); !skipped.empty())
+      out_.error += skipped;
     // clang may have lost the definition to an earlier error (an unknown
     // kernel macro before it): name the first one.
-    if (const std::string first = first_error(); !first.empty())
+    else if (const std::string first = first_error(); !first.empty())
       out_.error += fmt::format(" (clang's first error, line {})", first);
+    return std::move(out_);
+  }
+  stubbed_.insert(stubbed.begin(), stubbed.end());
+  if (stubbed_.count(items_[target].name)) {
+    out_.error = fmt::format("`stub {}` names the function checked", function);
     return std::move(out_);
   }
   const CXCursor fn = items_[target].cursor;
@@ -421,6 +417,12 @@ Extraction Extractor::run(std::string_view function, const std::vector<std::stri
   include(target);
   // The functions the spec binds to function pointers: roots too.
   for (const std::string& root : roots) {
+    if (stubbed_.count(root)) {
+      out_.error = fmt::format("`stub {0}` and a spec line binding {0} to a function pointer "
+                               "(`fn {0}`): a function is one or the other",
+                               root);
+      return std::move(out_);
+    }
     std::size_t def = kNowhere;
     for (std::size_t i = 0; i < items_.size() && def == kNowhere; ++i)
       if (items_[i].kind == PieceKind::kFunction && items_[i].name == root &&
@@ -446,7 +448,8 @@ Extraction Extractor::run(std::string_view function, const std::vector<std::stri
   // reads: data that boot code replaces is not constant.
   scan_writes_ = true;
   for (std::size_t i = 0; i < items_.size(); ++i)
-    if (!items_[i].included && items_[i].kind == PieceKind::kFunction && items_[i].is_definition)
+    if ((!items_[i].included || stubbed_.count(items_[i].name)) &&
+        items_[i].kind == PieceKind::kFunction && items_[i].is_definition)
       walk(i);
   scan_writes_ = false;
 
@@ -459,8 +462,14 @@ Extraction Extractor::run(std::string_view function, const std::vector<std::stri
   });
   for (std::size_t i : order) {
     const Item& item = items_[i];
-    const Range r = piece_range(item);
-    out_.pieces.push_back(Piece{item.kind, item.name, item.line, r.begin, r.end});
+    Range r = piece_range(item);
+    // A stub's definition: its declaration up to the body.
+    const bool prototype =
+        item.kind == PieceKind::kFunction && item.is_definition && stubbed_.count(item.name);
+    for (const CXCursor& k : tools::cursor_children(item.cursor))
+      if (prototype && kind_of(k) == CXCursor_CompoundStmt && main_extent(k).ok())
+        r.end = main_extent(k).begin;
+    out_.pieces.push_back(Piece{item.kind, item.name, item.line, r.begin, r.end, prototype});
     if (item.kind == PieceKind::kFunction && item.is_definition)
       for (const char* own : tools::kShimOverridable)
         if (item.name == own) out_.shim_own.push_back(own);
@@ -518,10 +527,9 @@ std::vector<std::string> own_helpers(CXTranslationUnit tu) {
 // In the child: parse and extract; the result as JSON (the text stays with
 // the parent, which has it: only ranges cross).
 std::string extract_in_child(const std::string& text, std::string_view function,
-                             const std::string& shim, const std::vector<std::string>& roots,
-                             int field_depth) {
+                             const std::string& shim, const ExtractOptions& options) {
   Extraction out;
-  set_field_depth(field_depth);
+  set_field_depth(options.field_depth);
   const tools::ShimTree tree{shim};
   const std::string path = tree.unsaved_input("fn-input").string();  // no such directory: no neighbours
   if (const std::string why = tools::libclang_load_error(); !why.empty()) {
@@ -532,7 +540,8 @@ std::string extract_in_child(const std::string& text, std::string_view function,
   CXUnsavedFile unsaved{path.c_str(), text.data(), static_cast<unsigned long>(text.size())};
   CXIndex index = FN_LC(clang_createIndex)(0, 0);
   auto parse = [&](const std::vector<std::string>& own, unsigned flags, CXTranslationUnit* tu) {
-    const std::vector<std::string> strings = tools::shim_parse_args(shim, force, own);
+    std::vector<std::string> strings = tools::shim_parse_args(shim, force, own);
+    for (const std::string& d : options.defines) strings.push_back("-D" + d);
     std::vector<const char*> args;
     for (const auto& a : strings) args.push_back(a.c_str());
     return FN_LC(clang_parseTranslationUnit2)(index, path.c_str(), args.data(),
@@ -565,7 +574,9 @@ std::string extract_in_child(const std::string& text, std::string_view function,
         out.error = "clang: " + msg;
       FN_LC(clang_disposeDiagnostic)(d);
     }
-    if (out.error.empty()) out = Extractor(tu, text, path, shim).run(function, roots);
+    if (out.error.empty())
+      out = Extractor(tu, text, path, shim).run(function, options.roots, options.stubbed);
+    out.defines = options.defines;
   }
   if (tu) FN_LC(clang_disposeTranslationUnit)(tu);
   FN_LC(clang_disposeIndex)(index);

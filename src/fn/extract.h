@@ -94,6 +94,9 @@ struct Piece {
   std::string name;     // the macro, type, variable or function ("" for an include)
   unsigned line = 0;    // 1-based, in the input
   std::size_t begin = 0, end = 0;  // byte range of the input
+  // A function of the file the spec makes a stub (`stub NAME`): its range is
+  // the declaration before the body, and the unit adds the `;`.
+  bool prototype = false;
 };
 
 struct Signature {
@@ -172,6 +175,7 @@ struct Extraction {
   unsigned parse_errors = 0;   // clang's errors in the whole input (recovered from)
   std::vector<std::string> diagnostics;  // the errors inside the unit's pieces: "LINE: message" (20 at most)
   std::vector<BoundFunction> bound;       // ExtractOptions::roots, each with its type
+  std::vector<std::string> defines;       // ExtractOptions::defines, for compile_args
 
   bool ok() const { return error.empty(); }
   // The closure's piece named `name`, or nullptr.
@@ -182,7 +186,7 @@ struct Extraction {
   // as kernel-check builds a candidate (docs/kernel-check.md, without the
   // sanitizers and the output): -std=gnu11 -nostdinc, the shim's include
   // directories, sched.h force-included, -DKSHIM_OWN_<name> for each of
-  // `shim_own`, the same -Werror= set. Append the file and -fsyntax-only
+  // `shim_own`, -D for each of `defines`, the same -Werror= set. Append the file and -fsyntax-only
   // or -c.
   std::vector<std::string> compile_args(const std::filesystem::path& shim_dir) const;
 };
@@ -207,6 +211,15 @@ struct ExtractOptions {
   // global (a struct by pointer: its fields; their structs' fields, ...);
   // deeper, a defined struct is zeroed (the spec's `depth N`).
   int field_depth = kDefaultFieldDepth;
+  // Macros defined for the parse and the unit, "NAME=VALUE" (the spec's
+  // `config CONFIG_X`: a kernel option the shim leaves off).
+  std::vector<std::string> defines;
+  // Functions of the file that are stubs instead (the spec's `stub NAME`):
+  // the unit keeps their declaration, not their body, so what they call and
+  // read stays out; calls to them are recorded and their results drawn as an
+  // external's (docs/fn.md "Stubs"). A name the file does not define is left
+  // to the externals; the checked function itself is an error.
+  std::vector<std::string> stubbed;
 };
 
 // Extracts `function` from the C text `text`. On failure error is one line

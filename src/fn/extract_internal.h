@@ -43,7 +43,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(PieceKind, {{PieceKind::kInclude, "include"},
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(CType, kind, spelling, canonical, size, bits, is_signed,
                                    is_const, is_union, tag, array_size, name, inner,
                                    prototyped, variadic)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Piece, kind, name, line, begin, end)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Piece, kind, name, line, begin, end, prototype)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Signature, name, result, params, is_static, is_inline,
                                    is_variadic, line)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(External, name, is_function, in_shim, declared_in_file,
@@ -55,7 +55,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(GlobalRead, name, type, defined_in_file, is_s
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(BoundFunction, name, type, shape)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Extraction, error, function, pieces, externals, globals,
                                    indirect_calls, missing_includes, shim_own, parse_errors,
-                                   diagnostics, bound)
+                                   diagnostics, bound, defines)
 
 
 namespace detail {
@@ -121,7 +121,8 @@ class Extractor {
             std::string shim_dir)
       : tu_(tu), text_(text), path_(path), shim_dir_(std::move(shim_dir)) {}
 
-  Extraction run(std::string_view function, const std::vector<std::string>& roots = {});
+  Extraction run(std::string_view function, const std::vector<std::string>& roots = {},
+                 const std::vector<std::string>& stubbed = {});
 
  private:
   void collect();
@@ -135,6 +136,9 @@ class Extractor {
   void include_macros();
   // clang's first error in the main file, "LINE: message", or "".
   std::string first_error() const;
+  // Where `function` is defined in a block the preprocessor skipped: " (it
+  // is in a block ..., line N: `#ifdef CONFIG_X`; ...)", else "".
+  std::string skipped_definition(std::string_view function) const;
   Range piece_range(const Item& item) const;
   std::string text_of(Range r) const {
     return r.ok() && r.end <= text_.size() ? text_.substr(r.begin, r.end - r.begin) : std::string();
@@ -166,12 +170,12 @@ class Extractor {
   std::set<std::string> indirect_seen_;
   std::map<std::string, CType> used_as_;  // an undeclared callee -> the type its value is converted to
   bool scan_writes_ = false;  // walking the file's other functions: only writes to known globals
+  std::set<std::string> stubbed_;  // the file's functions made stubs (ExtractOptions::stubbed)
 };
 
 // The parse and walk in the child: the Extraction as JSON (extract.cpp).
 std::string extract_in_child(const std::string& text, std::string_view function,
-                             const std::string& shim_dir, const std::vector<std::string>& roots,
-                             int field_depth);
+                             const std::string& shim_dir, const ExtractOptions& options);
 
 }  // namespace detail
 }  // namespace diffsched::fn

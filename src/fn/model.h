@@ -85,6 +85,7 @@ struct Spec {
   std::string level;  // "" or exact, multiset, sorted
   std::set<std::string> intended;  // observation rows whose differences are intended
   int depth = 0;  // `depth N`: struct fields described N levels deep (0: kDefaultFieldDepth)
+  std::map<std::string, std::int64_t> config;  // `config CONFIG_X [= N]`: defined for both sides
 };
 
 // Parses a .fnspec text; false with *error one line "FILE:LINE: why".
@@ -212,6 +213,7 @@ struct Stub {
   bool prototyped = false;
   bool implicit = false;       // never declared: the unit gets a prototype first
   bool called = true;          // this side calls it (else: only its values, for the other side's sake)
+  bool in_file = false;        // a function of the file a spec line makes a stub (`stub NAME`)
 };
 
 struct Layout {

@@ -156,6 +156,20 @@ bool elements_of(const Node& node, const json& v, std::vector<std::string>* elem
   return true;
 }
 
+// A struct row's leaves (through pointers; nested structs by path, any
+// other field as show() writes it); false for any other value.
+bool leaves_of(const Node& node, const json& v, const std::string& prefix, Leaves* out) {
+  const Node* at = &node;
+  while (at->kind == NodeKind::kPointer) at = &at->kids[0];
+  if (at->kind != NodeKind::kStruct || !v.is_array()) return false;
+  for (std::size_t i = 0; i < at->kids.size() && i < v.size(); ++i) {
+    const Node& kid = at->kids[i];
+    const std::string path = prefix + kid.field;
+    if (!leaves_of(kid, v[i], path + ".", out)) out->emplace_back(path, show(kid, v[i]));
+  }
+  return true;
+}
+
 struct Row {
   std::string name, old_text, new_text;
   const Node* node = nullptr;  // an array row's node, for show_row()
@@ -174,6 +188,16 @@ std::pair<std::string, std::string> show_row(const Row& r) {
   std::vector<std::string> a, b;
   bool fixed = false;
   if (r.old_text == r.new_text && r.old_text.size() > kLongArrayText) return {r.old_text, "the same"};
+  // A long struct that differs: only its differing fields, by path.
+  if (Leaves x, y; r.node && r.old_text != r.new_text &&
+                   std::max(r.old_text.size(), r.new_text.size()) > kLongArrayText &&
+                   leaves_of(*r.node, r.old_value, "", &x) && leaves_of(*r.node, r.new_value, "", &y)) {
+    const ListDiff d = leaves_diff(x, y);
+    if (d.count > 0)
+      return {fmt::format("{}   ({} of {} field{} differ{}; the rest are equal)", d.old_text,
+                          d.count, x.size(), x.size() == 1 ? "" : "s", d.count == 1 ? "s" : ""),
+              d.new_text};
+  }
   if (!r.node || r.old_text == r.new_text || !elements_of(*r.node, r.old_value, &a, &fixed) ||
       !elements_of(*r.node, r.new_value, &b, &fixed) || a.size() != b.size() ||
       (!fixed && std::max(r.old_text.size(), r.new_text.size()) <= kLongArrayText))

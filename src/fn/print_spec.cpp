@@ -144,6 +144,9 @@ std::string print(const Side& a, const Side& b, const Spec& spec, const std::str
   p.line(fmt::format("level {}", level.empty() ? "exact" : level), "exact, multiset or sorted");
   if (spec.depth > 0)
     p.line(fmt::format("depth {}", spec.depth), "struct fields generated that many levels deep");
+  for (const auto& [name, value] : spec.config)
+    p.line(value == 1 ? "config " + name : fmt::format("config {} = {}", name, value),
+           "a kernel option the shim leaves off, defined for both sides");
   p.out += "\n# parameters\n";
   for (const Slot& s : a.layout.params) {
     if (s.is_length) {
@@ -204,8 +207,9 @@ std::string print(const Side& a, const Side& b, const Spec& spec, const std::str
 // The stubs (docs/fn.md "Stubs"): one line each, with what a call returns.
 std::string stub_lines(const Layout& layout, const Spec& spec) {
   if (layout.stubs.empty()) return {};
-  std::string out = "\n# stubs: external functions the shim lacks, defined by the harness; each call\n"
-                    "# is recorded with its arguments (the row `calls`)\n";
+  std::string out = "\n# stubs: external functions the shim lacks (and functions of the file a `stub`\n"
+                    "# line names), defined by the harness; each call is recorded with its\n"
+                    "# arguments (the row `calls`)\n";
   for (const Stub& s : layout.stubs) {
     const auto it = spec.stubs.find(s.name);
     std::string line = it != spec.stubs.end() && it->second.constant
@@ -216,6 +220,7 @@ std::string stub_lines(const Layout& layout, const Spec& spec) {
                            : fmt::format("returns `{}`: the k-th call the input's value k mod {}",
                                          s.result.spelling, kStubValues);
     if (s.implicit) what += "; never declared";
+    if (s.in_file) what += "; a function of the file";
     if (!s.called) what += "; called by one side only";
     out += fmt::format("{:<48} # {}\n", line, what);
   }

@@ -28,6 +28,37 @@ std::string list_text(const std::vector<std::string>& elems) {
   return s + "]";
 }
 
+namespace {
+
+// "X, " each padded to the wider side, so the two lines line up.
+void lay_out(const std::vector<std::pair<std::string, std::string>>& items, ListDiff* d) {
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    const char* sep = k + 1 < items.size() ? ", " : "";
+    std::string x = items[k].first + sep, y = items[k].second + sep;
+    const std::size_t w = std::max(x.size(), y.size());
+    d->old_text += x + (k + 1 < items.size() ? std::string(w - x.size(), ' ') : "");
+    d->new_text += y + (k + 1 < items.size() ? std::string(w - y.size(), ' ') : "");
+  }
+}
+
+}  // namespace
+
+ListDiff leaves_diff(const Leaves& a, const Leaves& b) {
+  ListDiff d;
+  if (a.size() != b.size()) return d;
+  std::vector<std::pair<std::string, std::string>> items;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].first != b[i].first) return {};
+    if (a[i].second == b[i].second) continue;
+    items.emplace_back(a[i].first + "=" + a[i].second, b[i].first + "=" + b[i].second);
+  }
+  d.count = items.size();
+  lay_out(items, &d);
+  d.old_text = "{" + d.old_text + "}";
+  d.new_text = "{" + d.new_text + "}";
+  return d;
+}
+
 ListDiff list_diff(const std::vector<std::string>& a, const std::vector<std::string>& b) {
   ListDiff d;
   std::vector<std::pair<std::string, std::string>> items;
@@ -44,13 +75,7 @@ ListDiff list_diff(const std::vector<std::string>& a, const std::vector<std::str
     d.count += e - i;
     i = e;
   }
-  for (std::size_t k = 0; k < items.size(); ++k) {  // "X, " each padded to the wider side
-    const char* sep = k + 1 < items.size() ? ", " : "";
-    std::string x = items[k].first + sep, y = items[k].second + sep;
-    const std::size_t w = std::max(x.size(), y.size());
-    d.old_text += x + (k + 1 < items.size() ? std::string(w - x.size(), ' ') : "");
-    d.new_text += y + (k + 1 < items.size() ? std::string(w - y.size(), ' ') : "");
-  }
+  lay_out(items, &d);
   return d;
 }
 

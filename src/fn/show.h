@@ -4,6 +4,7 @@
 //
 //   list_text({"0", "0", "0", "1"})        -> "[0 x3, 1]"
 //   list_diff(old_elems, new_elems)        -> {"[5]={0-3}", "[5]={}"}, 1 differing
+//   leaves_diff(old_fields, new_fields)    -> {"{dst_cpu=73}", "{dst_cpu=70}"}, 1 differing
 //
 // A run of kMinRun or more equal consecutive elements is written once,
 // followed by ` xN` (the form docs/fn.md already used for sort's inputs,
@@ -13,6 +14,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fn/model.h"
@@ -48,5 +50,14 @@ struct ListDiff {
   std::size_t count = 0;
 };
 ListDiff list_diff(const std::vector<std::string>& a, const std::vector<std::string>& b);
+
+// A struct's leaves, each a field's path below the struct and its text:
+// {"dst_stats.idle_cpu", "-1"}.
+using Leaves = std::vector<std::pair<std::string, std::string>>;
+
+// The differing leaves of two structs of the same fields, each side's text
+// `{PATH=V, ...}` (aligned as list_diff's) and their count; count 0 when
+// the two lists are not of the same fields (the caller prints them whole).
+ListDiff leaves_diff(const Leaves& a, const Leaves& b);
 
 }  // namespace diffsched::fn

@@ -97,6 +97,8 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error,
   };
   for (const auto& [path, ps] : spec.params) root(ps.fn);
   for (const auto& [name, g] : spec.globals) root(g.fn);
+  for (const auto& [name, value] : spec.config) eo.defines.push_back(fmt::format("{}={}", name, value));
+  for (const auto& [name, s] : spec.stubs) eo.stubbed.push_back(name);
   side.x = extract_function_from_file(side.file, side.function, eo);
   const std::string where = fmt::format("{} side {}", side.role, side.file);
   if (!side.x.ok()) {
@@ -195,7 +197,15 @@ std::string spec_unused(const Spec& spec, const Side& a, const Side& b) {
     for (const Stub& s : a.layout.stubs) found |= s.name == name;
     if (!found)
       return fmt::format("the spec names stub `{}`, which is no external function either side "
-                         "calls that the shim lacks", name);
+                         "calls that the shim lacks, nor a function of the file either side "
+                         "calls", name);
+  }
+  // A kernel option neither file tests would define nothing, silently.
+  if (!spec.config.empty()) {
+    const std::string texts = util::read_text(a.file) + util::read_text(b.file);
+    for (const auto& [name, value] : spec.config)
+      if (texts.find(name) == std::string::npos)
+        return fmt::format("the spec defines `{}` (config), which neither file names", name);
   }
   return {};
 }

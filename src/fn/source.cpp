@@ -1,5 +1,11 @@
-// diffsched fn: locations and tokens of the main file (extract_internal.h).
+// diffsched fn: locations and tokens of the main file (extract_internal.h),
+// and why a function was not found in it.
 #include <algorithm>
+#include <cctype>
+
+#include <fmt/format.h>
+
+#include "kcheck/c_source.h"
 
 #include "fn/extract_internal.h"
 
@@ -95,6 +101,72 @@ std::size_t token_at(const std::vector<Token>& tokens, std::size_t offset) {
       std::lower_bound(tokens.begin(), tokens.end(), offset,
                        [](const Token& t, std::size_t o) { return t.begin < o; }) -
       tokens.begin());
+}
+
+// ---- why a function is not in the parse ------------------------------------
+
+std::string Extractor::skipped_definition(std::string_view function) const {
+  CXSourceRangeList* skipped = FN_LC(clang_getAllSkippedRanges)(tu_);
+  if (!skipped) return {};
+  std::string found;
+  for (unsigned i = 0; i < skipped->count && found.empty(); ++i) {
+    const std::size_t begin = main_offset(FN_LC(clang_getRangeStart)(skipped->ranges[i]));
+    const std::size_t end = main_offset(FN_LC(clang_getRangeEnd)(skipped->ranges[i]));
+    if (begin == kNowhere || end == kNowhere || begin >= end || end > text_.size()) continue;
+    // `NAME (` at a word's start, inside the range: a definition or a call.
+    for (std::size_t at = text_.find(function, begin); at != std::string::npos && at < end;
+         at = text_.find(function, at + 1)) {
+      const auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+      std::size_t after = at + function.size();
+      while (after < end && (text_[after] == ' ' || text_[after] == '\t')) ++after;
+      if ((at > 0 && word(text_[at - 1])) || after >= end || text_[after] != '(') continue;
+      // The directive that opens the block: the range's first line.
+      const unsigned line = static_cast<unsigned>(std::count(text_.begin(), text_.begin() + static_cast<std::ptrdiff_t>(begin), '\n')) + 1;
+      std::string directive = text_.substr(begin, text_.find('\n', begin) - begin);
+      directive = tools::collapse_blanks(directive);
+      const std::size_t option = directive.find("CONFIG_");
+      std::string hint = "; if the kernel option it tests is one the shim leaves off, a --spec "
+                         "line `config CONFIG_NAME` defines it";
+      if (option != std::string::npos) {
+        std::size_t e = option;
+        while (e < directive.size() && word(directive[e])) ++e;
+        hint = fmt::format("; the shim leaves {0} off: a --spec line `config {0}` defines it",
+                           directive.substr(option, e - option));
+      }
+      found = directive.starts_with("#")
+                  ? fmt::format(" (it is in a block the preprocessor skips, line {}: `{}`{})", line,
+                                directive, hint)
+                  : fmt::format(" (it is in a block the preprocessor skips, from line {}{})", line,
+                                hint);
+      break;
+    }
+  }
+  FN_LC(clang_disposeSourceRangeList)(skipped);
+  return found;
+}
+
+std::string Extractor::first_error() const {
+  // An #include the shim lacks only when nothing else went wrong: a missing
+  // header loses declarations, an unknown macro before a definition loses it.
+  std::string missing;
+  for (unsigned i = 0, count = FN_LC(clang_getNumDiagnostics)(tu_); i < count; ++i) {
+    CXDiagnostic d = FN_LC(clang_getDiagnostic)(tu_, i);
+    std::string found;
+    const CXSourceLocation loc = FN_LC(clang_getDiagnosticLocation)(d);
+    if (FN_LC(clang_getDiagnosticSeverity)(d) >= CXDiagnostic_Error &&
+        FN_LC(clang_Location_isFromMainFile)(loc)) {
+      unsigned line = 0;
+      FN_LC(clang_getExpansionLocation)(loc, nullptr, &line, nullptr, nullptr);
+      found = fmt::format("{}: {}", line, take_string(FN_LC(clang_getDiagnosticSpelling)(d)));
+    }
+    FN_LC(clang_disposeDiagnostic)(d);
+    if (found.find("file not found") != std::string::npos) {
+      if (missing.empty()) missing = found;
+    } else if (!found.empty()) {
+      return found;
+    }
+  }
+  return missing;
 }
 
 }  // namespace diffsched::fn::detail

@@ -34,6 +34,12 @@
 //                             parameter or global (default 2, at most 4)
 //   intended ROW              a difference in this observation row (return,
 //                             *PARAM, GLOBAL, WARN_ON) is intended, not a finding
+//   stub NAME input           a function the file defines, or an external the
+//   stub NAME = VALUE         shim lacks: a stub (results drawn, or VALUE)
+//   config CONFIG_X [= N]     the kernel option defined (to N, default 1) for
+//                             both sides' parse and unit (the shim's are off)
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <map>
 #include <sstream>
@@ -109,6 +115,18 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
                          "parameter or global, 1 to {} (default {})", kMaxFieldDepth,
                          kDefaultFieldDepth);
     spec->depth = static_cast<int>(n);
+    return {};
+  }
+  if (w[0] == "config") {
+    std::int64_t v = 1;
+    const bool named = w.size() >= 2 && w[1].size() > 7 && w[1].rfind("CONFIG_", 0) == 0 &&
+                       std::all_of(w[1].begin(), w[1].end(), [](char c) {
+                         return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                       });
+    if (!named || (w.size() != 2 && (w.size() != 4 || w[2] != "=" || !parse_int(w[3], &v))))
+      return "the form is `config CONFIG_NAME` or `config CONFIG_NAME = INTEGER` (a kernel "
+             "option defined for both sides' parse and unit)";
+    spec->config[w[1]] = v;
     return {};
   }
   if (w[0] == "param") {
@@ -195,7 +213,8 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
     spec->intended.insert(w[1]);
     return {};
   }
-  return fmt::format("unknown directive `{}` (param, global, stub, level, depth, intended)", w[0]);
+  return fmt::format("unknown directive `{}` (param, global, stub, level, depth, intended, config)",
+                     w[0]);
 }
 
 // What a line is about, and which kind of thing it says there, for the check
@@ -204,7 +223,8 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
 // that has no subject (an unknown directive fails before this).
 std::pair<std::string, std::string> directive_key(const std::vector<std::string>& w) {
   if (w[0] == "level" || w[0] == "depth") return {w[0], ""};
-  if ((w[0] == "global" || w[0] == "stub" || w[0] == "intended") && w.size() >= 2)
+  if ((w[0] == "global" || w[0] == "stub" || w[0] == "intended" || w[0] == "config") &&
+      w.size() >= 2)
     return {w[0] + " " + w[1], ""};
   if (w[0] != "param" || w.size() < 3) return {};
   // A function pointer gets one binding; a path gets each other kind once.

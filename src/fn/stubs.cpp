@@ -62,7 +62,8 @@ bool stub_slots(const Extraction& x, const Spec& spec, Layout* layout, std::stri
       layout->defined_externs.push_back(e.name);
       continue;
     }
-    Stub s{e.name, e.result, e.params, e.prototyped, e.implicit, true};
+    const Piece* own = x.piece(e.name);
+    Stub s{e.name, e.result, e.params, e.prototyped, e.implicit, true, own && own->prototype};
     if (!s.prototyped) s.params.clear();
     const CType r = stub_result(s);
     if (r.kind != TypeKind::kVoid) {
@@ -348,8 +349,15 @@ std::string outside_text(const Layout& layout, nlohmann::json* j) {
       names += (names.empty() ? "" : ", ") + st.name + "()";
       (*j)["stubs"].push_back(st.name);
     }
-    text += fmt::format("stubs: {} (external functions the shim lacks: results drawn from the "
-                        "input, calls compared)\n", names);
+    const auto in_file = std::count_if(layout.stubs.begin(), layout.stubs.end(),
+                                       [](const Stub& st) { return st.in_file; });
+    const std::size_t n = layout.stubs.size();
+    text += fmt::format("stubs: {} ({}: results drawn from the input, calls compared)\n", names,
+                        in_file == 0 ? "external functions the shim lacks"
+                        : static_cast<std::size_t>(in_file) == n
+                            ? "functions of the file the spec makes stubs"
+                            : "external functions the shim lacks, and functions of the file the "
+                              "spec makes stubs");
   }
   if (!layout.shim_state.empty()) {  // read, never drawn: the shim's values
     text += fmt::format("shim state read: {} (the shim's values, not inputs: nr_cpu_ids and the "

@@ -41,6 +41,7 @@ std::vector<std::string> Extraction::compile_args(const std::filesystem::path& s
       shim.include().string(), "-I", shim.abi().string(), "-include",
       shim.sched_header().string()};
   for (const auto& name : shim_own) args.push_back("-DKSHIM_OWN_" + name);
+  for (const auto& d : defines) args.push_back("-D" + d);
   return args;
 }
 
@@ -59,7 +60,7 @@ Extraction extract_function(const std::string& text, std::string_view function,
   }
   const std::string fn(function);
   tools::ChildOutput child = tools::run_in_child(
-      [&] { return extract_in_child(text, fn, shim, options.roots, options.field_depth); }, options.parse_seconds);
+      [&] { return extract_in_child(text, fn, shim, options); }, options.parse_seconds);
   if (!child.error.empty()) {
     failed.error = fmt::format("{}: {}", options.file_name, child.error);
     return failed;
@@ -77,20 +78,26 @@ Extraction extract_function(const std::string& text, std::string_view function,
   }
   // The unit: each piece's bytes once (pieces overlap: a typedef of the
   // struct it defines, `int a, b;`), in file order, from the text we hold.
-  std::vector<std::pair<std::size_t, std::size_t>> ranges;
+  // A stub's declaration (Piece::prototype) ends before its body: `;` after it.
+  struct Span {
+    std::size_t begin, end;
+    bool prototype;
+  };
+  std::vector<Span> ranges;
   for (const Piece& p : out.pieces) {
     if (p.end > text.size() || p.begin > p.end) {
       failed.error = fmt::format("{}: libclang's parse did not complete", options.file_name);
       return failed;
     }
-    if (!ranges.empty() && p.begin < ranges.back().second)
-      ranges.back().second = std::max(ranges.back().second, p.end);
-    else
-      ranges.emplace_back(p.begin, p.end);
+    if (!ranges.empty() && p.begin < ranges.back().end) {
+      if (p.end >= ranges.back().end) ranges.back() = {ranges.back().begin, p.end, p.prototype};
+    } else {
+      ranges.push_back({p.begin, p.end, p.prototype});
+    }
   }
-  for (const auto& [begin, end] : ranges) {
-    out.text.append(text, begin, end - begin);
-    out.text += "\n";
+  for (const Span& r : ranges) {
+    out.text.append(text, r.begin, r.end - r.begin);
+    out.text += r.prototype ? ";\n" : "\n";
   }
   return out;
 }

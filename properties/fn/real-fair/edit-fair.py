@@ -32,6 +32,14 @@
 #   weight-domain  weight-and with the domain's span where the local
 #                  group's belongs: cpumask_weight_and(sched_domain_span(sd),
 #                  p->cpus_ptr) (a bug)
+#   numa-and       task_numa_find_cpu() (CONFIG_NUMA_BALANCING): the walk of
+#                  the destination node's CPUs that skips those the task does
+#                  not allow becomes one for_each_cpu_and() over the node and
+#                  p->cpus_ptr (the merged rewrite)
+#   numa-broken    the same over the node alone: the task's affinity dropped
+#                  (a bug)
+#   numa-from      the loop kept, but it walks the node from env->src_cpu + 1
+#                  round (for_each_cpu_wrap(): another order, a bug)
 import sys
 
 
@@ -88,6 +96,16 @@ def main():
             f"{'' if edit in ('weight-and', 'weight-domain') else ptr}"
             f"{t*4}imb_numa_nr = min({count}, sd->imb_numa_nr);\n"
             f"{t*3}}}\n")
+    elif edit in ("numa-and", "numa-broken", "numa-from"):
+        walk = {"numa-and": "for_each_cpu_and(cpu, cpumask_of_node(env->dst_nid), env->p->cpus_ptr)",
+                "numa-broken": "for_each_cpu(cpu, cpumask_of_node(env->dst_nid))",
+                "numa-from": "for_each_cpu_wrap(cpu, cpumask_of_node(env->dst_nid), env->src_cpu + 1)"}
+        sub(f"{t}for_each_cpu(cpu, cpumask_of_node(env->dst_nid)) {{\n"
+            f"{t*2}/* Skip this CPU if the source task cannot migrate */\n"
+            f"{t*2}if (!cpumask_test_cpu(cpu, env->p->cpus_ptr))\n{t*3}continue;\n\n",
+            f"{t}{walk[edit]} {{\n"
+            + (f"{t*2}if (!cpumask_test_cpu(cpu, env->p->cpus_ptr))\n{t*3}continue;\n"
+               if edit == "numa-from" else "") + "\n")
     else:
         sys.exit(f"edit-fair.py: unknown edit {edit}")
     open(dst, "w").write(text)

@@ -108,6 +108,29 @@ find-idlest-group-broken)
   has "^verdict: finding: the sides differ at level .exact. on input "
   replays
   ;;
+task-numa-find-cpu)
+  # The for_each_cpu_and() rewrite (NUMA balancing, which the shim leaves
+  # off: the spec's config line; its two helpers stubs). Without the spec
+  # the option is named with the line that fixes it.
+  edit numa-and
+  run 2 fn --old "$old" --new "$tmp/numa-and.c" --function task_numa_find_cpu
+  has "no function .task_numa_find_cpu. is defined in it \(it is in a block the preprocessor skips, line [0-9]+: .#ifdef CONFIG_NUMA_BALANCING.; the shim leaves CONFIG_NUMA_BALANCING off: a --spec line .config CONFIG_NUMA_BALANCING. defines it\)"
+  run 0 fn --old "$old" --new "$tmp/numa-and.c" --function task_numa_find_cpu --spec "$here/task-numa-find-cpu.fnspec"
+  has "^stubs: task_numa_assign\(\), task_numa_compare\(\) \(functions of the file the spec makes stubs"
+  has "^verdict: equivalent \(300 inputs, level exact\)"
+  ;;
+task-numa-find-cpu-broken)
+  # The affinity test dropped: task_numa_compare() is offered a CPU the task
+  # does not allow. The walk from env->src_cpu + 1 round: another order.
+  edit numa-broken
+  run 1 fn --old "$old" --new "$tmp/numa-broken.c" --function task_numa_find_cpu --spec "$here/task-numa-find-cpu.fnspec"
+  has "^               new: call 1 of [0-9]+: task_numa_compare\(&in0\+0, " && has "^verdict: finding: the sides differ at level .exact."
+  replays
+  edit numa-from
+  run 1 fn --old "$old" --new "$tmp/numa-from.c" --function task_numa_find_cpu --spec "$here/task-numa-find-cpu.fnspec" --no-minimize
+  has "^verdict: finding: the sides differ at level .exact."
+  replays
+  ;;
 patch)
   # The rewrite as a unified diff on a tree holding the real file.
   edit first-and-and
