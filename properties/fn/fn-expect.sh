@@ -10,6 +10,12 @@
 set -u
 diffsched=$1 status=$2 pattern=$3
 shift 4
+# grep takes each line of a pattern as a pattern of its own: one with a
+# newline (CMake's "\n") would match any output that has an empty line.
+case $pattern in
+*"
+"*) echo "FAIL: the pattern has a newline: grep would match its lines one by one"; exit 1 ;;
+esac
 json=no
 for a in "$@"; do [ "$a" = "--json" ] && json=yes; done
 out=$(mktemp)

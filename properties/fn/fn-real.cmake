@@ -7,7 +7,7 @@ set(fn_real_script ${CMAKE_CURRENT_SOURCE_DIR}/fn/real-fair/fn-real.sh $<TARGET_
                    ${PROJECT_SOURCE_DIR})
 foreach(case can-migrate-task can-migrate-task-broken select-idle-cpu select-idle-cpu-mask-only
              select-idle-cpu-hidden
-             find-idlest-group find-idlest-group-broken task-numa-find-cpu
+             find-idlest-group find-idlest-group-broken find-idlest-group-busy task-numa-find-cpu
              task-numa-find-cpu-broken patch)
   add_test(NAME fn.real.${case} COMMAND ${fn_real_script} ${case})
   set_tests_properties(fn.real.${case} PROPERTIES LABELS "fn;real" TIMEOUT 600)

@@ -244,14 +244,11 @@ static void fnh_put_out_mask(const struct cpumask *m)
 		fnh_put_mask(m);
 }
 
-static void fnh_full_mask(struct cpumask *m)
-{
-	unsigned int i;
-
-	memset(m, 0, sizeof(*m));
-	for (i = 0; i < nr_cpu_ids; i++)
-		m->bits[i / 64] |= 1UL << (i % 64);
-}
+/* kshim/runtime/runtime.c: nr_cpu_ids, the possible, present, online and
+ * active masks (CPUs 0..nr-1), and the shim's other state zeroed (the run
+ * queues, the LLC domains, cpumask_any_distribute()'s cursor): every input
+ * starts from the same shim, whatever the call before it wrote there. */
+void kshim_reset_runtime(unsigned nr);
 )";
 
 // fn --fuzz (fuzz.cpp): the side as a library, one call per fnh_one(), its
@@ -261,11 +258,7 @@ constexpr const char* kLibraryEntry = R"(
 unsigned long FNH_LIBRARY(unsigned int nr, const unsigned long long *vals, unsigned long nvals,
 			  const char **record)
 {
-	nr_cpu_ids = nr;
-	fnh_full_mask(&__cpu_possible_mask);
-	fnh_full_mask(&__cpu_present_mask);
-	fnh_full_mask(&__cpu_online_mask);
-	fnh_full_mask(&__cpu_active_mask);
+	kshim_reset_runtime(nr);
 	fnh_vals = vals;
 	fnh_nvals = nvals;
 	fnh_at = 0;
@@ -323,11 +316,7 @@ int main(int argc, char **argv)
 		if (nv > (len - at) / 8)
 			return 2;
 		if (k >= start) {
-			nr_cpu_ids = (unsigned int)nr;
-			fnh_full_mask(&__cpu_possible_mask);
-			fnh_full_mask(&__cpu_present_mask);
-			fnh_full_mask(&__cpu_online_mask);
-			fnh_full_mask(&__cpu_active_mask);
+			kshim_reset_runtime((unsigned int)nr);
 			fnh_vals = (const unsigned long long *)(buf + at);
 			fnh_nvals = (size_t)nv;
 			fnh_at = 0;

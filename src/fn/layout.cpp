@@ -264,7 +264,19 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
         const CType* member = &f;
         std::string name = f.name;
         if (f.kind == TypeKind::kStruct && f.is_union) {
-          if (f.inner.empty()) return fail(fmt::format("the members of union field `{}` are not known here", f.name));
+          if (f.inner.empty()) {
+            // Its members are past the field depth the extraction describes
+            // (`runqueues[].curr->cpus_mask` at depth 2): zeroed, as a struct
+            // that deep is; `union` where it has no name.
+            Node kid;
+            kid.kind = NodeKind::kStruct;
+            kid.opaque = kid.zeroed = true;
+            kid.c_type = c_spelling(f);
+            kid.field = f.name.empty() ? "union" : f.name;
+            kid.path = path + "." + kid.field;
+            out->kids.push_back(std::move(kid));
+            continue;
+          }
           member = &f.inner.front();
           name = f.name.empty() ? member->name : f.name + "." + member->name;
         }
@@ -407,11 +419,22 @@ bool bound_global(const Extraction& x, const GlobalRead& g, const std::string& f
 
 bool global_slots(const Extraction& x, const Spec& spec, Layout* layout, std::string* error) {
   for (const GlobalRead& g : x.globals) {
-    if (g.in_shim) {
+    const auto it = spec.globals.find(g.name);
+    // The shim's per-CPU state (the run queues, the LLC domains) is zeroed
+    // before every input unless a spec line makes it one; the rest of the
+    // shim's state (nr_cpu_ids, the CPU masks) is set per input, never drawn.
+    if (g.in_shim && it != spec.globals.end() && (!g.per_cpu || !it->second.input)) {
+      *error = fmt::format("the spec covers global `{}`, which is the shim's{}", g.name,
+                           g.per_cpu ? ": a per-CPU one can be an input (`global " + g.name +
+                                           " input`), not a constant or a function"
+                                     : " and set per input (nr_cpu_ids and the CPU masks) or "
+                                       "fixed by kshim/: drop the spec line");
+      return false;
+    }
+    if (g.in_shim && it == spec.globals.end()) {
       if (g.read) layout->shim_state.push_back(g.name);
       continue;
     }
-    const auto it = spec.globals.find(g.name);
     if (g.constant) {
       // Its initialiser is what the function reads: a spec line would be ignored.
       if (it != spec.globals.end()) {
@@ -463,7 +486,8 @@ bool global_slots(const Extraction& x, const Spec& spec, Layout* layout, std::st
           x.function.name, g.name, by.empty() ? "" : " (in " + by + ")", fix);
       return false;
     }
-    if (!node_for(g.type, 0, "global `" + g.name + "`", &s.node, error)) return false;
+    // `param NAME[].FIELD ...` lines refine a covered global's values too.
+    if (!node_for(g.type, 0, "global `" + g.name + "`", &s.node, error, &spec, g.name)) return false;
     s.node.spec.scratch = it->second.scratch;  // drawn, not compared
     if (it->second.constant) {
       if (s.node.kind != NodeKind::kScalar) {

@@ -168,14 +168,20 @@ std::string paths_below(const std::set<std::string>& paths, const std::string& p
 }  // namespace
 
 std::string spec_unused(const Spec& spec, const Side& a, const Side& b) {
-  std::set<std::string> paths;  // every value of a's parameters the spec can name
+  // Every value of a's parameters and covered globals the spec can name.
+  std::set<std::string> paths;
   for (const Slot& s : a.layout.params) collect_paths(s.node, &paths);
+  for (const Slot& s : a.layout.globals)
+    if (!s.is_stub) collect_paths(s.node, &paths);
   for (const auto& [path, p] : spec.params) {
     const std::string name = path.substr(0, path.find_first_of(".["));
     bool found = false;
-    for (const Slot& s : a.layout.params) found |= s.name == name;
+    for (const auto* list : {&a.layout.params, &a.layout.globals})
+      for (const Slot& s : *list) found |= !s.is_stub && s.name == name;
     if (!found)
-      return fmt::format("the spec names parameter `{}`, which {}() does not have", name, a.function);
+      return fmt::format("the spec names parameter `{}`, which {}() does not have (nor a global "
+                         "a `global {} input` line covers)",
+                         name, a.function, name);
     // A path below a parameter that names no field, element or pointee
     // (`heap.dta`) would refine nothing, silently.
     for (const std::string& named : {path, p.elements_size}) {

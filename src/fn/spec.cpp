@@ -20,7 +20,8 @@
 //                             a `void *` array: of TYPE (an integer type, or
 //                             `T tagged`: a key and a tag), its length in the
 //                             parameter NAME, size=NAME set to sizeof(TYPE)
-//   NAME is a parameter, or a path to a field: `heap.data`, `ops.less`.
+//   NAME is a parameter, or a path to a field: `heap.data`, `ops.less`, or
+//   through a covered global: `runqueues[].nr_running`.
 //   global NAME input         generate the global from its type, per call
 //   global NAME scratch       the same, but not an output: not compared
 //   global NAME = VALUE       the global is this integer constant

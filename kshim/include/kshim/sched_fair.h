@@ -14,7 +14,8 @@
  *  - schedstat_*() evaluate nothing; lockdep_assert_rq_held() checks nothing;
  *  - task_group(p) is NULL;
  *  - the run queues (per_cpu(runqueues, cpu), cpu_rq(), this_rq()) are the
- *    runtime's, zeroed: not inputs; a function handed a struct rq * gets a
+ *    runtime's, zeroed before every input unless fn's spec draws them
+ *    (`global runqueues input`); a function handed a struct rq * gets a
  *    generated one (its nested struct cfs_rq zeroed: past the field depth);
  *  - the scheduling classes are declared, never defined to a unit: a task's
  *    p->sched_class is an opaque object, never &fair_sched_class;

@@ -131,6 +131,19 @@ task-numa-find-cpu-broken)
   has "^verdict: finding: the sides differ at level .exact."
   replays
   ;;
+find-idlest-group-busy)
+  # The task's affinity dropped from the count (cpumask_weight() of the
+  # local group's span): found only with the run queues drawn (busy
+  # destinations); with them zeroed, as the shim leaves them, equivalent.
+  edit weight-broken
+  run 1 fn --old "$old" --new "$tmp/weight-broken.c" --function find_idlest_group --spec "$here/find-idlest-group.fnspec" --runs 1000
+  has "^minimised .*the same finding .differs:return."
+  has "^verdict: finding: the sides differ at level .exact. on input "
+  replays
+  grep -v "^global runqueues input\|^param runqueues" "$here/find-idlest-group.fnspec" >"$tmp/idle-rqs.fnspec"
+  run 0 fn --old "$old" --new "$tmp/weight-broken.c" --function find_idlest_group --spec "$tmp/idle-rqs.fnspec" --runs 1000
+  has "^verdict: equivalent \(1000 inputs, level exact\)"
+  ;;
 patch)
   # The rewrite as a unified diff on a tree holding the real file.
   edit first-and-and
