@@ -17,7 +17,7 @@ add_test(NAME fn.ring.depth-printed
 # affinity dropped) for the broken one: the result is the group's identity
 # in the input, &inK+OFF, in the minimised input's rows.
 add_test(NAME fn.ring.result-identity
-         COMMAND ${fn_expect} 1 "^               new: &in[0-9]+\\+0   <-- differs$" --
+         COMMAND ${fn_expect} 1 "^               new: &in[0-9]+\\+[0-9]+   <-- differs$" --
                  ${fn_gr_args} --new ${fn_gr}/broken.c --spec ${fn_gr}/spec.fnspec)
 add_test(NAME fn.ring.not-a-struct-pointer
          COMMAND ${fn_expect} 2 "^diffsched: error: old side .*: the spec says `param this_cpu ring next 2`, but parameter `this_cpu` of find_spare_group\\(\\) \\(type `int`\\) is not a pointer to a struct whose fields are known here$" --

@@ -14,6 +14,7 @@
 #include "fn/exhaustive.h"
 #include "fn/fuzz.h"
 #include "fn/minimize.h"
+#include "fn/minimize_run.h"
 #include "fn/sides.h"
 #include "fn/workdir.h"
 #include "fn/worst.h"
@@ -36,59 +37,6 @@ int bad(const std::string& message) {
   fmt::print(stderr, "diffsched: error: {}\n", message);
   g_last_error = message;
   return kBad;
-}
-
-// A finding's input made smaller (minimize.h), with what each side did on it.
-struct Minimized {
-  Input input;
-  Observation old_obs, new_obs;
-  int rounds = 0;         // rounds that made it smaller
-  std::size_t tried = 0;  // candidates run
-};
-
-// Rounds of shrinking at most: each runs both sides once over its candidates.
-constexpr int kMaxShrinkRounds = 48;
-
-using Keeps = std::function<bool(const Observation&, const Observation&)>;
-
-// Greedy: each round runs every smaller neighbour of the input on both sides
-// (one batch each) and keeps the first on which `keeps` holds.
-Minimized minimize_while(const Side& old_side, const Side& new_side, const WorkDir& dir,
-                         const Input& start, const Observation& a, const Observation& b,
-                         bool keep_nr_cpu_ids, const Keeps& keeps) {
-  const Layout& layout = old_side.layout;
-  Minimized m{start, a, b};
-  const fs::path batch = dir.shrink();
-  for (int round = 0; round < kMaxShrinkRounds; ++round) {
-    const std::vector<Input> next = shrink_candidates(layout, m.input, keep_nr_cpu_ids);
-    std::vector<Observation> x, y;
-    std::string error;
-    if (next.empty() || !write_batch(batch.string(), next) ||
-        !run_side(old_side, batch, next.size(), &x, &error) ||
-        !run_side(new_side, batch, next.size(), &y, &error))
-      break;
-    m.tried += next.size();
-    std::size_t c = 0;
-    while (c < next.size() && !(x[c].run && y[c].run && keeps(x[c], y[c]))) ++c;
-    if (c == next.size()) break;
-    m.input = next[c];
-    m.old_obs = x[c];
-    m.new_obs = y[c];
-    ++m.rounds;
-  }
-  return m;
-}
-
-// A finding's input made smaller, keeping its signature.
-Minimized minimize(const Side& old_side, const Side& new_side, const WorkDir& dir,
-                   const Input& start, const Observation& a, const Observation& b, FnLevel level,
-                   bool keep_nr_cpu_ids) {
-  const std::string signature = finding_signature(old_side.layout, a, b, level);
-  if (signature.empty()) return Minimized{start, a, b};
-  return minimize_while(old_side, new_side, dir, start, a, b, keep_nr_cpu_ids,
-                        [&](const Observation& x, const Observation& y) {
-                          return finding_signature(old_side.layout, x, y, level) == signature;
-                        });
 }
 
 // `diffsched fn --old A --new B --function F --level L [--spec S]`, quoted.
