@@ -113,6 +113,24 @@ git)
   run 2 fn --git HEAD..HEAD --tree "$r"
   one_error_line "--git HEAD..HEAD: the range changes nothing"
   ;;
+config)
+  # A function under an #ifdef of an option the shim leaves off: not
+  # checkable (the block named, and the flag that fixes it) without
+  # --config, checked with it; --config goes to every function's run.
+  fi=$src/properties/fn/inputs
+  mkdir -p "$tmp/tree/kernel/sched" "$tmp/a/kernel/sched" "$tmp/b/kernel/sched"
+  cp "$fi/config-walk.c" "$tmp/tree/kernel/sched/walk.c"
+  cp "$fi/config-walk.c" "$tmp/a/kernel/sched/walk.c"
+  cp "$fi/config-walk-new.c" "$tmp/b/kernel/sched/walk.c"
+  (cd "$tmp" && diff -u a/kernel/sched/walk.c b/kernel/sched/walk.c >"$tmp/p.diff")
+  run 2 fn --patch "$tmp/p.diff" --tree "$tmp/tree" $fast
+  has "kernel/sched/walk.c first_allowed: not checkable: "
+  has "(it is in a block the preprocessor skips, line 8: \`#ifdef CONFIG_DIFFSCHED_WALK\`; the shim leaves CONFIG_DIFFSCHED_WALK off: --config CONFIG_DIFFSCHED_WALK (or a spec line \`config CONFIG_DIFFSCHED_WALK\`) defines it)"
+  run 0 fn --patch "$tmp/p.diff" --tree "$tmp/tree" $fast --config CONFIG_DIFFSCHED_WALK
+  has "kernel/sched/walk.c first_allowed: checked: equivalent"
+  run 2 fn --patch "$tmp/p.diff" --tree "$tmp/tree" --config WALK
+  one_error_line "--config WALK: the form is --config CONFIG_NAME"
+  ;;
 print-spec-hidden)
   # A global read and not covered: printed commented out, and exit 2.
   run 2 fn --old "$pairs/hidden-global/old.c" --new "$pairs/hidden-global/new.c" \

@@ -79,7 +79,7 @@ add_test(NAME fn.stub.file-fn.bound-too
                  --old ${fn_in}/bind-compat.c --new ${fn_in}/bind-compat.c --old-function span_weight_loop
                  --new-function span_weight_and --spec ${fn_in}/bind-and-stub.fnspec)
 add_test(NAME fn.config.off-named
-         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*node-walk.c: no function `node_walk` is defined in it \\(it is in a block the preprocessor skips, line 26: `#ifdef CONFIG_DIFFSCHED_NODE_WALK`; the shim leaves CONFIG_DIFFSCHED_NODE_WALK off: a --spec line `config CONFIG_DIFFSCHED_NODE_WALK` defines it\\)$" --
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*node-walk.c: no function `node_walk` is defined in it \\(it is in a block the preprocessor skips, line 26: `#ifdef CONFIG_DIFFSCHED_NODE_WALK`; the shim leaves CONFIG_DIFFSCHED_NODE_WALK off: --config CONFIG_DIFFSCHED_NODE_WALK \\(or a spec line `config CONFIG_DIFFSCHED_NODE_WALK`\\) defines it\\)$" --
                  ${fn_nw} --new ${fn_in}/node-walk-new.c)
 add_test(NAME fn.config.print-spec
          COMMAND ${fn_expect} 0 "^config CONFIG_DIFFSCHED_NODE_WALK +# a kernel option the shim leaves off, defined for both sides$" --
@@ -90,6 +90,20 @@ add_test(NAME fn.config.bad-name
 add_test(NAME fn.config.named-by-neither-file
          COMMAND ${fn_expect} 2 "^diffsched: error: the spec defines `CONFIG_NOT_IN_EITHER_FILE` \\(config\\), which neither file names$" --
                  ${fn_nw} --new ${fn_in}/node-walk-new.c --spec ${fn_in}/config-unnamed.fnspec)
+# The option on the command line instead (--config), passed on to the replay.
+add_test(NAME fn.config.flag
+         COMMAND ${fn_expect} 1 "^replay: .* --config CONFIG_DIFFSCHED_NODE_WALK --input " --
+                 ${fn_nw} --new ${fn_in}/node-walk-broken.c --spec ${fn_in}/node-walk-stub-only.fnspec
+                 --config CONFIG_DIFFSCHED_NODE_WALK)
+add_test(NAME fn.config.flag-conflict
+         COMMAND ${fn_expect} 2 "^diffsched: error: --config CONFIG_DIFFSCHED_NODE_WALK=2: the spec defines CONFIG_DIFFSCHED_NODE_WALK = 1$" --
+                 ${fn_nw} --new ${fn_in}/node-walk-new.c --spec ${fn_in}/node-walk.fnspec
+                 --config CONFIG_DIFFSCHED_NODE_WALK=2)
+add_test(NAME fn.config.flag-bad-name
+         COMMAND ${fn_expect} 2 "^diffsched: error: --config NODE_WALK: the form is --config CONFIG_NAME or --config CONFIG_NAME=INTEGER" --
+                 ${fn_nw} --new ${fn_in}/node-walk-new.c --config NODE_WALK)
+set_tests_properties(fn.config.flag fn.config.flag-conflict fn.config.flag-bad-name
+                     PROPERTIES LABELS "fn" TIMEOUT 300)
 set_tests_properties(fn.stub.file-fn.equivalent fn.stub.file-fn.broken fn.stub.file-fn.print-spec
                      fn.stub.file-fn.body-kept-without-line fn.stub.file-fn.the-checked-function
                      fn.stub.file-fn.bound-too

@@ -48,6 +48,11 @@ int run_fn_patch(const fn::FnOptions& f, const PatchArgs& a) {
     return bad_input("fn --patch/--git takes none of --max-cost-ratio, --max-mem-ratio, --clock, "
                      "--search-worst (on by default in perf fn), --exhaustive or --fuzz-corpus: run "
                      "them on one function's pair");
+  // A bad --config is this run's error, not each function's.
+  {
+    fn::Spec none;
+    if (std::string error; !fn::add_config_options(f.config, &none, &error)) return bad_input(error);
+  }
   patch::CheckPatchOptions o;
   o.fn_only = true;
   o.runs = static_cast<unsigned>(f.runs);
@@ -56,6 +61,7 @@ int run_fn_patch(const fn::FnOptions& f, const PatchArgs& a) {
   if (!f.level.empty()) o.fn_args.insert(o.fn_args.end(), {"--level", f.level});
   if (!f.minimize) o.fn_args.push_back("--no-minimize");
   if (f.fuzz_seconds) o.fn_args.insert(o.fn_args.end(), {"--fuzz", std::to_string(f.fuzz_seconds)});
+  for (const std::string& k : f.config) o.fn_args.insert(o.fn_args.end(), {"--config", k});
   o.fn_fuzz_seconds = f.fuzz_seconds;
   o.self = util::self_path();
   o.self_command = self_command();
@@ -125,6 +131,9 @@ Runner add_fn_command(CLI::App& app, bool perf) {
   sub->add_option("--seed", o->seed, "the generator's seed (the same inputs for both sides)");
   sub->add_option("--nr-cpus", o->nr_cpus, "fix nr_cpu_ids (default: drawn from 1,2,4,63,64,65,128)")
       ->check(CLI::Range(1u, 8192u));
+  sub->add_option("--config", o->config,
+                  "CONFIG_X[=N]: a kernel option the shim leaves off, defined for both sides "
+                  "(repeatable; the spec's `config` line; with --patch, for every function)");
   sub->add_option("--spec", o->spec_file, "a .fnspec file (docs/fn.md: domains, globals, level)")
       ->check(CLI::ExistingFile);
   sub->add_flag("--json", o->json, "one JSON verdict object on stdout");

@@ -50,6 +50,7 @@ std::string base_command(const FnOptions& o) {
                      util::shell_quote(o.new_function));
   c += fmt::format(" --level {}", o.level.empty() ? "exact" : o.level);
   if (!o.spec_file.empty()) c += " --spec " + util::shell_quote(o.spec_file);
+  for (const std::string& k : o.config) c += " --config " + util::shell_quote(k);
   return c;
 }
 
@@ -453,6 +454,7 @@ int run_fn(const FnOptions& o) {
     std::string error;
     if (!parse_spec(text.str(), o.spec_file, &spec, &error)) return bad(error);
   }
+  if (std::string error; !add_config_options(o.config, &spec, &error)) return bad(error);
   FnLevel level = FnLevel::kExact;
   const std::string level_text = !o.level.empty() ? o.level : spec.level;
   if (!level_text.empty() && !parse_level(level_text, &level))

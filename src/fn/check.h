@@ -34,6 +34,9 @@ struct FnOptions {
   std::string old_function, new_function;
   std::string level = "exact";  // exact, multiset, sorted ("" : the spec's, else exact)
   std::string spec_file;        // "" : none
+  // --config CONFIG_X[=N]: kernel options defined for both sides, as the
+  // spec's `config` lines (the same option given both ways must agree).
+  std::vector<std::string> config;
   std::uint64_t runs = 300;
   std::uint64_t seed = 1;
   unsigned nr_cpus = 0;  // 0: drawn per input from default_nr_cpus()

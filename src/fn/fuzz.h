@@ -44,6 +44,7 @@ struct FuzzConfig {
   std::string spec_file, level;
   unsigned nr_cpus = 0;
   std::string stats;  // where the runner writes {"runs", "seconds"}
+  std::vector<std::string> config;  // FnOptions::config (--config)
 };
 
 nlohmann::json to_json(const FuzzConfig& c);

@@ -86,10 +86,18 @@ struct Spec {
   std::set<std::string> intended;  // observation rows whose differences are intended
   int depth = 0;  // `depth N`: struct fields described N levels deep (0: kDefaultFieldDepth)
   std::map<std::string, std::int64_t> config;  // `config CONFIG_X [= N]`: defined for both sides
+  // ... those only --config gave: not refused when neither file names one
+  // (with --patch, one option goes to every changed function's run).
+  std::set<std::string> config_options;
 };
 
 // Parses a .fnspec text; false with *error one line "FILE:LINE: why".
 bool parse_spec(const std::string& text, const std::string& file, Spec* spec, std::string* error);
+
+// Adds `--config CONFIG_X[=N]` options to spec->config, each checked as a
+// `config` line is; false with *error one line naming the option (a bad
+// name, or one a spec line defines to another value).
+bool add_config_options(const std::vector<std::string>& options, Spec* spec, std::string* error);
 
 // ---- element types (elements.cpp) ------------------------------------------
 

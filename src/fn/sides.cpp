@@ -210,7 +210,7 @@ std::string spec_unused(const Spec& spec, const Side& a, const Side& b) {
   if (!spec.config.empty()) {
     const std::string texts = util::read_text(a.file) + util::read_text(b.file);
     for (const auto& [name, value] : spec.config)
-      if (texts.find(name) == std::string::npos)
+      if (!spec.config_options.count(name) && texts.find(name) == std::string::npos)
         return fmt::format("the spec defines `{}` (config), which neither file names", name);
   }
   return {};

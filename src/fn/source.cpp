@@ -125,12 +125,13 @@ std::string Extractor::skipped_definition(std::string_view function) const {
       std::string directive = text_.substr(begin, text_.find('\n', begin) - begin);
       directive = tools::collapse_blanks(directive);
       const std::size_t option = directive.find("CONFIG_");
-      std::string hint = "; if the kernel option it tests is one the shim leaves off, a --spec "
-                         "line `config CONFIG_NAME` defines it";
+      std::string hint = "; if the kernel option it tests is one the shim leaves off, "
+                         "--config CONFIG_NAME (or a spec line `config CONFIG_NAME`) defines it";
       if (option != std::string::npos) {
         std::size_t e = option;
         while (e < directive.size() && word(directive[e])) ++e;
-        hint = fmt::format("; the shim leaves {0} off: a --spec line `config {0}` defines it",
+        hint = fmt::format("; the shim leaves {0} off: --config {0} (or a spec line `config {0}`) "
+                           "defines it",
                            directive.substr(option, e - option));
       }
       found = directive.starts_with("#")

@@ -243,6 +243,28 @@ bool excludes_binding(const std::string& kind) {
 
 }  // namespace
 
+bool add_config_options(const std::vector<std::string>& options, Spec* spec, std::string* error) {
+  for (const std::string& o : options) {
+    const std::size_t eq = o.find('=');
+    std::vector<std::string> w = {"config", o.substr(0, eq)};
+    if (eq != std::string::npos) w.insert(w.end(), {"=", o.substr(eq + 1)});
+    Spec one;
+    if (const std::string why = parse_directive(w, &one); !why.empty()) {
+      *error = fmt::format("--config {}: the form is --config CONFIG_NAME or --config "
+                           "CONFIG_NAME=INTEGER (a kernel option defined for both sides)", o);
+      return false;
+    }
+    const auto& [name, value] = *one.config.begin();
+    if (const auto it = spec->config.find(name); it != spec->config.end() && it->second != value) {
+      *error = fmt::format("--config {}: the spec defines {} = {}", o, name, it->second);
+      return false;
+    }
+    if (!spec->config.count(name)) spec->config_options.insert(name);
+    spec->config[name] = value;
+  }
+  return true;
+}
+
 bool parse_spec(const std::string& text, const std::string& file, Spec* spec, std::string* error) {
   std::istringstream in(text);
   unsigned number = 0;

@@ -114,7 +114,7 @@ task-numa-find-cpu)
   # the option is named with the line that fixes it.
   edit numa-and
   run 2 fn --old "$old" --new "$tmp/numa-and.c" --function task_numa_find_cpu
-  has "no function .task_numa_find_cpu. is defined in it \(it is in a block the preprocessor skips, line [0-9]+: .#ifdef CONFIG_NUMA_BALANCING.; the shim leaves CONFIG_NUMA_BALANCING off: a --spec line .config CONFIG_NUMA_BALANCING. defines it\)"
+  has "no function .task_numa_find_cpu. is defined in it \(it is in a block the preprocessor skips, line [0-9]+: .#ifdef CONFIG_NUMA_BALANCING.; the shim leaves CONFIG_NUMA_BALANCING off: --config CONFIG_NUMA_BALANCING \(or a spec line .config CONFIG_NUMA_BALANCING.\) defines it\)"
   run 0 fn --old "$old" --new "$tmp/numa-and.c" --function task_numa_find_cpu --spec "$here/task-numa-find-cpu.fnspec"
   has "^stubs: task_numa_assign\(\), task_numa_compare\(\) \(functions of the file the spec makes stubs"
   has "^verdict: equivalent \(300 inputs, level exact\)"
