@@ -19,6 +19,17 @@ using nlohmann::json;
 using test_nodes::mask_pointer;
 using test_nodes::scalar;
 
+// Each spec text is refused, its error starting with the expected text.
+template <std::size_t N>
+void expect_refused(const std::pair<const char*, const char*> (&bad)[N]) {
+  for (const auto& [text, want] : bad) {
+    Spec spec;
+    std::string error;
+    EXPECT_FALSE(parse_spec(text, "x.fnspec", &spec, &error)) << text;
+    EXPECT_EQ(error.rfind(want, 0), 0u) << text << " -> " << error;
+  }
+}
+
 // f(const struct cpumask *m, int target, const struct cpumask *const *hops, int nr_hops)
 Layout mask_layout() {
   Layout l;
@@ -85,12 +96,7 @@ TEST(FnSpec, NamesALineThatRepeatsOrContradictsAnother) {
       {"level exact\nlevel sorted\n", "x.fnspec:2: "},
       {"intended return\nintended return\n", "x.fnspec:2: "},
   };
-  for (const auto& [text, want] : bad) {
-    Spec spec;
-    std::string error;
-    EXPECT_FALSE(parse_spec(text, "x.fnspec", &spec, &error)) << text;
-    EXPECT_EQ(error.rfind(want, 0), 0u) << text << " -> " << error;
-  }
+  expect_refused(bad);
   // Different values, or kinds that go together on one value.
   Spec spec;
   std::string error;
@@ -132,11 +138,7 @@ TEST(FnSpec, RingAndDepthParse) {
       {"param g ring next 2\nparam g ring link 2\n", "x.fnspec:2: "},
       {"param g fn f\nparam g ring next 2\n", "x.fnspec:2: "},
   };
-  for (const auto& [text, want] : bad) {
-    Spec s;
-    EXPECT_FALSE(parse_spec(text, "x.fnspec", &s, &error)) << text;
-    EXPECT_EQ(error.rfind(want, 0), 0u) << text << " -> " << error;
-  }
+  expect_refused(bad);
 }
 
 // `config CONFIG_X [= N]` and `stub NAME` (docs/fn.md "Spec files").
@@ -159,11 +161,7 @@ TEST(FnSpec, ConfigParse) {
       {"config CONFIG_A 1\n", "x.fnspec:1: the form is `config CONFIG_NAME`"},
       {"config CONFIG_A\nconfig CONFIG_A = 2\n", "x.fnspec:2: `config CONFIG_A = 2` conflicts with line 1"},
   };
-  for (const auto& [text, want] : bad) {
-    Spec s;
-    EXPECT_FALSE(parse_spec(text, "x.fnspec", &s, &error)) << text;
-    EXPECT_EQ(error.rfind(want, 0), 0u) << text << " -> " << error;
-  }
+  expect_refused(bad);
 }
 
 // compatible_binding(): C's compatible types for `param PATH fn NAME`.
