@@ -23,7 +23,7 @@ add_test(NAME fn.bind.hidden-global-covered
          COMMAND ${fn_expect} 0 "^verdict: equivalent \\(300 inputs" --
                  ${fn_mc_args} --new-function span_sane_meets --spec ${fn_in}/bind-numa-level-covered.fnspec)
 add_test(NAME fn.bind.wrong-type
-         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*the spec says `param tl.mask fn level_weight`, but \\*parameter `tl` of span_sane_pairs\\(\\).mask is `const struct cpumask \\*\\(\\*\\)\\(int\\)`, and `level_weight` is `int \\(long\\)`" --
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*the spec says `param tl.mask fn level_weight`, but `tl.mask`, in parameter `tl` of span_sane_pairs\\(\\) is `const struct cpumask \\*\\(\\*\\)\\(int\\)`, and `level_weight` is `int \\(long\\)`" --
                  ${fn_mc_args} --new-function span_sane_meets --spec ${fn_in}/bind-wrong-type.fnspec)
 add_test(NAME fn.bind.missing-function
          COMMAND ${fn_expect} 2 "^diffsched: error: old side .*mask-callback.c: no function `no_such_span` is defined in it \\(a spec line binds it" --
@@ -32,7 +32,7 @@ add_test(NAME fn.bind.spec-syntax
          COMMAND ${fn_expect} 2 "^diffsched: error: .*bind-syntax.fnspec:2: the form is `param NAME fn FUNCTION`" --
                  ${fn_mc_args} --new-function span_sane_meets --spec ${fn_in}/bind-syntax.fnspec)
 add_test(NAME fn.bind.unbound-names-the-line
-         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*cannot generate \\*parameter `tl` of span_sane_pairs\\(\\).mask .*`param tl.mask fn FUNCTION` \\(a function of the file, with what it reads\\)" --
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*cannot generate `tl.mask`, in parameter `tl` of span_sane_pairs\\(\\) .*`param tl.mask fn FUNCTION` \\(a function of the file, with what it reads\\)" --
                  ${fn_mc_args} --new-function span_sane_meets)
 add_test(NAME fn.bind.print-spec
          COMMAND ${fn_expect} 0 "^param tl.mask fn node_span +# a function of the file" --
@@ -51,11 +51,11 @@ add_test(NAME fn.bind.spec-conflict
          COMMAND ${fn_expect} 2 "^diffsched: error: .*spec-conflict.fnspec:4: `param tl.mask null` conflicts with line 2, `param tl.mask fn node_span`: a function pointer takes one binding" --
                  ${fn_mc_args} --new-function span_sane_meets --spec ${fn_in}/spec-conflict.fnspec)
 add_test(NAME fn.bind.spec-no-such-field
-         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*: the spec names `tl.flag`, which is no value of \\*parameter `tl` of span_sane_pairs\\(\\) \\(below `tl`: tl.mask, tl.flags\\)" --
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*: the spec names `tl.flag`, which is no value of parameter `tl` of span_sane_pairs\\(\\) \\(below `tl`: tl.mask, tl.flags\\)" --
                  ${fn_mc_args} --new-function span_sane_meets --spec ${fn_in}/spec-no-such-field.fnspec)
 # A misspelt path is named as such, before the field it meant fails to generate.
 add_test(NAME fn.bind.spec-typo-binding
-         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*: the spec names `tl.msk`, which is no value of \\*parameter `tl` of span_sane_pairs\\(\\) \\(below `tl`: tl.mask, tl.flags\\)" --
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*: the spec names `tl.msk`, which is no value of parameter `tl` of span_sane_pairs\\(\\) \\(below `tl`: tl.mask, tl.flags\\)" --
                  ${fn_mc_args} --new-function span_sane_meets --spec ${fn_in}/spec-typo-binding.fnspec)
 # A function-pointer global bound with `global NAME fn FUNCTION`: the hook
 # of global-callback.c, equivalent bound to twice(), a finding (replayed by
@@ -78,4 +78,44 @@ set_tests_properties(fn.bind.equivalent fn.bind.broken-found fn.bind.replay fn.b
                      fn.bind.spec-typo-binding
                      fn.bind.global-equivalent fn.bind.global-found fn.bind.global-hint
                      fn.bind.global-constant-data
+                     PROPERTIES LABELS "fn" TIMEOUT 300)
+# A table walked to its terminator, reached through a global (the topology
+# levels, for_each_sd_topology()): `param NAME array N terminated` draws N
+# levels and leaves one zeroed after them; a level's callback bound through
+# the global (`param level_table[].mask fn F`) brings the globals F reads:
+# named, all in one line, until covered, as on the parameter's side above.
+set(fn_lt --old ${fn_in}/level-table.c --function level_table_covers)
+add_test(NAME fn.table.names-table
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*level-table.c: hidden global: level_table_covers\\(\\) reads the global `level_table` \\(in level_table_covers\\(\\)\\), which no input covers \\(never given zeros\\): add `global level_table input` \\(drawn, and compared after the call\\) or `global level_table scratch`" --
+                 ${fn_lt} --new ${fn_in}/level-table-new.c)
+add_test(NAME fn.table.names-hidden-global
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*level-table.c: hidden globals: level_table_covers\\(\\) reads the globals `level_table_curr` \\(in level_node_mask\\(\\), bound to `level_table\\[\\].mask`\\), `level_table_masks` \\(in level_node_mask\\(\\), bound to `level_table\\[\\].mask`\\), which no input covers \\(never given zeros\\): add `global level_table_curr input` or `global level_table_curr = VALUE`; `global level_table_masks input` \\(drawn, and compared after the call\\) or `global level_table_masks scratch`" --
+                 ${fn_lt} --new ${fn_in}/level-table-new.c --spec ${fn_in}/level-table-bound.fnspec)
+add_test(NAME fn.table.equivalent
+         COMMAND ${fn_expect} 0 "^verdict: equivalent \\(300 inputs" --
+                 ${fn_lt} --new ${fn_in}/level-table-new.c --spec ${fn_in}/level-table.fnspec)
+add_test(NAME fn.table.broken-found
+         COMMAND ${fn_expect} 1 "^verdict: finding: the sides differ at level `exact`" --
+                 ${fn_lt} --new ${fn_in}/level-table-broken.c --spec ${fn_in}/level-table.fnspec)
+# Without `terminated` the walk reads past the two levels: the old side
+# faults on an empty map where the new one never walks (why the form exists).
+add_test(NAME fn.table.unterminated-faults
+         COMMAND ${fn_expect} 1 "^verdict: finding: old faults where new does not, on input [0-9]+ \\(AddressSanitizer: heap-buffer-overflow\\)$" --
+                 ${fn_lt} --new ${fn_in}/level-table-new.c --spec ${fn_in}/level-table-unterminated.fnspec)
+add_test(NAME fn.table.print-spec
+         COMMAND ${fn_expect} 0 "^param level_table array 2 terminated +# a pointer to that many and a zeroed one after them$" --
+                 ${fn_lt} --new ${fn_in}/level-table-new.c --spec ${fn_in}/level-table.fnspec --print-spec)
+add_test(NAME fn.table.print-spec-not-covered
+         COMMAND ${fn_expect} 2 "^# global level_table input +# NOT COVERED: read by level_table_covers\\(\\); choose `input` or `scratch` \\(a work area, not compared\\)$" --
+                 ${fn_lt} --new ${fn_in}/level-table-new.c --print-spec)
+add_test(NAME fn.table.terminated-not-a-pointer
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*the spec says `param level_table_curr array 2 terminated`, but global `level_table_curr` is not a pointer$" --
+                 ${fn_lt} --new ${fn_in}/level-table-new.c --spec ${fn_in}/level-table-not-pointer.fnspec)
+add_test(NAME fn.table.terminated-syntax
+         COMMAND ${fn_expect} 2 "^diffsched: error: .*level-table-syntax.fnspec:[0-9]+: `param NAME array N \\[terminated\\]`: N from 0 to 64" --
+                 ${fn_lt} --new ${fn_in}/level-table-new.c --spec ${fn_in}/level-table-syntax.fnspec)
+set_tests_properties(fn.table.names-table fn.table.names-hidden-global fn.table.equivalent
+                     fn.table.broken-found fn.table.unterminated-faults fn.table.print-spec
+                     fn.table.print-spec-not-covered
+                     fn.table.terminated-not-a-pointer fn.table.terminated-syntax
                      PROPERTIES LABELS "fn" TIMEOUT 300)

@@ -11,7 +11,7 @@
 #   equivalent          0  verdict: equivalent (
 #   finding             1  verdict: finding:   (and the replay command exits 1)
 #   sorted-only LEVEL   0  verdict: equivalent at `LEVEL`, divergent at `exact` (run at --level LEVEL)
-#   hidden-global       2  hidden global: FUNCTION() reads the global `
+#   hidden-global       2  hidden global(s): FUNCTION() reads the global(s) `
 #   fault               1  verdict: finding: new faults where old does not
 #   perf                1  verdict: finding: perf: new makes ... (run with --max-cost-ratio 2:
 #                          on some input, new makes more than twice old's callback calls)
@@ -69,7 +69,7 @@ function(diffsched_fn_pair_tests)
         list(APPEND args --level ${level})
       elseif(verdict STREQUAL "hidden-global")
         set(status 2)
-        set(pattern "hidden global: ${fn}\\(\\) reads the global `")
+        set(pattern "hidden globals?: ${fn}\\(\\) reads the globals? `")
       elseif(verdict STREQUAL "fault")
         set(status 1)
         set(pattern "^verdict: finding: new faults where old does not")

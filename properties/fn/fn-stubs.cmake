@@ -126,7 +126,7 @@ add_test(NAME fn.shim-state.drawn-equivalent
          COMMAND ${fn_expect} 0 "^shim state read: nr_cpu_ids \\(the shim's values" --
                  ${fn_rq} --new ${fn_in}/rq-busiest.c --spec ${fn_in}/rq-busy.fnspec)
 add_test(NAME fn.shim-state.field-typo
-         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*rq-busiest.c: the spec names `runqueues\\[\\].nr_runing`, which is no value of global `runqueues`\\[\\] \\(below `runqueues\\[\\]`: runqueues\\[\\].__lock, runqueues\\[\\].nr_running," --
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*rq-busiest.c: the spec names `runqueues\\[\\].nr_runing`, which is no value of global `runqueues` \\(below `runqueues\\[\\]`: runqueues\\[\\].__lock, runqueues\\[\\].nr_running," --
                  ${fn_rq} --new ${fn_in}/rq-busiest.c --spec ${fn_in}/rq-typo.fnspec)
 add_test(NAME fn.shim-state.per-cpu-constant
          COMMAND ${fn_expect} 2 "^diffsched: error: old side .*: the spec covers global `runqueues`, which is the shim's: a per-CPU one can be an input \\(`global runqueues input`\\), not a constant or a function$" --

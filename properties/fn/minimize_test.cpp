@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "fn/minimize.h"
+#include "fn/sides.h"
 #include "test_nodes.h"
 
 namespace diffsched::fn {
@@ -204,6 +205,36 @@ TEST(FnShrink, GreedyShrinkingReachesASmallInput) {
             "nr_cpu_ids=2 env=&{m=&{} cpu=0 on=false} target=0 hops=[&{1}] (nr_hops = its length) a=[] (n = its length)");
 }
 
+// A scalar whose finding holds only beyond a boundary between 0 and it
+// (here env.cpu <= -1000, from -123456) reaches the boundary exactly, in
+// about log2 of the distance rounds: the steps halve, where halfway-or-one
+// crawled one a round (about 900 rounds from -1929).
+TEST(FnShrink, AScalarReachesItsBoundaryInLogarithmicRounds) {
+  const Layout l = layout();
+  Input in;
+  std::string error;
+  ASSERT_TRUE(parse_input(l, "nr_cpu_ids=2 env=&{m=&{} cpu=-123456 on=false} target=0 hops=[&{1}] a=[]", &in, &error))
+      << error;
+  auto cpu = [&](const Input& x) {
+    const std::string s = show_input(l, x);
+    const auto at = s.find("cpu=");
+    return std::stoll(s.substr(at + 4));
+  };
+  int rounds = 0;
+  for (bool smaller = true; smaller && rounds < 100;) {
+    smaller = false;
+    for (const Input& c : shrink_candidates(l, in))
+      if (cpu(c) <= -1000) {
+        in = c;
+        smaller = true;
+        ++rounds;
+        break;
+      }
+  }
+  EXPECT_EQ(cpu(in), -1000);
+  EXPECT_LE(rounds, 2 * 17);  // log2(123456) is 16.9
+}
+
 // --search-worst's neighbours: in the domain, none the input itself, at
 // most `max`, nr_cpu_ids kept; among them, over many inputs, a longer array
 // (the heap `a` grows), and an array whose keys are all equal.
@@ -256,6 +287,45 @@ TEST(FnShrink, TheSignatureNamesTheKindOfFinding) {
   EXPECT_EQ(finding_signature(l, a, f, FnLevel::kExact), "fault:new:AddressSanitizer: heap-buffer-overflow");
   EXPECT_EQ(finding_signature(l, f, a, FnLevel::kExact), "fault:old:AddressSanitizer: heap-buffer-overflow");
   EXPECT_EQ(finding_signature(l, f, f, FnLevel::kExact), "fault:both");
+  // A fault's numbers may change while the input shrinks; its kind stays.
+  Observation i4{true, true, "UndefinedBehaviorSanitizer: index 4 out of bounds for type 'int [4]'", json()};
+  Observation i17 = i4;
+  i17.fault_what = "UndefinedBehaviorSanitizer: index 17 out of bounds for type 'int [4]'";
+  EXPECT_EQ(finding_signature(l, i4, a, FnLevel::kExact), finding_signature(l, i17, a, FnLevel::kExact));
+  EXPECT_EQ(finding_signature(l, i4, a, FnLevel::kExact),
+            "fault:old:UndefinedBehaviorSanitizer: index # out of bounds for type 'int [#]'");
+  Observation shift = i4;
+  shift.fault_what = "UndefinedBehaviorSanitizer: shift exponent 70 is too large for 64-bit type 'unsigned long'";
+  EXPECT_NE(finding_signature(l, i4, a, FnLevel::kExact), finding_signature(l, shift, a, FnLevel::kExact));
+}
+
+// What a verdict shows of a sanitizer report: the same text for the same
+// fault on every run (no addresses, pc or registers), so a finding's
+// signature holds while its input shrinks and a replay prints what the run did.
+TEST(FnFault, TheSummaryLeavesOutWhatChangesFromRunToRun) {
+  auto segv = [](const std::string& address, bool zero_page) {
+    return "==123==ERROR: AddressSanitizer: SEGV on unknown address " + address + " (pc 0x55d5c0a1b2c3 bp "
+           "0x7ffd1 sp 0x7ffd2 T0)\n==123==The signal is caused by a READ memory access.\n" +
+           (zero_page ? "==123==Hint: address points to the zero page.\n" : "") + "    #0 0x55d5 in f old.c:3\n";
+  };
+  EXPECT_EQ(sanitizer_summary(segv("0x000000000000", true)), "AddressSanitizer: SEGV on a null pointer");
+  EXPECT_EQ(sanitizer_summary(segv("0x7f12aa000000", false)), "AddressSanitizer: SEGV");
+  EXPECT_EQ(sanitizer_summary(segv("0x7f12aa000000", false)), sanitizer_summary(segv("0x7f99bb000010", false)));
+  EXPECT_EQ(sanitizer_summary("==9==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000014 at pc "
+                              "0x4f3 bp 0x7ff sp 0x7fe\nREAD of size 4"),
+            "AddressSanitizer: heap-buffer-overflow");
+  EXPECT_EQ(sanitizer_summary("==9==ERROR: AddressSanitizer: attempting double-free on 0x602000000010 in thread T0:"),
+            "AddressSanitizer: attempting double-free");
+  EXPECT_EQ(sanitizer_summary("==9==ERROR: AddressSanitizer: memcpy-param-overlap: memory ranges [0x1,0x9) and "
+                              "[0x4, 0xc) overlap"),
+            "AddressSanitizer: memcpy-param-overlap");
+  EXPECT_EQ(sanitizer_summary("old.c:7:10: runtime error: load of misaligned address 0x55d5c0a1b2c3 for type "
+                              "'int', which requires 4 byte alignment"),
+            "UndefinedBehaviorSanitizer: load of misaligned address 0x... for type 'int', which requires 4 "
+            "byte alignment");
+  EXPECT_EQ(sanitizer_summary("old.c:7:10: runtime error: index 4 out of bounds for type 'int [4]'"),
+            "UndefinedBehaviorSanitizer: index 4 out of bounds for type 'int [4]'");
+  EXPECT_EQ(sanitizer_summary("no report here\n"), "");
 }
 
 }  // namespace

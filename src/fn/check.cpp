@@ -13,6 +13,7 @@
 #include "fn/check.h"
 #include "fn/exhaustive.h"
 #include "fn/fuzz.h"
+#include "fn/input_tree.h"
 #include "fn/minimize.h"
 #include "fn/minimize_run.h"
 #include "fn/sides.h"
@@ -290,6 +291,29 @@ std::string intended_text(const Layout& layout, const std::vector<Input>& inputs
                      show_observations(layout, a[k], b[k], inputs[k].nr_cpu_ids));
 }
 
+// A finding where both sides fault on a CPU-named integer parameter (`cpu`,
+// `this_cpu`, ...) outside 0..nr_cpu_ids-1 that no spec line bounds: the
+// spec line that says the function takes only CPUs, if it does. "" else.
+std::string cpu_hint(const Layout& layout, const Input& input) {
+  tree::Tree t;
+  if (!tree::decode_input(layout, input, &t)) return {};
+  std::size_t at = layout.globals.size();
+  for (const Slot& s : layout.params) {
+    if (s.is_length) continue;
+    const std::size_t k = at++;
+    const Node& n = s.node;
+    const bool cpu_name = s.name == "cpu" || s.name.ends_with("_cpu");
+    if (!cpu_name || n.kind != NodeKind::kScalar || n.is_bool || n.spec.lo || n.spec.hi || k >= t.values.size())
+      continue;
+    const tree::I128 v = scalar_of(n, t.values[k].scalar);
+    if (v >= 0 && v < static_cast<tree::I128>(input.nr_cpu_ids)) continue;
+    return fmt::format("hint: `{}` = {} is no CPU at nr_cpu_ids {}: if {}() takes only CPUs there, the "
+                       "spec line `param {} range 0 nr_cpu_ids-1` says so\n",
+                       s.name, static_cast<long long>(v), input.nr_cpu_ids, layout.function, s.name);
+  }
+  return {};
+}
+
 // The finding's block: the first diverging input, and its minimised form with
 // both sides' observations (or the input's own when nothing smaller keeps
 // the signature); one replay command that needs no seed.
@@ -302,6 +326,7 @@ std::string finding_text(const FnOptions& o, const Layout& layout, FnLevel level
                         m.rounds, m.rounds == 1 ? "" : "s", m.tried, finding_signature(layout, m.old_obs, m.new_obs, level),
                         show_input(layout, m.input));
   text += show_observations(layout, m.old_obs, m.new_obs, m.input.nr_cpu_ids);
+  if (m.old_obs.fault && m.new_obs.fault) text += cpu_hint(layout, m.input);
   (*j)["minimized"] = {{"input", show_input(layout, m.input)}, {"rounds", m.rounds}, {"tried", m.tried},
                        {"old", m.old_obs.record}, {"new", m.new_obs.record},
                        {"old_fault", m.old_obs.fault_what}, {"new_fault", m.new_obs.fault_what}};

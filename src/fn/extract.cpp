@@ -331,39 +331,6 @@ Range Extractor::piece_range(const Item& item) const {
   return r;
 }
 
-// The file's macros that the closure's text names, and those their bodies
-// name, to a fixed point: a macro counts when its name is an identifier
-// token of an included piece (its expansion there, a use in `#if`).
-void Extractor::include_macros() {
-  std::vector<std::size_t> pending;
-  for (std::size_t i = 0; i < items_.size(); ++i)
-    if (items_[i].included) pending.push_back(i);
-  std::set<std::size_t> scanned;
-  while (!pending.empty()) {
-    const std::size_t index = pending.back();
-    pending.pop_back();
-    if (!scanned.insert(index).second) continue;
-    const Item& item = items_[index];
-    const Range r = piece_range(item);
-    std::size_t i = token_at(tokens_, r.begin);
-    if (item.kind == PieceKind::kMacro) ++i;  // the `#`... the name itself is not a use
-    for (; i < tokens_.size() && tokens_[i].begin < r.end; ++i) {
-      if (tokens_[i].kind != CXToken_Identifier) continue;
-      const auto it = macros_.find(tokens_[i].text);
-      if (it == macros_.end()) continue;
-      // The definition in force there: the last one before the use, else the first.
-      std::size_t pick = it->second.front();
-      for (std::size_t m : it->second)
-        if (items_[m].range.begin <= tokens_[i].begin) pick = m;
-      if (pick == index) continue;
-      if (!items_[pick].included) {
-        items_[pick].included = true;
-        pending.push_back(pick);
-      }
-    }
-  }
-}
-
 Extraction Extractor::run(std::string_view function, const std::vector<std::string>& roots,
                           const std::vector<std::string>& stubbed) {
   const CXFile file = FN_LC(clang_getFile)(tu_, path_.c_str());
@@ -381,9 +348,20 @@ Extraction Extractor::run(std::string_view function, const std::vector<std::stri
   if (target == kNowhere) {
     out_.error = declared ? fmt::format("`{}` is declared in it but not defined", function)
                           : fmt::format("no function `{}` is defined in it", function);
+    // The name nowhere in the file (a function of another era: renamed,
+    // removed): no other hint would be true.
+    bool named = false;
+    for (const Token& t : tokens_) named |= t.kind == CXToken_Identifier && t.text == function;
+    if (!named) {
+      // clang's first error too, if any (the file may not be C), never as
+      // the reason the function is missing.
+      const std::string first = first_error();
+      out_.error += first.empty() ? " (the name does not occur in the file)"
+                                  : fmt::format(" (the name does not occur in the file; clang's first error, line {})", first);
+    }
     // A definition in a block the preprocessor skipped: an #ifdef of a
     // kernel option the shim leaves off (CONFIG_NUMA_BALANCING).
-    if (const std::string skipped = skipped_definition(function); !skipped.empty())
+    else if (const std::string skipped = skipped_definition(function); !skipped.empty())
       out_.error += skipped;
     // clang may have lost the definition to an earlier error (an unknown
     // kernel macro before it): name the first one.
@@ -574,8 +552,11 @@ std::string extract_in_child(const std::string& text, std::string_view function,
         out.error = "clang: " + msg;
       FN_LC(clang_disposeDiagnostic)(d);
     }
-    if (out.error.empty())
-      out = Extractor(tu, text, path, shim).run(function, options.roots, options.stubbed);
+    if (out.error.empty()) {
+      Extractor x(tu, text, path, shim);
+      x.given_defines(options.defines);
+      out = x.run(function, options.roots, options.stubbed);
+    }
     out.defines = options.defines;
   }
   if (tu) FN_LC(clang_disposeTranslationUnit)(tu);

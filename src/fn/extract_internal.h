@@ -123,6 +123,11 @@ class Extractor {
 
   Extraction run(std::string_view function, const std::vector<std::string>& roots = {},
                  const std::vector<std::string>& stubbed = {});
+  // The kernel options --config or the spec's `config` lines define
+  // (ExtractOptions::defines, "NAME=VALUE"): a hint tells them from the shim's.
+  void given_defines(const std::vector<std::string>& defines) {
+    for (const auto& d : defines) given_defines_.insert(d.substr(0, d.find('=')));
+  }
 
  private:
   void collect();
@@ -134,11 +139,17 @@ class Extractor {
   void on_reference(CXCursor node, CXCursor ref, const std::string& reader, int access);
   void note_external(CXCursor ref, bool is_function);
   void include_macros();
+  const std::set<std::string>& header_identifiers(CXFile file);
   // clang's first error in the main file, "LINE: message", or "".
   std::string first_error() const;
   // Where `function` is defined in a block the preprocessor skipped: " (it
   // is in a block ..., line N: `#ifdef CONFIG_X`; ...)", else "".
   std::string skipped_definition(std::string_view function) const;
+  // The hint for a skipped block opened by `directive` (at `begin`): the
+  // options its test names, on or off here, and the fix when there is one.
+  std::string skipped_hint(const std::string& directive, std::size_t begin) const;
+  // The CONFIG_ macros the parse defines (the shim's and the given ones).
+  std::set<std::string> defined_options() const;
   Range piece_range(const Item& item) const;
   std::string text_of(Range r) const {
     return r.ok() && r.end <= text_.size() ? text_.substr(r.begin, r.end - r.begin) : std::string();
@@ -171,6 +182,8 @@ class Extractor {
   std::map<std::string, CType> used_as_;  // an undeclared callee -> the type its value is converted to
   bool scan_writes_ = false;  // walking the file's other functions: only writes to known globals
   std::set<std::string> stubbed_;  // the file's functions made stubs (ExtractOptions::stubbed)
+  std::set<std::string> given_defines_;  // given_defines()
+  std::map<std::string, std::set<std::string>> header_names_;  // header_identifiers()
 };
 
 // The parse and walk in the child: the Extraction as JSON (extract.cpp).

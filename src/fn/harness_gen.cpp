@@ -474,10 +474,11 @@ struct Emitter {
       case NodeKind::kArray: {
         const std::string i = fmt::format("fnh_i{}", depth);
         std::string at = lv;
-        if (node.by_pointer) {  // exactly count elements, allocated for the call
+        if (node.by_pointer) {  // exactly count elements (and a zeroed terminator), allocated for the call
           at = temp("p");
           const std::string& t = node.kids[0].c_type;
-          line(indent, fmt::format("{{ {} *{} = fnh_alloc({} * sizeof({}));", t, at, node.count, t));
+          line(indent, fmt::format("{{ {} *{} = fnh_alloc({} * sizeof({}));", t, at,
+                                   node.count + (node.spec.terminated ? 1 : 0), t));
         }
         line(indent, fmt::format("{{ int {}; for ({} = 0; {} < {}; {}++) {{", i, i, i, node.count, i));
         gen(node.kids[0], fmt::format("({})[{}]", at, i), indent + 1, depth + 1);

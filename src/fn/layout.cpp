@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "fn/layout_internal.h"
 #include "fn/model.h"
 
 namespace diffsched::fn {
@@ -23,11 +24,6 @@ namespace diffsched::fn {
 namespace {
 
 constexpr int kMaxDepth = 6;
-
-std::string strip_const(std::string s) {
-  if (s.rfind("const ", 0) == 0) s = s.substr(6);
-  return s;
-}
 
 }  // namespace
 
@@ -151,7 +147,7 @@ bool ring_node(const CType& t, int depth, const std::string& where, const Spec* 
   out->count = ps.ring_count;
   out->by_pointer = true;
   Node kid;
-  if (!node_for(element, depth + 1, where + "[]", &kid, error, spec, path + "[]")) return false;
+  if (!node_for(element, depth + 1, where, &kid, error, spec, path + "[]")) return false;
   for (Node& f : kid.kids)
     if (f.field == ps.ring) {
       const std::string field = f.field, type = f.c_type, at = f.path;
@@ -170,6 +166,12 @@ bool ring_node(const CType& t, int depth, const std::string& where, const Spec* 
 // keeps its path, a field adds `.name`).
 bool node_for(const CType& t, int depth, const std::string& where, Node* out, std::string* error,
               const Spec* spec, const std::string& path) {
+  // Below the root, the place by its spec path (`tl.mask`, `a[].key`; `*p`
+  // for what the root points to), then the root.
+  const std::string place =
+      depth > 0 && !path.empty()
+          ? fmt::format("`{}{}`, in {}", path.find_first_of(".[") == std::string::npos ? "*" : "", path, where)
+          : where;
   *out = Node{};
   out->c_type = c_spelling(t);
   out->path = path;
@@ -182,15 +184,15 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
     return true;
   }
   if (!ps.less.empty() || !ps.cmp.empty() || ps.swap || ps.null || !ps.fn.empty())
-    return callback_node(t, ps, path, where, out, error);
+    return callback_node(t, ps, path, place, out, error);
   if (!ps.elements.empty()) {
     if (t.kind != TypeKind::kPointer || !t.target() || t.target()->kind != TypeKind::kVoid) {
-      *error = fmt::format("the spec says `param {} elements`, but {} is not a `void *`", path, where);
+      *error = fmt::format("the spec says `param {} elements`, but {} is not a `void *`", path, place);
       return false;
     }
     if (ps.array < 0) {
       *error = fmt::format("the spec says `param {} elements`, but {} has no length parameter "
-                           "after it: say how many, `param {} array N`", path, where, path);
+                           "after it: say how many, `param {} array N`", path, place, path);
       return false;
     }
     out->kind = NodeKind::kArray;
@@ -203,6 +205,11 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
     out->kind = NodeKind::kNull;
     return true;
   }
+  if (ps.terminated && (!ps.ring.empty() || t.kind != TypeKind::kPointer)) {
+    *error = fmt::format("the spec says `param {} array {} terminated`, but {} is {}", path, ps.array, place,
+                         ps.ring.empty() ? "not a pointer" : "a ring (`ring FIELD N`): its last links to its first");
+    return false;
+  }
   if (!ps.ring.empty()) return ring_node(t, depth, where, spec, path, out, error);
   if (ps.array >= 0 && t.kind == TypeKind::kPointer && t.target()) {
     out->kind = NodeKind::kArray;
@@ -210,13 +217,13 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
     out->by_pointer = true;
     out->spec.array = -1;
     Node kid;
-    if (!node_for(*t.target(), depth + 1, where + "[]", &kid, error, spec, path + "[]"))
+    if (!node_for(*t.target(), depth + 1, where, &kid, error, spec, path + "[]"))
       return false;
     out->kids.push_back(std::move(kid));
     return true;
   }
   auto fail = [&](const std::string& why) {
-    *error = fmt::format("cannot generate {} (type `{}`): {}", where, t.spelling, why);
+    *error = fmt::format("cannot generate {} (type `{}`): {}", place, t.spelling, why);
     return false;
   };
   // A defined struct that deep is zeroed (below), as one past the field depth.
@@ -281,7 +288,7 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
           name = f.name.empty() ? member->name : f.name + "." + member->name;
         }
         Node kid;
-        if (!node_for(*member, depth + 1, where + "." + name, &kid, error, spec, path + "." + name))
+        if (!node_for(*member, depth + 1, where, &kid, error, spec, path + "." + name))
           return false;
         kid.field = name;
         out->kids.push_back(std::move(kid));
@@ -293,7 +300,7 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
       out->kind = NodeKind::kArray;
       out->count = t.array_size;
       Node kid;
-      if (!node_for(*t.target(), depth + 1, where + "[]", &kid, error, spec, path + "[]"))
+      if (!node_for(*t.target(), depth + 1, where, &kid, error, spec, path + "[]"))
         return false;
       out->kids.push_back(std::move(kid));
       return true;
@@ -304,7 +311,7 @@ bool node_for(const CType& t, int depth, const std::string& where, Node* out, st
         return fail("a pointer to void or to a function is not generated yet");
       out->kind = NodeKind::kPointer;
       Node kid;
-      if (!node_for(*p, depth + 1, "*" + where, &kid, error, spec, path)) return false;
+      if (!node_for(*p, depth + 1, where, &kid, error, spec, path)) return false;
       out->kids.push_back(std::move(kid));
       return true;
     }
@@ -418,6 +425,10 @@ bool bound_global(const Extraction& x, const GlobalRead& g, const std::string& f
 }
 
 bool global_slots(const Extraction& x, const Spec& spec, Layout* layout, std::string* error) {
+  struct Hidden {
+    std::string name, where, fix;
+  };
+  std::vector<Hidden> hidden;  // every global read and not covered: named at once
   for (const GlobalRead& g : x.globals) {
     const auto it = spec.globals.find(g.name);
     // The shim's per-CPU state (the run queues, the LLC domains) is zeroed
@@ -464,7 +475,7 @@ bool global_slots(const Extraction& x, const Spec& spec, Layout* layout, std::st
     }
     if (it == spec.globals.end()) {
       if (!g.read) {
-        if (node_for(g.type, 0, "global `" + g.name + "`", &s.node, error))
+        if (node_for(g.type, 0, "global `" + g.name + "`", &s.node, error, nullptr, g.name))
           layout->written.push_back(std::move(s));
         error->clear();
         continue;
@@ -477,14 +488,18 @@ bool global_slots(const Extraction& x, const Spec& spec, Layout* layout, std::st
         for (const auto& [name, gs] : spec.globals)
           if (gs.fn == f) by += fmt::format(", bound to `{}`", name);
       }
+      // An integer may be a stated constant; a mask, a struct or a table may
+      // be a work area the function fills before use (drawn, not compared).
+      const bool integer = g.type.kind == TypeKind::kInteger || g.type.kind == TypeKind::kEnum ||
+                           g.type.kind == TypeKind::kBool;
       const std::string fix =
           fn_pointer ? fmt::format("`global {} fn FUNCTION` (a function of the file)", g.name)
-                     : fmt::format("`global {} input` or `global {} = VALUE`", g.name, g.name);
-      *error = fmt::format(
-          "hidden global: {}() reads the global `{}`{}, which no input covers (never given "
-          "zeros): add {} to a --spec file",
-          x.function.name, g.name, by.empty() ? "" : " (in " + by + ")", fix);
-      return false;
+          : integer  ? fmt::format("`global {} input` or `global {} = VALUE`", g.name, g.name)
+                     : fmt::format("`global {} input` (drawn, and compared after the call) or `global {} "
+                                   "scratch` (drawn, not compared: a work area the function fills before "
+                                   "use)", g.name, g.name);
+      hidden.push_back({g.name, by.empty() ? "" : " (in " + by + ")", fix});
+      continue;
     }
     // `param NAME[].FIELD ...` lines refine a covered global's values too.
     if (!node_for(g.type, 0, "global `" + g.name + "`", &s.node, error, &spec, g.name)) return false;
@@ -500,69 +515,27 @@ bool global_slots(const Extraction& x, const Spec& spec, Layout* layout, std::st
     }
     layout->globals.push_back(std::move(s));
   }
-  return true;
-}
-
-// A spec's `elements TYPE size=PATH` fixes PATH to the element's size;
-// `size=N` must be it. false with *error.
-bool size_relations(const Signature& f, Spec* spec, std::string* error) {
-  std::vector<std::pair<std::string, ParamSpec>> typed;
-  for (const auto& [path, p] : spec->params)
-    if (!p.elements.empty()) typed.emplace_back(path, p);
-  for (const auto& [path, p] : typed) {
-    ElemType e;
-    if (!parse_elem_type(p.elements, &e)) {
-      *error = fmt::format("`param {} elements {}`: the type is one of: {}", path, p.elements,
-                           known_elem_types());
-      return false;
+  if (hidden.size() == 1) {
+    *error = fmt::format("hidden global: {}() reads the global `{}`{}, which no input covers (never "
+                         "given zeros): add {} to a --spec file",
+                         x.function.name, hidden[0].name, hidden[0].where, hidden[0].fix);
+    return false;
+  }
+  if (!hidden.empty()) {
+    std::string names, fixes;
+    for (const Hidden& h : hidden) {
+      names += fmt::format("{}`{}`{}", names.empty() ? "" : ", ", h.name, h.where);
+      fixes += (fixes.empty() ? "" : "; ") + h.fix;
     }
-    const std::int64_t size = e.size();
-    if (p.elements_size_value >= 0 && p.elements_size_value != size) {
-      *error = fmt::format("`param {} elements {} size={}`: an element of `{}` is {} bytes", path,
-                           p.elements, p.elements_size_value, p.elements, size);
-      return false;
-    }
-    if (p.elements_size.empty()) continue;
-    const std::string name = p.elements_size.substr(0, p.elements_size.find_first_of(".["));
-    bool found = false;
-    for (const CType& t : f.params) found |= t.name == name;
-    if (!found) {
-      *error = fmt::format("`param {} elements ... size={}`: {}() has no parameter `{}`", path,
-                           p.elements_size, f.name, name);
-      return false;
-    }
-    ParamSpec& q = spec->params[p.elements_size];
-    if ((q.lo && q.lo->at(1) > size && !q.lo->per_nr_cpu_ids) ||
-        (q.hi && q.hi->at(1) < size && !q.hi->per_nr_cpu_ids)) {
-      *error = fmt::format("`param {} elements {} size={}`: the spec's range of `{}` does not "
-                           "hold the element's size, {}", path, p.elements, p.elements_size,
-                           p.elements_size, size);
-      return false;
-    }
-    q.lo = q.hi = Bound{size, false};
+    *error = fmt::format("hidden globals: {}() reads the globals {}, which no input covers (never "
+                         "given zeros): add {} to a --spec file",
+                         x.function.name, names, fixes);
+    return false;
   }
   return true;
 }
 
 }  // namespace
-
-std::string c_spelling(const CType& t, bool keep_const) {
-  const std::string c = keep_const && t.is_const ? "const " : "";
-  switch (t.kind) {
-    case TypeKind::kBool: return c + "_Bool";
-    case TypeKind::kInteger:
-    case TypeKind::kEnum: return c + strip_const(t.canonical);
-    case TypeKind::kStruct:
-      return t.tag.empty() ? "" : c + (t.is_union ? "union " : "struct ") + t.tag;
-    case TypeKind::kPointer: {
-      if (!t.target()) return "";
-      const std::string inner = c_spelling(*t.target(), true);
-      if (inner.empty()) return "";
-      return inner + " *" + (keep_const && t.is_const ? "const" : "");
-    }
-    default: return strip_const(t.canonical);
-  }
-}
 
 bool value_node(const CType& t, const std::string& where, Node* out, std::string* error) {
   return node_for(t, 0, where, out, error);
@@ -608,20 +581,5 @@ bool build_layout(const Extraction& x, const Spec& spec, Layout* layout, std::st
   }
   return true;
 }
-
-std::vector<std::string> observation_rows(const Layout& layout) {
-  std::vector<std::string> rows;
-  if (!layout.result_void) rows.push_back("return");
-  for (const Slot& s : layout.params)
-    if (!s.is_length && (s.node.kind == NodeKind::kPointer || s.node.kind == NodeKind::kArray))
-      rows.push_back("*" + s.name);
-  for (const auto* list : {&layout.globals, &layout.written})
-    for (const Slot& s : *list)
-      if (!s.is_stub) rows.push_back(s.name);
-  if (!layout.stubs.empty()) rows.push_back("calls");
-  rows.push_back("WARN_ON");
-  return rows;
-}
-
 
 }  // namespace diffsched::fn

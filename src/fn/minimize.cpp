@@ -1,5 +1,6 @@
-// diffsched fn: an input as a tree of values, its smaller neighbours, its
-// domain, and its one-line text form read back (minimize.h).
+// diffsched fn: an input's smaller and larger neighbours, a finding's
+// signature, and its one-line text form read back (minimize.h); the input
+// as a tree of values and its domain are input_tree.h's.
 #include "fn/minimize.h"
 
 #include <algorithm>
@@ -8,185 +9,29 @@
 #include <functional>
 #include <random>
 #include <set>
+#include <cctype>
 #include <string_view>
 
 #include <fmt/format.h>
 
+#include "fn/input_tree.h"
 #include "fn/show.h"
 
 namespace diffsched::fn {
 
 namespace {
 
-using I128 = __int128;
-
-// One value of the layout's tree: a scalar, a mask's words, or the kids of
-// a struct (its fields), a pointer (its pointee) or an array (its elements).
-struct Value {
-  std::uint64_t scalar = 0;
-  std::vector<std::uint64_t> words;
-  std::vector<Value> kids;
-};
-
-unsigned words_of(unsigned n) { return (n + 63) / 64; }
-
-bool dynamic(const Node& node) { return node.kind == NodeKind::kArray && node.count < 0; }
-
-// ---- the stream <-> the tree ---------------------------------------------
-
-struct Reader {
-  const std::vector<std::uint64_t>& v;
-  std::size_t at = 0;
-  bool ok = true;
-  std::uint64_t next() {
-    if (at < v.size()) return v[at++];
-    ok = false;
-    return 0;
-  }
-};
-
-Value decode(const Node& node, Reader& r, unsigned n) {
-  Value v;
-  switch (node.kind) {
-    case NodeKind::kScalar: v.scalar = r.next(); break;
-    case NodeKind::kMask:
-      for (unsigned i = 0; i < words_of(n); ++i) v.words.push_back(r.next());
-      break;
-    case NodeKind::kStruct:
-      for (const Node& k : node.kids) v.kids.push_back(decode(k, r, n));
-      break;
-    case NodeKind::kPointer: v.kids.push_back(decode(node.kids[0], r, n)); break;
-    case NodeKind::kNull:
-    case NodeKind::kLess: break;
-    case NodeKind::kArray: {
-      const std::uint64_t count = node.count < 0 ? r.next() : static_cast<std::uint64_t>(node.count);
-      if (count > static_cast<std::uint64_t>(kMaxArrayLength) * 1024) {  // a damaged stream
-        r.ok = false;
-        break;
-      }
-      for (std::uint64_t i = 0; i < count && r.ok; ++i) v.kids.push_back(decode(node.kids[0], r, n));
-      break;
-    }
-  }
-  return v;
-}
-
-void encode(const Node& node, const Value& v, unsigned n, std::vector<std::uint64_t>* out) {
-  switch (node.kind) {
-    case NodeKind::kScalar: out->push_back(v.scalar); return;
-    case NodeKind::kMask:
-      for (unsigned i = 0; i < words_of(n); ++i) {
-        std::uint64_t w = i < v.words.size() ? v.words[i] : 0;
-        if (i == n / 64 && n % 64) w &= (1ULL << (n % 64)) - 1;  // no bit at or past n
-        out->push_back(w);
-      }
-      return;
-    case NodeKind::kStruct:
-      for (std::size_t i = 0; i < node.kids.size(); ++i) encode(node.kids[i], v.kids[i], n, out);
-      return;
-    case NodeKind::kPointer: encode(node.kids[0], v.kids[0], n, out); return;
-    case NodeKind::kNull:
-    case NodeKind::kLess: return;
-    case NodeKind::kArray:
-      if (node.count < 0) out->push_back(v.kids.size());
-      for (const Value& e : v.kids) encode(node.kids[0], e, n, out);
-      return;
-  }
-}
-
-// The input's top-level values, globals then the parameters that are not
-// lengths, with the node of each.
-struct Tree {
-  unsigned n = 1;
-  std::vector<const Node*> nodes;
-  std::vector<Value> values;
-};
-
-std::vector<const Node*> top_nodes(const Layout& layout) {
-  std::vector<const Node*> nodes;
-  for (const Slot& s : layout.globals) nodes.push_back(&s.node);
-  for (const Slot& s : layout.params)
-    if (!s.is_length) nodes.push_back(&s.node);
-  return nodes;
-}
-
-bool decode_input(const Layout& layout, const Input& in, Tree* t) {
-  t->n = in.nr_cpu_ids;
-  t->nodes = top_nodes(layout);
-  Reader r{in.values};
-  for (const Node* node : t->nodes) t->values.push_back(decode(*node, r, in.nr_cpu_ids));
-  return r.ok && r.at == in.values.size();
-}
-
-Input encode_input(const Tree& t) {
-  Input in;
-  in.nr_cpu_ids = t.n;
-  for (std::size_t i = 0; i < t.nodes.size(); ++i) encode(*t.nodes[i], t.values[i], t.n, &in.values);
-  return in;
-}
-
-// ---- the domain ------------------------------------------------------------
-
-std::uint64_t key_of(const Node& e, const Value& v) {
-  return e.kind == NodeKind::kScalar ? v.scalar : v.kids.empty() ? 0 : v.kids[0].scalar;
-}
-
-bool value_in_domain(const Node& node, const Value& v, unsigned n) {
-  switch (node.kind) {
-    case NodeKind::kScalar: {
-      const auto [lo, hi] = scalar_domain(node, node.spec, n);
-      const I128 x = scalar_of(node, v.scalar);
-      return x >= lo && x <= hi && (node.is_signed || node.bits >= 64 || v.scalar >> node.bits == 0);
-    }
-    case NodeKind::kMask:
-      for (unsigned b = n; b < words_of(n) * 64; ++b)
-        if ((v.words[b / 64] >> (b % 64)) & 1) return false;
-      return true;
-    case NodeKind::kStruct:
-    case NodeKind::kPointer:
-      for (std::size_t i = 0; i < v.kids.size(); ++i)
-        if (!value_in_domain(node.kids[i], v.kids[i], n)) return false;
-      return true;
-    case NodeKind::kNull:
-    case NodeKind::kLess: return true;
-    case NodeKind::kArray: {
-      const Node& e = node.kids[0];
-      if (dynamic(node)) {
-        const auto len = static_cast<std::int64_t>(v.kids.size());
-        const std::int64_t lo = std::max<std::int64_t>(node.spec.lo ? node.spec.lo->at(n) : 0, 0);
-        const std::int64_t hi = std::min<std::int64_t>(node.spec.hi ? node.spec.hi->at(n) : kMaxArrayLength,
-                                                       kMaxArrayLength);
-        if (len < lo || len > std::max(lo, hi)) return false;
-      }
-      std::vector<std::uint64_t> before;  // nested: the element before, as the generator ORs it
-      for (std::size_t i = 0; i < v.kids.size(); ++i) {
-        if (!value_in_domain(e, v.kids[i], n)) return false;
-        if (node.spec.nested) {
-          std::vector<std::uint64_t> flat;
-          encode(e, v.kids[i], n, &flat);
-          for (std::size_t w = 0; w < before.size() && w < flat.size(); ++w)
-            if ((before[w] & ~flat[w]) != 0) return false;
-          before = std::move(flat);
-        }
-        if (i == 0) continue;
-        if (node.spec.heap && i >= 2 &&
-            scalar_of(e.kind == NodeKind::kScalar ? e : e.kids[0], key_of(e, v.kids[i])) <
-                scalar_of(e.kind == NodeKind::kScalar ? e : e.kids[0], key_of(e, v.kids[i - 1])))
-          return false;
-      }
-      return true;
-    }
-  }
-  return true;
-}
+using namespace tree;
 
 // ---- the smaller neighbours -----------------------------------------------
 
-// Each editable place of a tree, in walk order: the edits one makes.
+// Each editable place of a tree, in walk order: the edits one makes, and
+// (a scalar's) the finer steps, offered after every place's first edits.
 using Edit = std::function<void(Value&)>;
 struct Place {
   std::vector<std::size_t> path;  // top-level index, then kid indexes
   std::vector<Edit> edits;
+  std::vector<Edit> finer;
 };
 
 I128 toward_zero_target(const Node& node, unsigned n) {
@@ -194,14 +39,27 @@ I128 toward_zero_target(const Node& node, unsigned n) {
   return lo > 0 ? lo : hi < 0 ? hi : 0;
 }
 
+// A scalar x moves towards its goal (0, or the domain's end nearest it), to
+// the goal plus 1, 2, 4, ... and to x less d/2, d/4, ..., 1 (d the distance),
+// the nearest to the goal first: the goal, one past it and halfway are the
+// first edits, the rest the finer ones. A finding that holds from some
+// boundary between the goal and x on is then reached in about log2 of the
+// boundary's distance from the goal rounds (the steps from the goal bracket
+// it, those from x close in), where halfway-or-one-step crawled a step a
+// round.
 void scalar_edits(const Node& node, const Value& v, unsigned n, Place* p) {
   const I128 x = scalar_of(node, v.scalar), goal = toward_zero_target(node, n);
   if (x == goal) return;
-  const I128 targets[] = {goal, goal + (x - goal) / 2, x > goal ? x - 1 : x + 1};  // the nearest to goal first
-  for (std::size_t i = 0; i < std::size(targets); ++i) {
-    const I128 t = targets[i];
-    if (t != x && (i == 0 || t != targets[i - 1]))
-      p->edits.push_back([t](Value& w) { w.scalar = static_cast<std::uint64_t>(t); });
+  const I128 d = x > goal ? x - goal : goal - x, dir = x > goal ? 1 : -1;
+  std::vector<I128> away{0};  // distances from the goal
+  for (I128 s = 1; s < d; s *= 2) away.push_back(s);
+  for (I128 s = d / 2; s > 0; s /= 2) away.push_back(d - s);
+  std::sort(away.begin(), away.end());
+  away.erase(std::unique(away.begin(), away.end()), away.end());
+  for (const I128 a : away) {
+    const I128 t = goal + dir * a;
+    const bool first = a <= 1 || a == d / 2;
+    (first ? p->edits : p->finer).push_back([t](Value& w) { w.scalar = static_cast<std::uint64_t>(t); });
   }
 }
 
@@ -427,13 +285,16 @@ std::vector<Input> shrink_candidates(const Layout& layout, const Input& input, b
   std::vector<Place> structural, leaves;
   for (std::size_t i = 0; i < tree.nodes.size(); ++i)
     collect(*tree.nodes[i], tree.values[i], tree.n, {i}, &structural, &leaves);
+  auto offer_each = [&](const Place& p, const std::vector<Edit>& edits) {
+    for (const Edit& e : edits) {
+      Tree t = tree;
+      e(at(t, p.path));
+      offer(t);
+    }
+  };
   for (const auto* places : {&structural, &leaves})
-    for (const Place& p : *places)
-      for (const Edit& e : p.edits) {
-        Tree t = tree;
-        e(at(t, p.path));
-        offer(t);
-      }
+    for (const Place& p : *places) offer_each(p, p.edits);
+  for (const Place& p : leaves) offer_each(p, p.finer);
   return out;
 }
 
@@ -542,7 +403,15 @@ std::vector<Input> grow_candidates(const Layout& layout, const Input& input, std
 std::string finding_signature(const Layout& layout, const Observation& a, const Observation& b,
                               FnLevel level) {
   if (a.fault && b.fault) return "fault:both";
-  if (a.fault || b.fault) return fmt::format("fault:{}:{}", a.fault ? "old" : "new", a.fault ? a.fault_what : b.fault_what);
+  if (a.fault || b.fault) {
+    // The fault's kind: its numbers (an index, a value that overflowed) may
+    // change while the input shrinks, the fault stays the same.
+    std::string kind;
+    for (const char c : a.fault ? a.fault_what : b.fault_what)
+      if (!std::isdigit(static_cast<unsigned char>(c))) kind += c;
+      else if (kind.empty() || kind.back() != '#') kind += '#';
+    return fmt::format("fault:{}:{}", a.fault ? "old" : "new", kind);
+  }
   // A row the spec declares intended is never the finding: minimising on it
   // could lose the row that is one, and the replay would not fail.
   const std::string row = first_differing_row(layout, a, b, level, !layout.intended.empty());

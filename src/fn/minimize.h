@@ -26,8 +26,9 @@
 
 namespace diffsched::fn {
 
-// At most this many candidates per round (the nearest to the input first).
-constexpr std::size_t kMaxShrinkCandidates = 160;
+// At most this many candidates per round: every place's first edits (the
+// nearest to the goal first), then the scalars' finer steps.
+constexpr std::size_t kMaxShrinkCandidates = 256;
 
 // keep_nr_cpu_ids: never lower nr_cpu_ids (the user fixed it, --nr-cpus).
 std::vector<Input> shrink_candidates(const Layout& layout, const Input& input, bool keep_nr_cpu_ids = false);

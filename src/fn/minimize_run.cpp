@@ -46,9 +46,9 @@ Minimized minimize_while(const Side& old_side, const Side& new_side, const WorkD
     };
     for (std::size_t k = c + 1; in_place(base) && k < next.size(); ++k) {
       if (!(x[k].run && y[k].run) || !in_place(next[k]) || !keeps(x[k], y[k])) continue;
-      bool took = false;  // k's edit: where it differs from the input both came from
-      for (std::size_t i = 0; i < before.values.size(); ++i)
-        if (next[k].values[i] != before.values[i] && merged.values[i] == base.values[i]) {
+      bool took = false;  // k's edit: where it differs from the input both came from,
+      for (std::size_t i = 0; i < before.values.size(); ++i)  // at words no edit taken changed
+        if (next[k].values[i] != before.values[i] && merged.values[i] == before.values[i]) {
           merged.values[i] = next[k].values[i];
           took = true;
         }

@@ -48,6 +48,7 @@ struct ParamSpec {
   std::optional<Bound> lo, hi;  // the domain: lo <= value <= hi
   bool nested = false;          // an array of masks: each holds the one before
   std::int64_t array = -1;      // a pointer: to this many elements
+  bool terminated = false;      // ... and a zeroed one after them, never drawn (`array N terminated`)
   std::string less;             // a callback: a counting `<` over this C type
   std::string cmp;              // a callback: a counting three-way comparison over this type
   bool swap = false;            // a callback: the harness's counting swap

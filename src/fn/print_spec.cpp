@@ -44,8 +44,10 @@ std::string int_text(I128 v) {
 struct Printer {
   std::string out;
   std::set<std::string> done;  // directives already written (a pointer's pointee keeps its path)
+  bool given_only = false;     // a covered global's refinements: only what a spec line set
 
   void line(const std::string& directive, const std::string& why) {
+    if (given_only && directive.starts_with("#")) return;
     if (!done.insert(directive).second) return;
     out += why.empty() ? directive + "\n" : fmt::format("{:<48} # {}\n", directive, why);
   }
@@ -56,6 +58,7 @@ struct Printer {
            n.c_type + ", the spec's domain");
       return;
     }
+    if (given_only) return;
     const I128 lo = n.is_bool || !n.is_signed ? 0 : -(static_cast<I128>(1) << (n.bits - 1));
     const I128 hi = n.is_bool ? 1 : (static_cast<I128>(1) << (n.is_signed ? n.bits - 1 : n.bits)) - 1;
     const std::string d = fmt::format("param {} range {} {}", path, int_text(lo), int_text(hi));
@@ -114,6 +117,9 @@ struct Printer {
         if (!s.ring.empty())
           line(fmt::format("param {} ring {} {}", path, s.ring, n.count),
                "that many structs, each one's link to the next, the last's to the first");
+        else if (n.by_pointer && s.terminated)
+          line(fmt::format("param {} array {} terminated", path, n.count),
+               "a pointer to that many and a zeroed one after them");
         else if (n.by_pointer)
           line(fmt::format("param {} array {}", path, n.count), "a pointer to that many");
         if (n.count < 0)
@@ -178,9 +184,12 @@ std::string print(const Side& a, const Side& b, const Spec& spec, const std::str
     std::string by;
     for (const auto& f : g.read_by) by += (by.empty() ? "" : ", ") + f + "()";
     const auto it = spec.globals.find(g.name);
+    const bool integer = g.type.kind == TypeKind::kInteger || g.type.kind == TypeKind::kEnum ||
+                         g.type.kind == TypeKind::kBool;
     if (hidden.count(g.name))
       p.line(fmt::format("# global {} input", g.name),
-             fmt::format("NOT COVERED: read by {}; choose `input` or `= VALUE`", by));
+             fmt::format("NOT COVERED: read by {}; choose `input` or {}", by,
+                         integer ? "`= VALUE`" : "`scratch` (a work area, not compared)"));
     else if (it != spec.globals.end() && !it->second.fn.empty())
       p.line(fmt::format("global {} fn {}", g.name, it->second.fn), "a function of the file");
     else if (it != spec.globals.end() && it->second.constant)
@@ -189,6 +198,15 @@ std::string print(const Side& a, const Side& b, const Spec& spec, const std::str
       p.line(fmt::format("global {} scratch", g.name), "generated per call, not compared");
     else if (it != spec.globals.end())
       p.line(fmt::format("global {} input", g.name), "generated from its type per call");
+    // A covered global's `param NAME...` lines (a table's length, a level's
+    // callback, a field's range), as the spec gave them.
+    for (const Side* side : {&a, &b})
+      for (const Slot& slot : side->layout.globals)
+        if (slot.name == g.name && it != spec.globals.end() && it->second.fn.empty() && !it->second.constant) {
+          p.given_only = true;
+          p.node(slot.node, slot.name);
+          p.given_only = false;
+        }
     else if (g.in_shim)
       p.line(fmt::format("# {}: the shim's", g.name),
              "its value, not an input (nr_cpu_ids, the CPU masks: per input; the rest fixed)");

@@ -1,5 +1,6 @@
 // diffsched fn: one side's steps (sides.h).
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -33,6 +34,54 @@ std::vector<std::string> sanitizer_flags() {
           "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer"};
 }
 
+// A sanitizer report's first line, without what changes from run to run:
+// an AddressSanitizer report is its kind ("SEGV", "heap-buffer-overflow",
+// "attempting double-free"; the words before its first address, `on`, `at`
+// or `(`), and " on a null pointer" when the report's hint says the address
+// is in the zero page; an UndefinedBehaviorSanitizer report its message with
+// every address (0x and six or more hex digits) written `0x...`.
+std::string sanitizer_summary(std::string_view log) {
+  std::string asan, ubsan;
+  bool null_page = false;
+  for (std::size_t at = 0; at < log.size();) {
+    std::size_t end = log.find('\n', at);
+    if (end == std::string_view::npos) end = log.size();
+    const std::string_view line = log.substr(at, end - at);
+    at = end + 1;
+    if (const auto a = line.find("ERROR: AddressSanitizer: "); a != std::string_view::npos && asan.empty()) {
+      std::istringstream words{std::string(line.substr(a + 25))};
+      for (std::string w; words >> w;) {
+        if (w == "on" || w == "at" || w.rfind("0x", 0) == 0 || w.rfind("(", 0) == 0 || w.rfind("[", 0) == 0) break;
+        const bool colon = w.back() == ':';
+        if (colon) w.pop_back();
+        asan += (asan.empty() ? "" : " ") + w;
+        if (colon) break;
+      }
+      if (asan.empty()) asan = "unknown";
+      asan = "AddressSanitizer: " + asan;
+    } else if (line.find("address points to the zero page") != std::string_view::npos) {
+      null_page = true;
+    } else if (const auto u = line.find("runtime error: "); u != std::string_view::npos && ubsan.empty() && asan.empty()) {
+      const std::string_view msg = line.substr(u + 15);
+      for (std::size_t i = 0; i < msg.size();) {
+        std::size_t j = i + 2;
+        if (msg.compare(i, 2, "0x") == 0) {
+          while (j < msg.size() && std::isxdigit(static_cast<unsigned char>(msg[j]))) ++j;
+          if (j - i - 2 >= 6) {
+            ubsan += "0x...";
+            i = j;
+            continue;
+          }
+        }
+        ubsan += msg[i++];
+      }
+      ubsan = "UndefinedBehaviorSanitizer: " + ubsan;
+    }
+  }
+  if (!asan.empty()) return null_page ? asan + " on a null pointer" : asan;
+  return ubsan;
+}
+
 namespace {
 
 // The harness's exit statuses for sanitizer reports (ASAN_OPTIONS,
@@ -43,16 +92,7 @@ constexpr int kAsanExit = 86, kUbsanExit = 87, kHarnessBadBatch = 2;
 // What a crashed run's log says, for display only (the verdict comes from
 // the exit status and the records).
 std::string fault_of(int rc, const fs::path& log, double deadline) {
-  std::istringstream in(tools::read_text(log));
-  for (std::string line; std::getline(in, line);) {
-    if (auto at = line.find("ERROR: AddressSanitizer:"); at != std::string::npos) {
-      std::string what = line.substr(at + 7);
-      if (auto on = what.find(" on address"); on != std::string::npos) what.resize(on);
-      return what;
-    }
-    if (auto at = line.find("runtime error:"); at != std::string::npos)
-      return "UndefinedBehaviorSanitizer: " + line.substr(at + 15);
-  }
+  if (std::string what = sanitizer_summary(tools::read_text(log)); !what.empty()) return what;
   if (rc == tools::kExitTimedOut) return fmt::format("hang: no return within {} s", deadline);
   if (rc == 128 + 14) return fmt::format("hang: no return within {} s (SIGALRM)", kHangSeconds);
   if (rc > 128) return fmt::format("signal {}", rc - 128);
@@ -108,8 +148,20 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error,
     return false;
   }
   if (!side.x.diagnostics.empty()) {  // "LINE: message"
+    const std::string& first = side.x.diagnostics.front();
+    // sched_feat(X) is the shim's KSHIM_SCHED_FEAT_X: a feature of another
+    // era than the shim's is named as the file spells it.
+    constexpr std::string_view kFeat = "'KSHIM_SCHED_FEAT_";
+    if (const auto at = first.find(kFeat); at != std::string::npos) {
+      const std::string feat = first.substr(at + kFeat.size(), first.find('\'', at + kFeat.size()) - at - kFeat.size());
+      *error = fmt::format("{} side {}:{}: sched_feat({}) is a scheduler feature the shim does not model "
+                           "(its features are v6.1's, with their defaults: kshim/include/kshim/sched_fair.h) "
+                           "(the extracted unit of {}() does not compile)",
+                           side.role, side.file, first.substr(0, first.find(':')), feat, side.function);
+      return false;
+    }
     *error = fmt::format("{} side {}:{} (the extracted unit of {}() does not compile)", side.role,
-                         side.file, side.x.diagnostics.front(), side.function);
+                         side.file, first, side.function);
     // A header the shim lacks is the likely cause of an unknown name: say so.
     if (!side.x.missing_includes.empty())
       *error += fmt::format("; the shim cannot resolve #include {}, which may declare it",
@@ -118,8 +170,18 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error,
   }
   // An external function the shim lacks becomes a stub (stubs.cpp), in build_layout.
   if (!side.x.missing_includes.empty()) {
-    *error = fmt::format("{}: the shim cannot resolve #include {}", where,
-                         side.x.missing_includes.front());
+    // Refused even when the unit compiles: a header may define what the
+    // function uses without any error where it is missing (an X-macro list
+    // left empty makes a mask 0), so it is never guessed.
+    *error = fmt::format("{}: the shim cannot resolve #include {}{}, and a header is never guessed "
+                         "(one left empty can change what compiles without an error): add it to "
+                         "the shim (kshim/include), or check a copy of the file without the line "
+                         "if {}() needs nothing from it",
+                         where, side.x.missing_includes.front(),
+                         side.x.missing_includes.size() > 1
+                             ? fmt::format(" (and {} more)", side.x.missing_includes.size() - 1)
+                             : "",
+                         side.function);
     return false;
   }
   Extraction pruned;

@@ -58,6 +58,11 @@ std::vector<std::string> sanitizer_flags();
 // The first line of a compiler's or a harness's log that says `error:`, or "".
 std::string first_error_line(const std::filesystem::path& log);
 
+// A sanitizer report's first line without what changes from run to run
+// (addresses, pc, registers): the fault as a verdict shows it and a
+// finding's signature keeps it; "" when the log has no report.
+std::string sanitizer_summary(std::string_view log);
+
 // Builds the side's harness: false with *error the first compiler error.
 // With clock_reps > 0 the timing build instead (side.clock_exe): -O2, no
 // sanitizer and no coverage, each input's call timed clock_reps times and

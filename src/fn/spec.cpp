@@ -5,6 +5,9 @@
 //                             a bound is an integer or nr_cpu_ids[+-K]
 //   param NAME nested         an array of masks: each holds the one before
 //   param NAME array N        a pointer: to N elements (allocated exactly)
+//   param NAME array N terminated
+//                             the same and one zeroed element after them, never
+//                             drawn (a table walked to its `{ NULL, }`)
 //   param NAME heap           an array: its elements after the first sorted
 //                             ascending (a min-heap), the first any value
 //   param NAME less TYPE      a comparison callback `bool (*)(const void *,
@@ -143,11 +146,13 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
       spec->params[w[1]].scratch = true;
       return {};
     }
-    if (w.size() == 4 && w[2] == "array") {
+    if ((w.size() == 4 || w.size() == 5) && w[2] == "array") {
       std::int64_t n = 0;
-      if (!parse_int(w[3], &n) || n < 0 || n > kMaxArrayLength)
-        return fmt::format("`param NAME array N`: N from 0 to {}", kMaxArrayLength);
+      if (!parse_int(w[3], &n) || n < 0 || n > kMaxArrayLength || (w.size() == 5 && w[4] != "terminated"))
+        return fmt::format("`param NAME array N [terminated]`: N from 0 to {} (terminated: a zeroed "
+                           "element after them, as `{{ NULL, }}` ends a table)", kMaxArrayLength);
       spec->params[w[1]].array = n;
+      spec->params[w[1]].terminated = w.size() == 5;
       return {};
     }
     if (w.size() >= 3 && w[2] == "ring") {
@@ -182,7 +187,7 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
     Bound lo, hi;
     if (w.size() != 5 || w[2] != "range" || !parse_bound(w[3], &lo) || !parse_bound(w[4], &hi))
       return "the form is `param NAME range LO HI` (a bound: an integer or nr_cpu_ids[+-K]) "
-             "or `param NAME nested|heap|scratch|null|fn FUNCTION|array N|ring FIELD N|less TYPE|cmp "
+             "or `param NAME nested|heap|scratch|null|fn FUNCTION|array N [terminated]|ring FIELD N|less TYPE|cmp "
              "TYPE|swap [TYPE]|elements TYPE [num=NAME] [size=NAME|N]`";
     spec->params[w[1]].lo = lo;
     spec->params[w[1]].hi = hi;

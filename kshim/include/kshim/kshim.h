@@ -31,6 +31,22 @@
 #define KSHIM_KERNEL_VERSION KSHIM_KV(6, 19)
 #endif
 
+/* ---- include/linux/kconfig.h (the kernel's build includes it first) ------ */
+/* IS_ENABLED(CONFIG_X) and the like, in #if and in C: 1 when CONFIG_X (or,
+ * for a module, CONFIG_X_MODULE) is defined as 1, as Kconfig defines the
+ * options that are on (the shim's CONFIG_NUMA, --config CONFIG_X), else 0.
+ * An option defined as 1 turns `__kshim_on_##x` into `0,`, so that the
+ * second argument picked is 1; anything else leaves one argument before 0. */
+#define __kshim_on_1 0,
+#define __kshim_second(ignored, val, ...) val
+#define __kshim_pick(arg1_or_junk) __kshim_second(arg1_or_junk 1, 0, 0)
+#define __kshim_paste_on(val) __kshim_pick(__kshim_on_##val)
+#define __is_defined(x) __kshim_paste_on(x)
+#define IS_BUILTIN(option) __is_defined(option)
+#define IS_MODULE(option) __is_defined(option##_MODULE)
+#define IS_ENABLED(option) (IS_BUILTIN(option) || IS_MODULE(option))
+#define IS_REACHABLE(option) (IS_BUILTIN(option) || (IS_MODULE(option) && __is_defined(MODULE)))
+
 /* ---- include/linux/types.h, compiler.h ---------------------------------- */
 typedef unsigned char u8;
 typedef unsigned short u16;
@@ -153,6 +169,48 @@ void kshim_warn(const char *file, int line, const char *cond);
 #define WARN_ONCE(cond, ...) WARN(cond, __VA_ARGS__)
 #define BUG_ON(cond) do { if (unlikely(cond)) kshim_warn(__FILE__, __LINE__, "BUG_ON(" #cond ")"); } while (0)
 #define BUG() kshim_warn(__FILE__, __LINE__, "BUG()")
+
+/* ---- include/linux/printk.h: messages, not observed ----------------------
+ * printk() evaluates its arguments (a call among them runs, as in the
+ * kernel) and prints nothing: a message is not compared. pr_debug() and
+ * no_printk() are the kernel's without DEBUG: type-checked, not evaluated. */
+#define KERN_SOH "\001"
+#define KERN_EMERG KERN_SOH "0"
+#define KERN_ALERT KERN_SOH "1"
+#define KERN_CRIT KERN_SOH "2"
+#define KERN_ERR KERN_SOH "3"
+#define KERN_WARNING KERN_SOH "4"
+#define KERN_NOTICE KERN_SOH "5"
+#define KERN_INFO KERN_SOH "6"
+#define KERN_DEBUG KERN_SOH "7"
+#define KERN_DEFAULT ""
+#define KERN_CONT KERN_SOH "c"
+#ifndef KBUILD_MODNAME
+#define KBUILD_MODNAME "kshim"
+#endif
+#ifndef pr_fmt
+#define pr_fmt(fmt) fmt
+#endif
+static inline __attribute__((format(printf, 1, 2))) int printk(const char *fmt, ...) { (void)fmt; return 0; }
+#define printk_deferred printk
+#define no_printk(fmt, ...) ({ if (0) printk(fmt, ##__VA_ARGS__); 0; })
+#define pr_emerg(fmt, ...) printk(KERN_EMERG pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_alert(fmt, ...) printk(KERN_ALERT pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_crit(fmt, ...) printk(KERN_CRIT pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_err(fmt, ...) printk(KERN_ERR pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warn(fmt, ...) printk(KERN_WARNING pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_warning pr_warn
+#define pr_notice(fmt, ...) printk(KERN_NOTICE pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_info(fmt, ...) printk(KERN_INFO pr_fmt(fmt), ##__VA_ARGS__)
+#define pr_cont(fmt, ...) printk(KERN_CONT fmt, ##__VA_ARGS__)
+#define pr_debug(fmt, ...) no_printk(KERN_DEBUG pr_fmt(fmt), ##__VA_ARGS__)
+#define printk_once printk
+#define pr_err_once pr_err
+#define pr_warn_once pr_warn
+#define pr_info_once pr_info
+#define pr_err_ratelimited pr_err
+#define pr_warn_ratelimited pr_warn
+#define pr_info_ratelimited pr_info
 
 /* ---- allocation (include/linux/slab.h, gfp.h) ---------------------------- */
 #define GFP_KERNEL 0x1u

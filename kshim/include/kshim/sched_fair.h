@@ -61,6 +61,24 @@ enum cpu_idle_type {
 #define SD_OVERLAP			0x1000
 #define SD_NUMA				0x2000
 
+/* The flags' bit numbers (__SD_BALANCE_NEWIDLE is 0, ...) from the list of
+ * <linux/sched/sd_flags.h>, as the kernel's enum; the values above are
+ * 1 << each. A flag's name and meta flags (sd_flag_debug[], defined by
+ * topology.c from the same list). */
+enum {
+#define SD_FLAG(name, mflags) __##name,
+#include <linux/sched/sd_flags.h>
+#undef SD_FLAG
+	__SD_FLAG_CNT,
+};
+struct sd_flag_debug {
+	unsigned int meta_flags;
+	char *name;
+};
+extern const struct sd_flag_debug sd_flag_debug[];
+_Static_assert(SD_BALANCE_NEWIDLE == 1 << __SD_BALANCE_NEWIDLE && SD_NUMA == 1 << __SD_NUMA &&
+	       __SD_FLAG_CNT == 14, "the SD_* values and <linux/sched/sd_flags.h> disagree");
+
 /* What the domains of one LLC share: the idle-core hint and (v6.0+) the
  * SIS_UTIL scan budget. */
 struct sched_domain_shared {

@@ -73,11 +73,11 @@ select-idle-cpu-mask-only)
   replays
   ;;
 select-idle-cpu-hidden)
-  # Without the spec: the LLC's shared state (the SIS_UTIL budget) is named;
-  # with it covered, the function's per-CPU scratch mask.
+  # Without the spec: the LLC's shared state (the SIS_UTIL budget) and the
+  # per-CPU scratch mask are named at once; with the first covered, the second.
   edit sic-budget
   run 2 fn --old "$tmp/sic-budget.c" --new "$old" --function select_idle_cpu
-  has "hidden global: select_idle_cpu\(\) reads the global .sd_llc_shared."
+  has "hidden globals: select_idle_cpu\(\) reads the globals .sd_llc_shared. .*, .select_rq_mask. "
   echo "global sd_llc_shared input" >"$tmp/llc.fnspec"
   run 2 fn --old "$tmp/sic-budget.c" --new "$old" --function select_idle_cpu --spec "$tmp/llc.fnspec"
   has "hidden global: select_idle_cpu\(\) reads the global .select_rq_mask."
