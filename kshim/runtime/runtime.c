@@ -17,6 +17,7 @@ unsigned int nr_cpu_ids = 1;
 struct cpumask __cpu_possible_mask, __cpu_present_mask, __cpu_online_mask, __cpu_active_mask;
 unsigned long kshim_cpu_capacity[NR_CPUS];
 struct static_key_false sched_asym_cpucapacity;
+struct static_key_false sched_cluster_active; /* sched_fair.h: off, never set */
 extern unsigned int kshim_distribute_prev; /* bitmap.c: cpumask_any_distribute() */
 
 /* kshim/sched_fair.h: the run queues, the LLC domains and the clock tick,

@@ -84,8 +84,11 @@ add_test(NAME fn.files.function-absent
          COMMAND ${fn_expect} 2 "^diffsched: error: old side .*feat-unknown.c: no function `renamed_since_v6_6` is defined in it \\(the name does not occur in the file" --
                  --old ${fn_in}/feat-unknown.c --new ${fn_in}/feat-unknown.c --function renamed_since_v6_6)
 add_test(NAME fn.files.sched-feat-unknown
-         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*feat-unknown.c:7: sched_feat\\(PLACE_LAG\\) is a scheduler feature the shim does not model \\(its features are v6.1's" --
-                 --old ${fn_in}/feat-unknown.c --new ${fn_in}/feat-unknown.c --function lag_placed)
+         COMMAND ${fn_expect} 2 "^diffsched: error: old side .*feat-unknown.c:15: sched_feat\\(LB_BIAS\\) is a scheduler feature the shim does not model \\(its features are v5.10 to v7.2's" --
+                 --old ${fn_in}/feat-unknown.c --new ${fn_in}/feat-unknown.c --function load_biased)
+add_test(NAME fn.files.sched-feat-eevdf
+         COMMAND ${fn_expect} 0 "^verdict: equivalent \\(60 inputs" --
+                 --old ${fn_in}/feat-unknown.c --new ${fn_in}/feat-unknown.c --function lag_placed --runs 60)
 # `int cpu` drawn from the whole range: both sides fault past the run
 # queues; the finding names the spec line, which then makes it equivalent.
 add_test(NAME fn.hint.cpu-param
@@ -94,7 +97,7 @@ add_test(NAME fn.hint.cpu-param
 add_test(NAME fn.hint.cpu-param-bounded
          COMMAND ${fn_expect} 0 "^verdict: equivalent \\(300 inputs" --
                  --old ${fn_in}/cpu-param.c --new ${fn_in}/cpu-param.c --function rq_running --spec ${fn_in}/cpu-param.fnspec)
-set_tests_properties(fn.files.function-absent fn.files.sched-feat-unknown fn.hint.cpu-param fn.hint.cpu-param-bounded
+set_tests_properties(fn.files.function-absent fn.files.sched-feat-unknown fn.files.sched-feat-eevdf fn.hint.cpu-param fn.hint.cpu-param-bounded
                      PROPERTIES LABELS "fn" TIMEOUT 300)
 # printk() and pr_*() (the shim's <linux/printk.h>): messages not compared,
 # arguments evaluated as in the kernel (a dropped side effect is a finding),

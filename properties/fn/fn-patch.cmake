@@ -5,7 +5,7 @@
 set(fn_patch_script ${CMAKE_CURRENT_SOURCE_DIR}/fn/fn-patch.sh $<TARGET_FILE:diffsched>
                     ${PROJECT_SOURCE_DIR} ${check_patch_tree})
 foreach(case format-patch mbox plain-diff bad-hunk nothing-checkable stubbed git
-             print-spec-hidden verdict-json-error fuzz config)
+             print-spec-hidden verdict-json-error fuzz config era)
   add_test(NAME fn.patch.${case} COMMAND ${fn_patch_script} ${case})
   set_tests_properties(fn.patch.${case} PROPERTIES LABELS "fn;patch" TIMEOUT 300)
 endforeach()

@@ -131,6 +131,28 @@ config)
   run 2 fn --patch "$tmp/p.diff" --tree "$tmp/tree" --config WALK
   one_error_line "--config WALK: the form is --config CONFIG_NAME"
   ;;
+era)
+  # The tree's Makefile names its kernel (5.10): every function's run is
+  # built at that era though the staged copy holds no Makefile. The patch
+  # spells the v5.10 value of the LLC flag out (bit 7): equivalent there;
+  # at the default era the name is not in the list (v6.9 renamed it), and at
+  # the newest era that builds, v6.8, the bit is 10: a finding.
+  fi=$src/properties/fn/inputs/era-tree
+  mkdir -p "$tmp/a/kernel/sched" "$tmp/b/kernel/sched"
+  cp "$fi/kernel/sched/llc-flag.c" "$tmp/a/kernel/sched/llc-flag.c"
+  sed 's/sd->flags & SD_SHARE_PKG_RESOURCES)/sd->flags \& 0x0080)/' "$fi/kernel/sched/llc-flag.c" \
+    >"$tmp/b/kernel/sched/llc-flag.c"
+  (cd "$tmp" && diff -u a/kernel/sched/llc-flag.c b/kernel/sched/llc-flag.c >"$tmp/p.diff")
+  run 0 fn --patch "$tmp/p.diff" --tree "$fi" $fast
+  has "kernel/sched/llc-flag.c llc_flag: checked: equivalent"
+  mkdir -p "$tmp/tree/kernel/sched" && cp "$fi/kernel/sched/llc-flag.c" "$tmp/tree/kernel/sched/"
+  run 1 fn --patch "$tmp/p.diff" --tree "$tmp/tree" $fast
+  has "kernel/sched/llc-flag.c llc_flag: checked: finding"
+  run 0 fn --patch "$tmp/p.diff" --tree "$tmp/tree" $fast --kernel-version 5.10
+  has "kernel/sched/llc-flag.c llc_flag: checked: equivalent"
+  run 2 fn --patch "$tmp/p.diff" --tree "$tmp/tree" --kernel-version 5
+  one_error_line "--kernel-version '5' is not a kernel version (MAJOR.MINOR, e.g. 6.1)"
+  ;;
 print-spec-hidden)
   # A global read and not covered: printed commented out, and exit 2.
   run 2 fn --old "$pairs/hidden-global/old.c" --new "$pairs/hidden-global/new.c" \

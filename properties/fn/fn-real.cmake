@@ -12,3 +12,6 @@ foreach(case can-migrate-task can-migrate-task-broken select-idle-cpu select-idl
   add_test(NAME fn.real.${case} COMMAND ${fn_real_script} ${case})
   set_tests_properties(fn.real.${case} PROPERTIES LABELS "fn;real" TIMEOUT 600)
 endforeach()
+# Two minimisations of 48 rounds over 128 drawn run queues (the run's and
+# its replay's): about 4 min each here.
+set_tests_properties(fn.real.find-idlest-group-busy PROPERTIES TIMEOUT 1200)

@@ -19,6 +19,7 @@
 
 #include "cli/commands.h"
 #include "fn/check.h"
+#include "fn/era.h"
 #include "fn/workdir.h"
 #include "io/load.h"
 #include "patch/apply.h"
@@ -62,6 +63,16 @@ int run_fn_patch(const fn::FnOptions& f, const PatchArgs& a) {
   if (!f.minimize) o.fn_args.push_back("--no-minimize");
   if (f.fuzz_seconds) o.fn_args.insert(o.fn_args.end(), {"--fuzz", std::to_string(f.fuzz_seconds)});
   for (const std::string& k : f.config) o.fn_args.insert(o.fn_args.end(), {"--config", k});
+  // The era: given, else the tree's Makefile (the staged copy holds only
+  // the files the patch touches); with --git, each function's run chooses.
+  std::string era = f.kernel_version;
+  if (!era.empty()) {
+    if (const std::string why = fn::check_fn_kernel_version(era); !why.empty())
+      return bad_input(fmt::format("--kernel-version {}", why));
+  } else if (a.git.empty()) {
+    if (const auto t = fn::tree_version(fs::path(a.tree) / "Makefile")) era = t->version;
+  }
+  if (!era.empty()) o.fn_args.insert(o.fn_args.end(), {"--kernel-version", era});
   o.fn_fuzz_seconds = f.fuzz_seconds;
   o.self = util::self_path();
   o.self_command = self_command();
@@ -134,6 +145,10 @@ Runner add_fn_command(CLI::App& app, bool perf) {
   sub->add_option("--config", o->config,
                   "CONFIG_X[=N]: a kernel option the shim leaves off, defined for both sides "
                   "(repeatable; the spec's `config` line; with --patch, for every function)");
+  sub->add_option("--kernel-version", o->kernel_version,
+                  "MAJOR.MINOR: the kernel era the shim builds both sides at (where kernels name "
+                  "or shape a thing differently; default: the Makefile of the tree a file is in, "
+                  "else the newest era both files build against; docs/fn.md \"Eras\")");
   sub->add_option("--spec", o->spec_file, "a .fnspec file (docs/fn.md: domains, globals, level)")
       ->check(CLI::ExistingFile);
   sub->add_flag("--json", o->json, "one JSON verdict object on stdout");

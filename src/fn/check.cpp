@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fn/check.h"
+#include "fn/era.h"
 #include "fn/exhaustive.h"
 #include "fn/fuzz.h"
 #include "fn/input_tree.h"
@@ -52,6 +53,7 @@ std::string base_command(const FnOptions& o) {
   c += fmt::format(" --level {}", o.level.empty() ? "exact" : o.level);
   if (!o.spec_file.empty()) c += " --spec " + util::shell_quote(o.spec_file);
   for (const std::string& k : o.config) c += " --config " + util::shell_quote(k);
+  if (!o.kernel_version.empty()) c += " --kernel-version " + o.kernel_version;
   return c;
 }
 
@@ -480,6 +482,13 @@ int run_fn(const FnOptions& o) {
     if (!parse_spec(text.str(), o.spec_file, &spec, &error)) return bad(error);
   }
   if (std::string error; !add_config_options(o.config, &spec, &error)) return bad(error);
+  if (!o.kernel_version.empty()) {
+    if (const std::string why = check_fn_kernel_version(o.kernel_version); !why.empty())
+      return bad(fmt::format("--kernel-version {}", why));
+    if (!spec.kernel.empty() && spec.kernel != o.kernel_version)
+      return bad(fmt::format("--kernel-version {}: the spec says `kernel {}`", o.kernel_version, spec.kernel));
+    spec.kernel = o.kernel_version;
+  }
   FnLevel level = FnLevel::kExact;
   const std::string level_text = !o.level.empty() ? o.level : spec.level;
   if (!level_text.empty() && !parse_level(level_text, &level))

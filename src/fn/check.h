@@ -37,6 +37,9 @@ struct FnOptions {
   // --config CONFIG_X[=N]: kernel options defined for both sides, as the
   // spec's `config` lines (the same option given both ways must agree).
   std::vector<std::string> config;
+  // --kernel-version MAJOR.MINOR: the shim's era ("" : the tree's, else
+  // the newest that builds; fn/era.h).
+  std::string kernel_version;
   std::uint64_t runs = 300;
   std::uint64_t seed = 1;
   unsigned nr_cpus = 0;  // 0: drawn per input from default_nr_cpus()

@@ -46,6 +46,11 @@ bool CType::is_cpumask_pointer() const {
   return kind == TypeKind::kPointer && t && t->is_cpumask_struct();
 }
 
+bool is_integer_global(const CType& type) {
+  return type.kind == TypeKind::kInteger || type.kind == TypeKind::kEnum ||
+         type.kind == TypeKind::kBool;
+}
+
 
 namespace detail {
 

@@ -85,6 +85,10 @@ struct CType {
   bool is_cpumask_struct() const;
 };
 
+// A global of this type is a scalar the spec can state (`global NAME = N`):
+// an integer, an enum or a bool.
+bool is_integer_global(const CType& type);
+
 // One piece of the file in the extracted unit: a source range of the input.
 enum class PieceKind { kInclude, kMacro, kType, kData, kFunction };
 std::string_view piece_kind_name(PieceKind kind);

@@ -25,7 +25,7 @@ json to_json(const FuzzConfig& c) {
   return {{"old", {{"file", c.old_file}, {"function", c.old_function}}},
           {"new", {{"file", c.new_file}, {"function", c.new_function}}},
           {"spec", c.spec_file}, {"level", c.level}, {"nr_cpus", c.nr_cpus}, {"stats", c.stats},
-          {"config", c.config}};
+          {"config", c.config}, {"kernel", c.kernel}};
 }
 
 bool from_json(const json& j, FuzzConfig* c) {
@@ -39,6 +39,7 @@ bool from_json(const json& j, FuzzConfig* c) {
     c->nr_cpus = j.at("nr_cpus").get<unsigned>();
     c->stats = j.at("stats").get<std::string>();
     c->config = j.at("config").get<std::vector<std::string>>();
+    c->kernel = j.at("kernel").get<std::string>();
   } catch (const json::exception&) {
     return false;
   }
@@ -197,7 +198,8 @@ bool fuzz_pair(const FnOptions& o, const Side& old_side, const Side& new_side, c
   const FuzzConfig config{fs::absolute(o.old_file).string(), o.old_function,
                           fs::absolute(o.new_file).string(), o.new_function,
                           o.spec_file.empty() ? "" : fs::absolute(o.spec_file).string(),
-                          o.level, o.nr_cpus, dir.stats().string(), o.config};
+                          o.level, o.nr_cpus, dir.stats().string(), o.config,
+                          old_side.layout.era};
   {
     std::ofstream f(dir.config());
     f << to_json(config).dump() << "\n";

@@ -45,6 +45,7 @@ struct FuzzConfig {
   unsigned nr_cpus = 0;
   std::string stats;  // where the runner writes {"runs", "seconds"}
   std::vector<std::string> config;  // FnOptions::config (--config)
+  std::string kernel;  // the era the pair was prepared at (Layout::era; "" : the default)
 };
 
 nlohmann::json to_json(const FuzzConfig& c);

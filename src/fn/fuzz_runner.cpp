@@ -75,6 +75,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
     if (std::string error; !sf || !parse_spec(st.str(), c.spec_file, &spec, &error)) stop(error);
   }
   if (std::string error; !add_config_options(c.config, &spec, &error)) stop(error);
+  spec.kernel = c.kernel;  // as the pair was prepared: the era is not chosen again
   auto* p = new Pair{{"old", c.old_file, c.old_function, {}}, {"new", c.new_file, c.new_function, {}}};
   const std::string level = !c.level.empty() ? c.level : spec.level;
   if (!level.empty() && !parse_level(level, &p->level)) stop("unknown level " + level);

@@ -490,8 +490,7 @@ bool global_slots(const Extraction& x, const Spec& spec, Layout* layout, std::st
       }
       // An integer may be a stated constant; a mask, a struct or a table may
       // be a work area the function fills before use (drawn, not compared).
-      const bool integer = g.type.kind == TypeKind::kInteger || g.type.kind == TypeKind::kEnum ||
-                           g.type.kind == TypeKind::kBool;
+      const bool integer = is_integer_global(g.type);
       const std::string fix =
           fn_pointer ? fmt::format("`global {} fn FUNCTION` (a function of the file)", g.name)
           : integer  ? fmt::format("`global {} input` or `global {} = VALUE`", g.name, g.name)

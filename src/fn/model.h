@@ -90,6 +90,8 @@ struct Spec {
   // ... those only --config gave: not refused when neither file names one
   // (with --patch, one option goes to every changed function's run).
   std::set<std::string> config_options;
+  // The shim's era, MAJOR.MINOR (--kernel-version; "" : chosen by era.h).
+  std::string kernel;
 };
 
 // Parses a .fnspec text; false with *error one line "FILE:LINE: why".
@@ -239,6 +241,10 @@ struct Layout {
   // shim's (nr_cpu_ids and the possible/present/online masks set per input,
   // the rest fixed, e.g. the zeroed run queues of kshim/sched_fair.h).
   std::vector<std::string> shim_state;
+  // The shim's era the sides were built at (fn/era.h): the version, "" for
+  // the default, and the run header's line saying how it was chosen.
+  std::string era;
+  std::string era_why;
   Node result;                // kind kScalar, or c_type "void" / a pointer
   bool result_void = false;
   bool result_pointer = false;

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "fn/check.h"
+#include "fn/era.h"
 #include "fn/sides.h"
 
 namespace diffsched::fn {
@@ -140,7 +141,7 @@ std::vector<const GlobalRead*> hidden_globals(const Extraction& x, const Spec& s
 }
 
 std::string print(const Side& a, const Side& b, const Spec& spec, const std::string& level,
-                  const std::set<std::string>& hidden) {
+                  const std::set<std::string>& hidden, const std::string& era_why) {
   Printer p;
   p.out = fmt::format(
       "# diffsched fn --print-spec: the spec inferred for {}() (docs/fn.md \"Spec files\")\n"
@@ -150,6 +151,7 @@ std::string print(const Side& a, const Side& b, const Spec& spec, const std::str
   p.line(fmt::format("level {}", level.empty() ? "exact" : level), "exact, multiset or sorted");
   if (spec.depth > 0)
     p.line(fmt::format("depth {}", spec.depth), "struct fields generated that many levels deep");
+  if (!spec.kernel.empty()) p.line("kernel " + spec.kernel, "the shim's era: " + era_why);
   for (const auto& [name, value] : spec.config)
     p.line(value == 1 ? "config " + name : fmt::format("config {} = {}", name, value),
            "a kernel option the shim leaves off, defined for both sides");
@@ -184,8 +186,7 @@ std::string print(const Side& a, const Side& b, const Spec& spec, const std::str
     std::string by;
     for (const auto& f : g.read_by) by += (by.empty() ? "" : ", ") + f + "()";
     const auto it = spec.globals.find(g.name);
-    const bool integer = g.type.kind == TypeKind::kInteger || g.type.kind == TypeKind::kEnum ||
-                         g.type.kind == TypeKind::kBool;
+    const bool integer = is_integer_global(g.type);
     if (hidden.count(g.name))
       p.line(fmt::format("# global {} input", g.name),
              fmt::format("NOT COVERED: read by {}; choose `input` or {}", by,
@@ -198,15 +199,6 @@ std::string print(const Side& a, const Side& b, const Spec& spec, const std::str
       p.line(fmt::format("global {} scratch", g.name), "generated per call, not compared");
     else if (it != spec.globals.end())
       p.line(fmt::format("global {} input", g.name), "generated from its type per call");
-    // A covered global's `param NAME...` lines (a table's length, a level's
-    // callback, a field's range), as the spec gave them.
-    for (const Side* side : {&a, &b})
-      for (const Slot& slot : side->layout.globals)
-        if (slot.name == g.name && it != spec.globals.end() && it->second.fn.empty() && !it->second.constant) {
-          p.given_only = true;
-          p.node(slot.node, slot.name);
-          p.given_only = false;
-        }
     else if (g.in_shim)
       p.line(fmt::format("# {}: the shim's", g.name),
              "its value, not an input (nr_cpu_ids, the CPU masks: per input; the rest fixed)");
@@ -214,6 +206,20 @@ std::string print(const Side& a, const Side& b, const Spec& spec, const std::str
       p.line(fmt::format("# {}: constant data", g.name), "not generated");
     else
       p.line(fmt::format("# {}: written only", g.name), "observed after each call, not generated");
+    // A covered global's `param NAME...` lines (a table's length, a level's
+    // callback, a field's range), as the spec gave them: once, from the
+    // first side that lays it out.
+    if (hidden.count(g.name) || it == spec.globals.end() || !it->second.fn.empty() || it->second.constant)
+      continue;
+    const Slot* covered = nullptr;
+    for (const Side* side : {&a, &b})
+      for (const Slot& slot : side->layout.globals)
+        if (!covered && slot.name == g.name) covered = &slot;
+    if (covered) {
+      p.given_only = true;
+      p.node(covered->node, covered->name);
+      p.given_only = false;
+    }
   }
   if (!spec.intended.empty()) p.out += "\n# intended differences\n";
   for (const std::string& r : spec.intended) p.line("intended " + r, "");
@@ -255,21 +261,34 @@ int print_spec(const FnOptions& o, const Spec& spec, const std::string& level) {
   std::set<std::string> uncovered;
   Side old_side{"old", o.old_file, o.old_function, {}};
   Side new_side{"new", o.new_file, o.new_function, {}};
-  for (int pass = 0; pass < 2; ++pass) {
-    bool again = false;
-    for (Side* s : {&old_side, &new_side}) {
-      std::string error;
-      if (prepare_side(*s, spec, &error, uncovered)) continue;
-      const auto hidden = s->x.ok() ? hidden_globals(s->x, spec) : std::vector<const GlobalRead*>{};
-      if (hidden.empty() || pass == 1) return bad(error);
-      for (const GlobalRead* g : hidden) again |= uncovered.insert(g->name).second;
+  auto prepare = [&](const Spec& at, std::string* error) {
+    uncovered.clear();
+    for (Side* s : {&old_side, &new_side}) s->x = {};
+    for (int pass = 0; pass < 2; ++pass) {
+      bool again = false;
+      for (Side* s : {&old_side, &new_side}) {
+        if (prepare_side(*s, at, error, uncovered)) continue;
+        const auto hidden = s->x.ok() ? hidden_globals(s->x, at) : std::vector<const GlobalRead*>{};
+        if (hidden.empty() || pass == 1) return false;
+        for (const GlobalRead* g : hidden) again |= uncovered.insert(g->name).second;
+      }
+      if (!again) break;
     }
-    if (!again) break;
-  }
-  if (const std::string why = join_sides(&old_side.layout, &new_side.layout); !why.empty())
-    return bad(fmt::format("the two versions take different inputs: {}", why));
-  if (const std::string why = spec_unused(spec, old_side, new_side); !why.empty()) return bad(why);
-  std::cout << print(old_side, new_side, spec, level, uncovered);
+    if (const std::string why = join_sides(&old_side.layout, &new_side.layout); !why.empty()) {
+      *error = fmt::format("the two versions take different inputs: {}", why);
+      return false;
+    }
+    *error = spec_unused(at, old_side, new_side);
+    return error->empty();
+  };
+  EraChoice era;
+  if (std::string error; !resolve_era(spec, o.old_file, o.new_file, prepare,
+                                      [&] { return unit_failed(old_side) || unit_failed(new_side); },
+                                      &era, &error))
+    return bad(error);
+  Spec at = spec;
+  at.kernel = era.version;
+  std::cout << print(old_side, new_side, at, level, uncovered, era.why);
   if (uncovered.empty()) return 0;
   std::string names;
   for (const std::string& g : uncovered) names += fmt::format("{}`{}`", names.empty() ? "" : ", ", g);

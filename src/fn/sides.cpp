@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "fn/sides.h"
+#include "fn/era.h"
 #include "fn/workdir.h"
 #include "kcheck/work.h"
 #include "tools/process.h"
@@ -138,6 +139,7 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error,
   for (const auto& [path, ps] : spec.params) root(ps.fn);
   for (const auto& [name, g] : spec.globals) root(g.fn);
   for (const auto& [name, value] : spec.config) eo.defines.push_back(fmt::format("{}={}", name, value));
+  if (!spec.kernel.empty()) eo.defines.push_back(era_define(spec.kernel));
   for (const auto& [name, s] : spec.stubs) eo.stubbed.push_back(name);
   side.x = extract_function_from_file(side.file, side.function, eo);
   const std::string where = fmt::format("{} side {}", side.role, side.file);
@@ -155,7 +157,7 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error,
     if (const auto at = first.find(kFeat); at != std::string::npos) {
       const std::string feat = first.substr(at + kFeat.size(), first.find('\'', at + kFeat.size()) - at - kFeat.size());
       *error = fmt::format("{} side {}:{}: sched_feat({}) is a scheduler feature the shim does not model "
-                           "(its features are v6.1's, with their defaults: kshim/include/kshim/sched_fair.h) "
+                           "(its features are v5.10 to v7.2's, with their defaults: kshim/include/kshim/sched_fair.h) "
                            "(the extracted unit of {}() does not compile)",
                            side.role, side.file, first.substr(0, first.find(':')), feat, side.function);
       return false;
@@ -196,15 +198,29 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error,
   return true;
 }
 
+bool unit_failed(const Side& side) { return side.x.ok() && !side.x.diagnostics.empty(); }
+
 bool prepare_pair(const Spec& spec, Side& old_side, Side& new_side, std::string* error) {
-  for (Side* s : {&old_side, &new_side})
-    if (!prepare_side(*s, spec, error)) return false;
-  if (const std::string why = join_sides(&old_side.layout, &new_side.layout); !why.empty()) {
-    *error = fmt::format("the two versions take different inputs: {}", why);
+  auto prepare = [&](const Spec& at, std::string* why) {
+    for (Side* s : {&old_side, &new_side}) s->x = {};
+    for (Side* s : {&old_side, &new_side})
+      if (!prepare_side(*s, at, why)) return false;
+    if (const std::string join = join_sides(&old_side.layout, &new_side.layout); !join.empty()) {
+      *why = fmt::format("the two versions take different inputs: {}", join);
+      return false;
+    }
+    *why = spec_unused(at, old_side, new_side);
+    return why->empty();
+  };
+  EraChoice era;
+  if (!resolve_era(spec, old_side.file, new_side.file, prepare,
+                   [&] { return unit_failed(old_side) || unit_failed(new_side); }, &era, error))
     return false;
+  for (Side* s : {&old_side, &new_side}) {
+    s->layout.era = era.version;
+    s->layout.era_why = era.why;
   }
-  *error = spec_unused(spec, old_side, new_side);
-  return error->empty();
+  return true;
 }
 
 namespace {

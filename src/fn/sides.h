@@ -46,7 +46,11 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error,
 
 // Both sides prepared, their stubs merged (model.h), the same inputs taken
 // and every spec entry used: false with *error one line.
+// The shim's era is chosen here (fn/era.h): layout.era and era_why.
 bool prepare_pair(const Spec& spec, Side& old_side, Side& new_side, std::string* error);
+
+// Whether the side's extracted unit did not compile (its file parsed).
+bool unit_failed(const Side& side);
 
 // "" or one line naming a spec entry that names nothing of either side.
 std::string spec_unused(const Spec& spec, const Side& a, const Side& b);

@@ -42,6 +42,8 @@
 //   stub NAME = VALUE         shim lacks: a stub (results drawn, or VALUE)
 //   config CONFIG_X [= N]     the kernel option defined (to N, default 1) for
 //                             both sides' parse and unit (the shim's are off)
+//   kernel MAJOR.MINOR        the shim's era both sides are built at (as
+//                             --kernel-version; fn/era.h)
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -50,6 +52,7 @@
 
 #include <fmt/format.h>
 
+#include "fn/era.h"
 #include "fn/model.h"
 
 namespace diffsched::fn {
@@ -110,6 +113,12 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
     if (w.size() != 2 || (w[1] != "exact" && w[1] != "multiset" && w[1] != "sorted"))
       return "the form is `level exact|multiset|sorted`";
     spec->level = w[1];
+    return {};
+  }
+  if (w[0] == "kernel") {
+    if (w.size() != 2) return "the form is `kernel MAJOR.MINOR` (the shim's era, e.g. `kernel 6.1`)";
+    if (const std::string why = check_fn_kernel_version(w[1]); !why.empty()) return why;
+    spec->kernel = w[1];
     return {};
   }
   if (w[0] == "depth") {
@@ -228,7 +237,7 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
 // {"param heap.less", "binding"}, {"global level", ""}; {"", ""} for a line
 // that has no subject (an unknown directive fails before this).
 std::pair<std::string, std::string> directive_key(const std::vector<std::string>& w) {
-  if (w[0] == "level" || w[0] == "depth") return {w[0], ""};
+  if (w[0] == "level" || w[0] == "depth" || w[0] == "kernel") return {w[0], ""};
   if ((w[0] == "global" || w[0] == "stub" || w[0] == "intended" || w[0] == "config") &&
       w.size() >= 2)
     return {w[0] + " " + w[1], ""};

@@ -342,6 +342,10 @@ std::pair<std::string, std::string> show_calls_diff(const Layout& layout, const 
 
 std::string outside_text(const Layout& layout, nlohmann::json* j) {
   std::string text;
+  if (!layout.era_why.empty()) {  // not the shim's default era (fn/era.h)
+    text += fmt::format("shim era: {}\n", layout.era_why);
+    (*j)["shim_era"] = layout.era;
+  }
   if (!layout.stubs.empty()) {  // the externals the shim lacks (docs/fn.md "Stubs")
     std::string names;
     (*j)["stubs"] = nlohmann::json::array();

@@ -32,14 +32,19 @@ std::optional<std::pair<unsigned, unsigned>> kernel_version_of(std::string_view 
   return std::pair{*major, *minor};
 }
 
-std::string check_kernel_version(std::string_view text) {
+std::string check_kernel_version_up_to(std::string_view text, unsigned max_major,
+                                       std::string_view example, std::string_view range) {
   const auto v = kernel_version_of(text);
   if (!v || text.find_first_not_of("0123456789.") != std::string_view::npos ||
       std::count(text.begin(), text.end(), '.') != 1)
-    return fmt::format("'{}' is not a kernel version (MAJOR.MINOR, e.g. 6.14)", text);
-  if (v->first < 3 || v->first > 6)
-    return fmt::format("'{}': the shim follows kernels 3.0 to 6.19", text);
+    return fmt::format("'{}' is not a kernel version (MAJOR.MINOR, e.g. {})", text, example);
+  if (v->first < 3 || v->first > max_major)
+    return fmt::format("'{}': the shim follows kernels {}", text, range);
   return {};
+}
+
+std::string check_kernel_version(std::string_view text) {
+  return check_kernel_version_up_to(text, 6, "6.14", "3.0 to 6.19");
 }
 
 std::string kernel_version_flag(std::string_view version) {

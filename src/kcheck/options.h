@@ -70,6 +70,10 @@ std::string check_capacities(std::string_view text);
 std::optional<std::pair<unsigned, unsigned>> kernel_version_of(std::string_view text);
 // "" or why `text` is not a --kernel-version (MAJOR.MINOR, 3.0 to 6.19).
 std::string check_kernel_version(std::string_view text);
+// The same with another newest major version (fn's eras reach 7.x): the
+// error names `example` and `range`.
+std::string check_kernel_version_up_to(std::string_view text, unsigned max_major,
+                                       std::string_view example, std::string_view range);
 // The compile flag that makes the shim follow that kernel's contracts
 // (kshim/include/kshim/kshim.h), "" for a text that is not a version.
 std::string kernel_version_flag(std::string_view version);

@@ -119,6 +119,7 @@ typedef unsigned int gfp_t;
 #define U64_MAX ((u64)~0ULL)
 #define PAGE_SIZE 4096UL
 typedef long long loff_t;
+typedef int pid_t;
 /* A list node (include/linux/types.h); no list API is modelled. */
 struct list_head { struct list_head *next, *prev; };
 #define min(a, b) ((a) < (b) ? (a) : (b))
@@ -243,6 +244,23 @@ static inline void *kmalloc_array(size_t n, size_t size, gfp_t gfp) { (void)gfp;
 /* ---- locking: single-threaded bookkeeping -------------------------------- */
 typedef struct raw_spinlock { int held; } raw_spinlock_t;
 typedef raw_spinlock_t spinlock_t;
+/* include/linux/types.h, refcount.h: an atomic int (one thread runs here,
+ * so plain loads and stores) and a reference count on it, without the
+ * kernel's saturation at overflow (fair.c's numa_group holds one). */
+typedef struct { int counter; } atomic_t;
+#define atomic_read(v) READ_ONCE((v)->counter)
+#define atomic_set(v, i) WRITE_ONCE((v)->counter, (i))
+typedef struct refcount_struct { atomic_t refs; } refcount_t;
+static inline unsigned int refcount_read(const refcount_t *r) { return (unsigned int)atomic_read(&r->refs); }
+static inline void refcount_set(refcount_t *r, int n) { atomic_set(&r->refs, n); }
+static inline bool refcount_inc_not_zero(refcount_t *r)
+{
+	if (!r->refs.counter)
+		return false;
+	r->refs.counter++;
+	return true;
+}
+static inline bool refcount_dec_and_test(refcount_t *r) { return --r->refs.counter == 0; }
 void kshim_lock(raw_spinlock_t *lock, const char *file, int line);
 void kshim_unlock(raw_spinlock_t *lock, const char *file, int line);
 #define raw_spin_lock_init(l) ((l)->held = 0)
@@ -264,10 +282,17 @@ void kshim_unlock(raw_spinlock_t *lock, const char *file, int line);
 #define preempt_enable() do { } while (0)
 #define rcu_read_lock() do { } while (0)
 #define rcu_read_unlock() do { } while (0)
+/* An RCU callback's link (include/linux/types.h); nothing runs it here. */
+struct callback_head {
+	struct callback_head *next;
+	void (*func)(struct callback_head *head);
+};
+#define rcu_head callback_head
 /* RCU pointers: one thread, so a plain load and store. */
 #define rcu_dereference(p) (p)
 #define rcu_dereference_check(p, c) (p)
 #define rcu_dereference_raw(p) (p)
+#define rcu_dereference_all(p) (p)	/* v7.x */
 #define rcu_access_pointer(p) (p)
 #define rcu_assign_pointer(p, v) ((p) = (v))
 #define RCU_INIT_POINTER(p, v) ((p) = (v))
@@ -293,7 +318,10 @@ struct sched_dl_entity {
 /* The PELT averages of an entity or a queue (include/linux/sched.h, v6.1):
  * the running sums, their averages, and the estimated utilisation a task
  * keeps across sleeps (util_est; UTIL_AVG_UNCHANGED is a flag bit in its
- * enqueued value). fair.c reads them; nothing here updates them. */
+ * enqueued value). fair.c reads them; nothing here updates them.
+ * Up to v6.8 util_est is a struct of the enqueued value and its moving
+ * average; from v6.8 one unsigned int (the average went), the flag bit in
+ * it (KSHIM_KERNEL_VERSION). */
 struct util_est {
 	unsigned int enqueued;
 	unsigned int ewma;
@@ -309,17 +337,44 @@ struct sched_avg {
 	unsigned long load_avg;
 	unsigned long runnable_avg;
 	unsigned long util_avg;
+#if KSHIM_KERNEL_VERSION >= KSHIM_KV(6, 8)
+	unsigned int util_est;
+#else
 	struct util_est util_est;
+#endif
 };
 /* The fair class's view of a task (include/linux/sched.h, v6.1): the
  * fields kernel/sched/fair.c's load balancer reads. */
+/* An entity's or a queue's load weight and its inverse (2^32 / weight). */
+struct load_weight {
+	unsigned long weight;
+	u32 inv_weight;
+};
 struct sched_entity {
+#if KSHIM_KERNEL_VERSION >= KSHIM_KV(6, 6)
+	struct load_weight load;	/* every era's; here where EEVDF reads it */
+#endif
 	unsigned int on_rq;
 	struct sched_avg avg;
 	u64 exec_start;
 	u64 sum_exec_runtime;
 	u64 vruntime;
 	u64 nr_migrations;
+#if KSHIM_KERNEL_VERSION >= KSHIM_KV(6, 6)
+	/* EEVDF's (v6.6+): the virtual deadline, the subtree's least vruntime
+	 * and slices, the lag, the protected deadline, the requested slice,
+	 * and (v6.12+, here with the rest) whether the dequeue is delayed. */
+	u64 deadline;
+	u64 min_vruntime;
+	u64 min_slice;
+	u64 max_slice;
+	unsigned char sched_delayed;
+	unsigned char rel_deadline;
+	unsigned char custom_slice;
+	s64 vlag;
+	u64 vprot;
+	u64 slice;
+#endif
 };
 struct sched_class;	/* kshim/sched_rq.h: never defined to a unit */
 /* Scheduling policies (include/uapi/linux/sched.h). */

@@ -2,7 +2,8 @@
 /*
  * kshim: the scheduler-internal state that kernel/sched/fair.c's load
  * balancer and wake-up paths read (kernel/sched/sched.h, stats.h,
- * include/linux/sched/topology.h, idle.h; v6.1), written for diffsched.
+ * include/linux/sched/topology.h, idle.h; v6.1, and what other eras name
+ * differently: KSHIM_KERNEL_VERSION), written for diffsched.
  * Only a file that includes "sched.h" (kshim/sched/sched.h) gets it.
  *
  * The model is a CONFIG_SMP=y kernel without CONFIG_SCHED_DEBUG,
@@ -10,7 +11,7 @@
  * CONFIG_FAIR_GROUP_SCHED, CONFIG_CFS_BANDWIDTH), CONFIG_SCHED_CORE,
  * CONFIG_SCHED_SMT or CONFIG_NUMA_BALANCING: the #else branches of fair.c
  * apply. Consequences:
- *  - sched_feat(F) is F's default in v6.1's features.h, a constant;
+ *  - sched_feat(F) is F's default in features.h, a constant;
  *  - schedstat_*() evaluate nothing; lockdep_assert_rq_held() checks nothing;
  *  - task_group(p) is NULL;
  *  - the run queues (per_cpu(runqueues, cpu), cpu_rq(), this_rq()) are the
@@ -46,38 +47,27 @@ enum cpu_idle_type {
 };
 
 /* ---- include/linux/sched/topology.h: domain flags and a domain ----------- */
-#define SD_BALANCE_NEWIDLE		0x0001
-#define SD_BALANCE_EXEC			0x0002
-#define SD_BALANCE_FORK			0x0004
-#define SD_BALANCE_WAKE			0x0008
-#define SD_WAKE_AFFINE			0x0010
-#define SD_ASYM_CPUCAPACITY		0x0020
-#define SD_ASYM_CPUCAPACITY_FULL	0x0040
-#define SD_SHARE_CPUCAPACITY		0x0080
-#define SD_SHARE_PKG_RESOURCES		0x0100
-#define SD_SERIALIZE			0x0200
-#define SD_ASYM_PACKING			0x0400
-#define SD_PREFER_SIBLING		0x0800
-#define SD_OVERLAP			0x1000
-#define SD_NUMA				0x2000
-
-/* The flags' bit numbers (__SD_BALANCE_NEWIDLE is 0, ...) from the list of
- * <linux/sched/sd_flags.h>, as the kernel's enum; the values above are
- * 1 << each. A flag's name and meta flags (sd_flag_debug[], defined by
- * topology.c from the same list). */
+/* The flags' bit numbers (__SD_BALANCE_NEWIDLE is 0, ...) and values
+ * (SD_BALANCE_NEWIDLE is 1 << 0, ...) from the list of
+ * <linux/sched/sd_flags.h>, as the kernel's enums (v5.10+; the list is the
+ * era's, KSHIM_KERNEL_VERSION). A flag's name and meta flags
+ * (sd_flag_debug[], defined by topology.c from the same list). */
 enum {
 #define SD_FLAG(name, mflags) __##name,
 #include <linux/sched/sd_flags.h>
 #undef SD_FLAG
 	__SD_FLAG_CNT,
 };
+enum {
+#define SD_FLAG(name, mflags) name = 1 << __##name,
+#include <linux/sched/sd_flags.h>
+#undef SD_FLAG
+};
 struct sd_flag_debug {
 	unsigned int meta_flags;
 	char *name;
 };
 extern const struct sd_flag_debug sd_flag_debug[];
-_Static_assert(SD_BALANCE_NEWIDLE == 1 << __SD_BALANCE_NEWIDLE && SD_NUMA == 1 << __SD_NUMA &&
-	       __SD_FLAG_CNT == 14, "the SD_* values and <linux/sched/sd_flags.h> disagree");
 
 /* What the domains of one LLC share: the idle-core hint and (v6.0+) the
  * SIS_UTIL scan budget. */
@@ -140,27 +130,75 @@ static inline struct cpumask *sched_group_span(struct sched_group *sg) { return 
  * them). What each LLC shares, sd_llc_shared, is an input (KSHIM_ELSEWHERE:
  * `global sd_llc_shared input`; its nr_idle_scan is select_idle_cpu()'s
  * SIS_UTIL budget); the rest are the runtime's, zeroed (no domains built). */
+/* The SMT siblings of a CPU (include/linux/topology.h): without
+ * CONFIG_SCHED_SMT each CPU is its own (v7.x's fair.c calls it outside the
+ * #ifdef). */
+#define cpu_smt_mask(cpu) cpumask_of(cpu)
+
+/* Whether a cluster level was built (v6.7+, sched.h): a static key, off
+ * (no CONFIG_SCHED_CLUSTER here). */
+extern struct static_key_false sched_cluster_active;
+
 DECLARE_PER_CPU(struct sched_domain *, sd_llc);
 DECLARE_PER_CPU(int, sd_llc_size);
 DECLARE_PER_CPU(int, sd_llc_id);
 KSHIM_ELSEWHERE DECLARE_PER_CPU(struct sched_domain_shared *, sd_llc_shared);
+/* v7.x keeps the idle-core hint in the balance domain's share instead: an
+ * input the same way (`global sd_balance_shared input`). */
+KSHIM_ELSEWHERE DECLARE_PER_CPU(struct sched_domain_shared *, sd_balance_shared);
 
 /* ---- kernel/sched/sched.h: run queues ------------------------------------ */
+/* The queue's counts, by each era's names (KSHIM_KERNEL_VERSION):
+ * h_nr_running and idle_h_nr_running up to v6.13; h_nr_queued (with
+ * h_nr_runnable) from v6.14, and in 6.12.y stable kernels beside the old
+ * names (6.12.37+ took that rename, not h_nr_idle), so from v6.12 here;
+ * nr_queued and h_nr_idle from v6.14. The load and v7.x's EEVDF sums
+ * (the weighted vruntimes' sum relative to zero_vruntime, shifted right by
+ * sum_shift, and the weights' sum) where the functions checked read them:
+ * v6.6+ and v6.19+. Up to v6.5 (before EEVDF) the queue's entities are kept
+ * in tasks_timeline, which is not modelled. */
 struct cfs_rq {
+#if KSHIM_KERNEL_VERSION >= KSHIM_KV(6, 6)
+	struct load_weight load;
+#endif
 	struct sched_avg avg;
 	unsigned int nr_running;
+#if KSHIM_KERNEL_VERSION < KSHIM_KV(6, 14)
 	unsigned int h_nr_running;
+#endif
 	unsigned int idle_nr_running;
+#if KSHIM_KERNEL_VERSION < KSHIM_KV(6, 14)
 	unsigned int idle_h_nr_running;
+#endif
+#if KSHIM_KERNEL_VERSION >= KSHIM_KV(6, 12)
+	unsigned int h_nr_queued;
+	unsigned int h_nr_runnable;
+#endif
+#if KSHIM_KERNEL_VERSION >= KSHIM_KV(6, 14)
+	unsigned int nr_queued;
+	unsigned int h_nr_idle;
+#endif
 	u64 min_vruntime;
+#if KSHIM_KERNEL_VERSION >= KSHIM_KV(6, 19)
+	s64 sum_w_vruntime;
+	u64 sum_weight;
+	u64 zero_vruntime;
+	unsigned int sum_shift;
+#endif
 	struct sched_entity *curr;
 	struct sched_entity *next;
 	struct sched_entity *last;
 	struct sched_entity *skip;
 };
 
+/* The run queue's lock is __lock from v5.14 (core scheduling), lock
+ * before. */
 struct rq {
+#if KSHIM_KERNEL_VERSION >= KSHIM_KV(5, 14)
 	raw_spinlock_t __lock;
+#else
+	raw_spinlock_t lock;
+#endif
 	unsigned int nr_running;
 	unsigned long cpu_capacity;
 	struct cfs_rq cfs;
@@ -284,20 +322,34 @@ KSHIM_ELSEWHERE u64 cpu_clock(int cpu);
 static inline u64 div_u64(u64 dividend, u32 divisor) { return dividend / divisor; }
 extern unsigned long volatile jiffies;
 
-/* ---- sched_feat(): v6.1's features.h defaults (no CONFIG_SCHED_DEBUG) ---- */
+/* ---- sched_feat(): features.h defaults (no CONFIG_SCHED_DEBUG) ----------- */
+/* Every feature of v5.10 to v7.2, each at its default, a constant. A
+ * feature's default is the same in every era that has it, but SIS_PROP's:
+ * on until SIS_UTIL came (v6.0), gone from v6.7. SIS_AVG_CPU is v5.11-,
+ * UTIL_EST_FASTUP v6.7-, EEVDF's (PLACE_LAG ... DELAY_ZERO) v6.6+. */
 #define sched_feat(x) (KSHIM_SCHED_FEAT_##x)
 #define KSHIM_SCHED_FEAT_GENTLE_FAIR_SLEEPERS 1
 #define KSHIM_SCHED_FEAT_START_DEBIT 1
+#define KSHIM_SCHED_FEAT_PLACE_LAG 1
+#define KSHIM_SCHED_FEAT_PLACE_DEADLINE_INITIAL 1
+#define KSHIM_SCHED_FEAT_PLACE_REL_DEADLINE 1
+#define KSHIM_SCHED_FEAT_RUN_TO_PARITY 1
+#define KSHIM_SCHED_FEAT_PREEMPT_SHORT 1
 #define KSHIM_SCHED_FEAT_NEXT_BUDDY 0
 #define KSHIM_SCHED_FEAT_LAST_BUDDY 1
+#define KSHIM_SCHED_FEAT_PICK_BUDDY 1
 #define KSHIM_SCHED_FEAT_CACHE_HOT_BUDDY 1
+#define KSHIM_SCHED_FEAT_DELAY_DEQUEUE 1
+#define KSHIM_SCHED_FEAT_DELAY_ZERO 1
+#define KSHIM_SCHED_FEAT_PARANOID_AVG 0
 #define KSHIM_SCHED_FEAT_WAKEUP_PREEMPTION 1
 #define KSHIM_SCHED_FEAT_HRTICK 0
 #define KSHIM_SCHED_FEAT_HRTICK_DL 0
 #define KSHIM_SCHED_FEAT_DOUBLE_TICK 0
 #define KSHIM_SCHED_FEAT_NONTASK_CAPACITY 1
 #define KSHIM_SCHED_FEAT_TTWU_QUEUE 1
-#define KSHIM_SCHED_FEAT_SIS_PROP 0
+#define KSHIM_SCHED_FEAT_SIS_AVG_CPU 0
+#define KSHIM_SCHED_FEAT_SIS_PROP (KSHIM_KERNEL_VERSION < KSHIM_KV(6, 0))
 #define KSHIM_SCHED_FEAT_SIS_UTIL 1
 #define KSHIM_SCHED_FEAT_WARN_DOUBLE_CLOCK 0
 #define KSHIM_SCHED_FEAT_RT_PUSH_IPI 1
@@ -310,6 +362,8 @@ extern unsigned long volatile jiffies;
 #define KSHIM_SCHED_FEAT_UTIL_EST 1
 #define KSHIM_SCHED_FEAT_UTIL_EST_FASTUP 1
 #define KSHIM_SCHED_FEAT_LATENCY_WARN 0
+#define KSHIM_SCHED_FEAT_NI_RANDOM 1
+#define KSHIM_SCHED_FEAT_NI_RATE 1
 #define KSHIM_SCHED_FEAT_ALT_PERIOD 1
 #define KSHIM_SCHED_FEAT_BASE_SLICE 1
 /* Tunables that are const without CONFIG_SCHED_DEBUG (fair.c defines them). */
@@ -335,7 +389,11 @@ static inline unsigned long cpu_util_cfs(int cpu)
 	unsigned long util = READ_ONCE(cfs_rq->avg.util_avg);
 
 	if (sched_feat(UTIL_EST)) {
+#if KSHIM_KERNEL_VERSION >= KSHIM_KV(6, 8)
+		unsigned long est = READ_ONCE(cfs_rq->avg.util_est);
+#else
 		unsigned long est = READ_ONCE(cfs_rq->avg.util_est.enqueued);
+#endif
 
 		if (est > util)
 			util = est;

@@ -16,10 +16,11 @@ TL_FAIL_PREFIX="FAIL ($case): "
 . "$src/properties/support/testlib.sh"
 [ -f "$tarball" ] ||
   fail "$tarball is missing: install the Debian package linux-source-6.1 (scripts/install-deps.sh)"
-tar -xJf "$tarball" -C "$tmp" linux-source-6.1/kernel/sched/fair.c ||
-  fail "cannot extract kernel/sched/fair.c from $tarball"
-old=$tmp/fair.c
-mv "$tmp/linux-source-6.1/kernel/sched/fair.c" "$old"
+# The file stays in its tree, with the tree's top Makefile: fn builds at
+# the era it names, v6.1 (docs/fn.md "Eras"); the edited copies sit outside.
+tar -xJf "$tarball" -C "$tmp" linux-source-6.1/kernel/sched/fair.c linux-source-6.1/Makefile ||
+  fail "cannot extract kernel/sched/fair.c and Makefile from $tarball"
+old=$tmp/linux-source-6.1/kernel/sched/fair.c
 edit() { python3 "$here/edit-fair.py" "$old" "$1" "$tmp/$1.c" || fail "edit-fair.py $1 failed"; }
 # run EXPECTED_STATUS ARGS...: diffsched's output (both streams) in $tmp/out.
 run() {
@@ -43,6 +44,7 @@ can-migrate-task)
   edit first-and-and
   run 0 fn --old "$old" --new "$tmp/first-and-and.c" --function can_migrate_task
   has "^stubs: kthread_is_per_cpu\(\) " && has "^verdict: equivalent \(300 inputs, level exact\)"
+  has "^shim era: v6.1 \(the tree's .*/linux-source-6.1/Makefile\)$"
   ;;
 can-migrate-task-broken)
   # The affinity term dropped: the new side pins a CPU the task does not allow.
@@ -149,6 +151,7 @@ patch)
   edit first-and-and
   mkdir -p "$tmp/tree/kernel/sched" "$tmp/a/kernel/sched" "$tmp/b/kernel/sched"
   cp "$old" "$tmp/tree/kernel/sched/fair.c"
+  cp "$tmp/linux-source-6.1/Makefile" "$tmp/tree/Makefile"
   cp "$old" "$tmp/a/kernel/sched/fair.c"
   cp "$tmp/first-and-and.c" "$tmp/b/kernel/sched/fair.c"
   (cd "$tmp" && diff -u a/kernel/sched/fair.c b/kernel/sched/fair.c >"$tmp/p.diff")

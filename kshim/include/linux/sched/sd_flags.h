@@ -6,8 +6,16 @@
  * includes this (topology.c builds sd_flag_debug[] and
  * SD_DEGENERATE_GROUPS_MASK so; the shim's enum of bit numbers below its
  * SD_* values, kshim/sched_fair.h). The flags and their meta flags are
- * v6.1's. No include guard: it is included once per list, as the kernel's.
+ * the era's (KSHIM_KERNEL_VERSION, checked against v5.10, v6.1, v6.12 and
+ * v7.2): SD_ASYM_CPUCAPACITY_FULL from v5.14, SD_CLUSTER from v6.7,
+ * SD_SHARE_PKG_RESOURCES named SD_SHARE_LLC from v6.9, SD_OVERLAP gone
+ * from v6.17, and SD_ASYM_PACKING no longer SDF_SHARED_CHILD between v6.1
+ * and v6.12 (taken as v6.5). A flag's bit is its place in the list, so a
+ * flag added or removed moves the bits after it. No include guard: it is included once per list,
+ * as the kernel's.
  */
+#include <kshim/kshim.h>
+
 #ifndef SDF_SHARED_CHILD
 /* A flag set on a domain is set on its children too. */
 #define SDF_SHARED_CHILD	0x1
@@ -27,11 +35,26 @@ SD_FLAG(SD_BALANCE_FORK, SDF_SHARED_CHILD | SDF_NEEDS_GROUPS)
 SD_FLAG(SD_BALANCE_WAKE, SDF_SHARED_CHILD | SDF_NEEDS_GROUPS)
 SD_FLAG(SD_WAKE_AFFINE, SDF_SHARED_CHILD)
 SD_FLAG(SD_ASYM_CPUCAPACITY, SDF_SHARED_PARENT | SDF_NEEDS_GROUPS)
+#if KSHIM_KERNEL_VERSION >= KSHIM_KV(5, 14)
 SD_FLAG(SD_ASYM_CPUCAPACITY_FULL, SDF_SHARED_PARENT | SDF_NEEDS_GROUPS)
+#endif
 SD_FLAG(SD_SHARE_CPUCAPACITY, SDF_SHARED_CHILD | SDF_NEEDS_GROUPS)
+#if KSHIM_KERNEL_VERSION >= KSHIM_KV(6, 7)
+SD_FLAG(SD_CLUSTER, SDF_NEEDS_GROUPS)
+#endif
+#if KSHIM_KERNEL_VERSION >= KSHIM_KV(6, 9)
+SD_FLAG(SD_SHARE_LLC, SDF_SHARED_CHILD | SDF_NEEDS_GROUPS)
+#else
 SD_FLAG(SD_SHARE_PKG_RESOURCES, SDF_SHARED_CHILD | SDF_NEEDS_GROUPS)
+#endif
 SD_FLAG(SD_SERIALIZE, SDF_SHARED_PARENT | SDF_NEEDS_GROUPS)
+#if KSHIM_KERNEL_VERSION >= KSHIM_KV(6, 5)
+SD_FLAG(SD_ASYM_PACKING, SDF_NEEDS_GROUPS)
+#else
 SD_FLAG(SD_ASYM_PACKING, SDF_SHARED_CHILD | SDF_NEEDS_GROUPS)
+#endif
 SD_FLAG(SD_PREFER_SIBLING, SDF_NEEDS_GROUPS)
+#if KSHIM_KERNEL_VERSION < KSHIM_KV(6, 17)
 SD_FLAG(SD_OVERLAP, SDF_SHARED_PARENT | SDF_NEEDS_GROUPS)
+#endif
 SD_FLAG(SD_NUMA, SDF_SHARED_PARENT | SDF_NEEDS_GROUPS)
