@@ -12,7 +12,13 @@ add_test(NAME fn.era.tree-makefile
 add_test(NAME fn.era.given
          COMMAND ${fn_expect} 0 "^shim era: v6.1 \\(--kernel-version\\)$" -- ${fn_era_llc} --runs 100 --kernel-version 6.1)
 add_test(NAME fn.era.spec-line
-         COMMAND ${fn_expect} 0 "^verdict: equivalent \\(100 inputs" -- ${fn_era_llc} --runs 100 --spec ${fn_in}/era-6.1.fnspec)
+         COMMAND ${fn_expect} 0 "^shim era: v6.1 \\(the spec's `kernel` line\\)$" -- ${fn_era_llc} --runs 100 --spec ${fn_in}/era-6.1.fnspec)
+# The old and the new file in trees of two kernels (era-tree-6.1's file is
+# a link to era-tree's): both sides at the old one's, and the header says so.
+add_test(NAME fn.era.trees-differ
+         COMMAND ${fn_expect} 1 "^shim era: v5.10 \\(the old file's tree, .*/era-tree/Makefile; the new file's tree is v6.1, .*/era-tree-6.1/Makefile: both sides are built at v5.10; --kernel-version X.Y sets another\\)$" --
+                 --old ${fn_era_tree} --new ${fn_in}/era-tree-6.1/kernel/sched/llc-flag.c
+                 --old-function llc_flag --new-function llc_flag_v61 --runs 100)
 add_test(NAME fn.era.spec-conflict
          COMMAND ${fn_expect} 2 "^diffsched: error: --kernel-version 5.10: the spec says `kernel 6.1`$" --
                  ${fn_era_llc} --spec ${fn_in}/era-6.1.fnspec --kernel-version 5.10)
@@ -47,7 +53,7 @@ add_test(NAME fn.era.no-era-builds
 add_test(NAME fn.era.print-spec
          COMMAND ${fn_expect} 0 "^kernel 6.7 +# the shim's era: v6.7, the newest of the shim's eras" --
                  ${fn_era_ue} --function task_util_est_struct --print-spec)
-set_tests_properties(fn.era.tree-makefile fn.era.given fn.era.spec-line fn.era.spec-conflict
+set_tests_properties(fn.era.tree-makefile fn.era.given fn.era.spec-line fn.era.trees-differ fn.era.spec-conflict
                      fn.era.lock-and-feature fn.era.bad-version fn.era.bad-version-form fn.era.default
                      fn.era.newest-that-builds fn.era.given-not-retried fn.era.no-era-builds fn.era.print-spec
                      PROPERTIES LABELS fn TIMEOUT 300)

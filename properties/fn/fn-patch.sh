@@ -132,11 +132,12 @@ config)
   one_error_line "--config WALK: the form is --config CONFIG_NAME"
   ;;
 era)
-  # The tree's Makefile names its kernel (5.10): every function's run is
-  # built at that era though the staged copy holds no Makefile. The patch
-  # spells the v5.10 value of the LLC flag out (bit 7): equivalent there;
-  # at the default era the name is not in the list (v6.9 renamed it), and at
-  # the newest era that builds, v6.8, the bit is 10: a finding.
+  # The tree's Makefile names its kernel (5.10): the staged copy holds it
+  # beside the patched file, and the function's run is built at that era
+  # (the listing says so). The patch spells the v5.10 value of the LLC flag
+  # out (bit 7): equivalent there; at the default era the name is not in
+  # the list (v6.9 renamed it), and at the newest era that builds, v6.8,
+  # the bit is 10: a finding.
   fi=$src/properties/fn/inputs/era-tree
   mkdir -p "$tmp/a/kernel/sched" "$tmp/b/kernel/sched"
   cp "$fi/kernel/sched/llc-flag.c" "$tmp/a/kernel/sched/llc-flag.c"
@@ -144,14 +145,27 @@ era)
     >"$tmp/b/kernel/sched/llc-flag.c"
   (cd "$tmp" && diff -u a/kernel/sched/llc-flag.c b/kernel/sched/llc-flag.c >"$tmp/p.diff")
   run 0 fn --patch "$tmp/p.diff" --tree "$fi" $fast
-  has "kernel/sched/llc-flag.c llc_flag: checked: equivalent"
+  has "kernel/sched/llc-flag.c llc_flag: checked: equivalent" && has "level exact, shim era v5.10)"
   mkdir -p "$tmp/tree/kernel/sched" && cp "$fi/kernel/sched/llc-flag.c" "$tmp/tree/kernel/sched/"
   run 1 fn --patch "$tmp/p.diff" --tree "$tmp/tree" $fast
-  has "kernel/sched/llc-flag.c llc_flag: checked: finding"
+  has "kernel/sched/llc-flag.c llc_flag: checked: finding" && has "level exact, shim era v6.8)"
   run 0 fn --patch "$tmp/p.diff" --tree "$tmp/tree" $fast --kernel-version 5.10
-  has "kernel/sched/llc-flag.c llc_flag: checked: equivalent"
+  has "kernel/sched/llc-flag.c llc_flag: checked: equivalent" && has "level exact, shim era v5.10)"
   run 2 fn --patch "$tmp/p.diff" --tree "$tmp/tree" --kernel-version 5
   one_error_line "--kernel-version '5' is not a kernel version (MAJOR.MINOR, e.g. 6.1)"
+  # A Makefile that is no file (a directory here) is no version: the run
+  # goes on without it.
+  mkdir "$tmp/tree/Makefile"
+  run 1 fn --patch "$tmp/p.diff" --tree "$tmp/tree" $fast
+  has "kernel/sched/llc-flag.c llc_flag: checked: finding" && has "level exact, shim era v6.8)"
+  # --git: the Makefile at the range's first commit (A's), through git.
+  r=$tmp/repo
+  mkdir -p "$r/kernel/sched" && cp "$fi/Makefile" "$r/" && cp "$fi/kernel/sched/llc-flag.c" "$r/kernel/sched/"
+  g() { git -C "$r" -c user.name=t -c user.email=t@example.org -c commit.gpgsign=false "$@" >/dev/null 2>&1 || fail "git $*"; }
+  g init -q && g add . && g commit -q -m base && g apply "$tmp/p.diff" && g commit -q -am llc
+  run 0 fn --git HEAD~1..HEAD --tree "$r" $fast
+  has "kernel/sched/llc-flag.c llc_flag: checked: equivalent" && has "level exact, shim era v5.10)"
+  [ -z "$(git -C "$r" status --porcelain)" ] || fail "the repository changed"
   ;;
 print-spec-hidden)
   # A global read and not covered: printed commented out, and exit 2.

@@ -63,16 +63,13 @@ int run_fn_patch(const fn::FnOptions& f, const PatchArgs& a) {
   if (!f.minimize) o.fn_args.push_back("--no-minimize");
   if (f.fuzz_seconds) o.fn_args.insert(o.fn_args.end(), {"--fuzz", std::to_string(f.fuzz_seconds)});
   for (const std::string& k : f.config) o.fn_args.insert(o.fn_args.end(), {"--config", k});
-  // The era: given, else the tree's Makefile (the staged copy holds only
-  // the files the patch touches); with --git, each function's run chooses.
-  std::string era = f.kernel_version;
-  if (!era.empty()) {
+  // The era: given, else each function's run reads it from the staged
+  // copy's Makefile (the tree's, at the range's commits with --git).
+  if (const std::string& era = f.kernel_version; !era.empty()) {
     if (const std::string why = fn::check_fn_kernel_version(era); !why.empty())
       return bad_input(fmt::format("--kernel-version {}", why));
-  } else if (a.git.empty()) {
-    if (const auto t = fn::tree_version(fs::path(a.tree) / "Makefile")) era = t->version;
+    o.fn_args.insert(o.fn_args.end(), {"--kernel-version", era});
   }
-  if (!era.empty()) o.fn_args.insert(o.fn_args.end(), {"--kernel-version", era});
   o.fn_fuzz_seconds = f.fuzz_seconds;
   o.self = util::self_path();
   o.self_command = self_command();

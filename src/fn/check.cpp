@@ -488,6 +488,7 @@ int run_fn(const FnOptions& o) {
     if (!spec.kernel.empty() && spec.kernel != o.kernel_version)
       return bad(fmt::format("--kernel-version {}: the spec says `kernel {}`", o.kernel_version, spec.kernel));
     spec.kernel = o.kernel_version;
+    spec.kernel_from = "--kernel-version";
   }
   FnLevel level = FnLevel::kExact;
   const std::string level_text = !o.level.empty() ? o.level : spec.level;

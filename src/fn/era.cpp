@@ -62,13 +62,20 @@ bool resolve_era(Spec spec, const std::string& old_file, const std::string& new_
                  const std::function<bool()>& compile_failed, EraChoice* choice, std::string* error) {
   *choice = {};
   if (!spec.kernel.empty()) {
-    *choice = {spec.kernel, fmt::format("v{} (--kernel-version)", spec.kernel)};
+    *choice = {spec.kernel, fmt::format("v{} ({})", spec.kernel,
+                                        spec.kernel_from.empty() ? "given" : spec.kernel_from)};
   } else {
-    for (const std::string& file : {old_file, new_file})
-      if (const auto t = tree_version(file)) {
-        *choice = {t->version, fmt::format("v{} (the tree's {})", t->version, t->makefile.string())};
-        break;
-      }
+    // The old file's tree, else the new one's; two trees of different
+    // kernels (a pair across a release) are said, as the old one is used.
+    const auto o = tree_version(old_file), n = tree_version(new_file);
+    if (const auto& t = o ? o : n) {
+      *choice = {t->version, fmt::format("v{} (the tree's {})", t->version, t->makefile.string())};
+      if (o && n && o->version != n->version)
+        choice->why = fmt::format("v{} (the old file's tree, {}; the new file's tree is v{}, {}: "
+                                  "both sides are built at v{}; --kernel-version X.Y sets another)",
+                                  o->version, o->makefile.string(), n->version, n->makefile.string(),
+                                  o->version);
+    }
   }
   spec.kernel = choice->version;
   if (try_at(spec, error)) return true;

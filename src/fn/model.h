@@ -90,8 +90,10 @@ struct Spec {
   // ... those only --config gave: not refused when neither file names one
   // (with --patch, one option goes to every changed function's run).
   std::set<std::string> config_options;
-  // The shim's era, MAJOR.MINOR (--kernel-version; "" : chosen by era.h).
+  // The shim's era, MAJOR.MINOR (--kernel-version; "" : chosen by era.h),
+  // and what gave it ("--kernel-version", "the spec's `kernel` line").
   std::string kernel;
+  std::string kernel_from;
 };
 
 // Parses a .fnspec text; false with *error one line "FILE:LINE: why".

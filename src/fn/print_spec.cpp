@@ -274,11 +274,7 @@ int print_spec(const FnOptions& o, const Spec& spec, const std::string& level) {
       }
       if (!again) break;
     }
-    if (const std::string why = join_sides(&old_side.layout, &new_side.layout); !why.empty()) {
-      *error = fmt::format("the two versions take different inputs: {}", why);
-      return false;
-    }
-    *error = spec_unused(at, old_side, new_side);
+    *error = sides_agree(at, old_side, new_side);
     return error->empty();
   };
   EraChoice era;

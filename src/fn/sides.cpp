@@ -205,11 +205,7 @@ bool prepare_pair(const Spec& spec, Side& old_side, Side& new_side, std::string*
     for (Side* s : {&old_side, &new_side}) s->x = {};
     for (Side* s : {&old_side, &new_side})
       if (!prepare_side(*s, at, why)) return false;
-    if (const std::string join = join_sides(&old_side.layout, &new_side.layout); !join.empty()) {
-      *why = fmt::format("the two versions take different inputs: {}", join);
-      return false;
-    }
-    *why = spec_unused(at, old_side, new_side);
+    *why = sides_agree(at, old_side, new_side);
     return why->empty();
   };
   EraChoice era;
@@ -244,6 +240,12 @@ std::string paths_below(const std::set<std::string>& paths, const std::string& p
 }
 
 }  // namespace
+
+std::string sides_agree(const Spec& spec, Side& old_side, Side& new_side) {
+  if (const std::string join = join_sides(&old_side.layout, &new_side.layout); !join.empty())
+    return fmt::format("the two versions take different inputs: {}", join);
+  return spec_unused(spec, old_side, new_side);
+}
 
 std::string spec_unused(const Spec& spec, const Side& a, const Side& b) {
   // Every value of a's parameters and covered globals the spec can name.

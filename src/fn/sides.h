@@ -55,6 +55,11 @@ bool unit_failed(const Side& side);
 // "" or one line naming a spec entry that names nothing of either side.
 std::string spec_unused(const Spec& spec, const Side& a, const Side& b);
 
+// "" when the two prepared sides take the same inputs (their stubs merged:
+// join_sides) and the spec names only values they have (spec_unused); else
+// why not, one line.
+std::string sides_agree(const Spec& spec, Side& old_side, Side& new_side);
+
 // A side's sanitizer build flags (ASan, UBSan, -fwrapv as the kernel's
 // -fno-strict-overflow), shared by the harness and --fuzz's objects.
 std::vector<std::string> sanitizer_flags();

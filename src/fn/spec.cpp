@@ -119,6 +119,7 @@ std::string parse_directive(const std::vector<std::string>& w, Spec* spec) {
     if (w.size() != 2) return "the form is `kernel MAJOR.MINOR` (the shim's era, e.g. `kernel 6.1`)";
     if (const std::string why = check_fn_kernel_version(w[1]); !why.empty()) return why;
     spec->kernel = w[1];
+    spec->kernel_from = "the spec's `kernel` line";
     return {};
   }
   if (w[0] == "depth") {

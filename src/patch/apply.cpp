@@ -72,9 +72,25 @@ std::vector<std::string> base_paths(const Series& series) {
   return {out.begin(), out.end()};
 }
 
+// The tree's top Makefile, staged beside the files the series reads (when
+// no patch names it): its VERSION and PATCHLEVEL tell diffsched fn which
+// kernel the staged files are (fn/era.h, tree_version); a patch that bumps
+// them changes the patched state's.
+bool series_names(const Series& series, const std::string& path) {
+  for (const Patch& p : series.patches)
+    for (const FileDiff& f : p.files)
+      if (f.old_path == path || f.new_path == path) return true;
+  return false;
+}
+
 std::string stage_base(const Series& series, const StageOptions& o, const fs::path& base,
                        const std::string& commit, double deadline) {
-  for (const std::string& path : base_paths(series)) {
+  std::vector<std::string> paths = base_paths(series);
+  std::error_code top_ec;
+  if (!series_names(series, "Makefile") &&
+      (!commit.empty() || fs::is_regular_file(o.tree / "Makefile", top_ec)))
+    paths.push_back("Makefile");
+  for (const std::string& path : paths) {
     const fs::path to = base / path;
     std::error_code ec;
     fs::create_directories(to.parent_path(), ec);

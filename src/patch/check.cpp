@@ -371,6 +371,7 @@ bool read_fn_verdict(const fs::path& file, CheckRun* run, std::string* error) {
   run->compared = j.value("compared", std::uint64_t{0});
   if (j.contains("fuzz") && j["fuzz"].is_object() && j["fuzz"].contains("runs") && j["fuzz"]["runs"].is_number_unsigned())
     run->fuzzed = j["fuzz"]["runs"].get<std::uint64_t>();
+  if (j.contains("shim_era") && j["shim_era"].is_string()) run->era = j["shim_era"].get<std::string>();
   run->detail = j.value("detail", j.value("weaker", ""));
   if (v == "intended") run->detail = "only the differences the spec declares intended";
   if (v == "finding") {

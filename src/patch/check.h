@@ -94,6 +94,7 @@ struct CheckRun {
   std::uint64_t programs = 0, ops = 0, executions = 0;
   std::uint64_t inputs = 0, compared = 0;  // fn: generated inputs, and those compared
   std::uint64_t fuzzed = 0;                // fn --fuzz: the inputs libFuzzer ran (0: none, or not counted)
+  std::string era;                         // fn: the shim's era the sides were built at ("": the default)
 };
 
 struct Unchecked {

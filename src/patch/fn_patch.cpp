@@ -21,10 +21,12 @@ std::string function_of(const std::string& file, const std::string& function) {
   return function.empty() ? file : fmt::format("{} {}", file, function);
 }
 
-// "equivalent (300 inputs, 300 compared, level exact)", "finding: ...".
+// "equivalent (300 inputs, 300 compared, level exact)", "finding: ...";
+// "..., level exact, shim era v5.10)" when the era is not the default.
 std::string checked_verdict(const CheckRun& c) {
-  const std::string ran = fmt::format("{} inputs, {} compared{}, level {}", c.inputs, c.compared,
-                                      c.fuzzed ? fmt::format(", {} fuzzed", c.fuzzed) : "", c.level);
+  const std::string ran = fmt::format("{} inputs, {} compared{}, level {}{}", c.inputs, c.compared,
+                                      c.fuzzed ? fmt::format(", {} fuzzed", c.fuzzed) : "", c.level,
+                                      c.era.empty() ? "" : ", shim era v" + c.era);
   if (c.status == kExitOk)
     return fmt::format("{} ({}){}", c.verdict, ran, c.detail.empty() ? "" : "; " + c.detail);
   if (c.status == kExitFinding) return fmt::format("finding: {} ({})", c.detail, ran);

@@ -47,11 +47,11 @@ bool stopped_early(const CheckRun& c) { return c.status != kExitOk; }
 std::string what_ran(const CheckRun& c) {
   if (c.tool == "fn")
     return fmt::format("diffsched fn{}: {} generated inputs ({} compared){}; level {}; nr_cpu_ids: {}; "
-                       "{:.1f} s in all",
+                       "{}{:.1f} s in all",
                        c.stage == Stage::kExhaustive ? " --exhaustive (every input within its default bounds)" : "",
                        c.inputs, c.compared, c.fuzzed ? fmt::format(", then {} fuzzed (libFuzzer)", c.fuzzed) : "",
-                       c.level,
-                       c.nr_cpus.size() == 1 ? std::to_string(c.nr_cpus[0]) : "drawn per input", c.seconds);
+                       c.level, c.nr_cpus.size() == 1 ? std::to_string(c.nr_cpus[0]) : "drawn per input",
+                       c.era.empty() ? "" : fmt::format("shim era v{}; ", c.era), c.seconds);
   if (c.stage == Stage::kInKernel)
     return fmt::format("in the booted kernel (QEMU) and in the shim, op by op: {} programs, {} ops; "
                        "nr_cpu_ids: {}; {:.1f} s in all",
@@ -286,7 +286,7 @@ nlohmann::json check_json(const CheckRun& c) {
           {"nr_cpus", c.nr_cpus},   {"level", c.level},       {"stage", stage_name(c.stage)},
           {"skip", c.skip},         {"status_with_stages", check_status(c)},
           {"stages", stages},       {"programs", c.programs},
-          {"ops", c.ops},           {"executions", c.executions}};
+          {"ops", c.ops},           {"executions", c.executions}, {"shim_era", c.era}};
 }
 
 nlohmann::json report_json(const Report& r) {

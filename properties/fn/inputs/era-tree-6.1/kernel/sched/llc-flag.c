@@ -1,0 +1,1 @@
+../../../era-tree/kernel/sched/llc-flag.c
