@@ -366,6 +366,13 @@ std::string harness_source(const Layout& layout, const std::string& function);
 // of harness_source(); harness_print.cpp).
 const char* harness_numbers();
 
+// The rest of harness_source()'s fixed C text (harness_text.cpp): before
+// harness_numbers(), after it, fn --fuzz's library entry, and main().
+const char* harness_prologue();
+const char* harness_prologue_masks();
+const char* harness_library_entry();
+const char* harness_main();
+
 // Writes the batch file of `inputs`; false on an I/O error.
 bool write_batch(const std::string& path, const std::vector<Input>& inputs);
 

@@ -30,6 +30,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -121,8 +122,12 @@ void print_report(std::FILE* out, const Report& r);
 
 nlohmann::json report_json(const Report& r);
 
+// A size's short label: "cpus:256/ops:100000" -> "256/100K"; "seed/nr:8" -> "seed/8".
+std::string short_size(std::string_view size);
+
 // gnuplot_script(r, png): a self-contained gnuplot script (data inline) that
-// draws the time and instruction ratios of every size into png.
+// draws the time and instruction ratios of every size into png
+// (bench_plot.cpp).
 std::string gnuplot_script(const Report& r, const std::string& png);
 
 }  // namespace diffsched::tools
