@@ -8,6 +8,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include "fn/era.h"
 #include "fn/model.h"
@@ -83,11 +84,34 @@ TEST(FnEra, TheTreesMakefileNamesTheVersion) {
   EXPECT_FALSE(tree_version(tree / "kernel" / "sched" / "fair.c").has_value());
 }
 
+// Hostile or odd Makefiles: a FIFO or a directory named Makefile is passed
+// by (never opened: reading a FIFO would block), CRLF lines are read, and
+// only the first lines are (a file of one endless line is no version).
+TEST(FnEra, AMakefileThatIsNoRegularFileIsPassedBy) {
+  const util::TempDir tmp("fn-era-XXXXXX");
+  ASSERT_FALSE(tmp.path.empty());
+  const fs::path tree = fs::path(tmp.path) / "linux";
+  const fs::path file = tree / "kernel" / "sched" / "fair.c";
+  fs::create_directories(file.parent_path());
+  std::ofstream(tree / "Makefile") << "VERSION = 6\r\nPATCHLEVEL = 1\r\n";
+  const auto crlf = tree_version(file);
+  ASSERT_TRUE(crlf.has_value());
+  EXPECT_EQ(crlf->version, "6.1");
+  ASSERT_EQ(mkfifo((tree / "kernel" / "Makefile").c_str(), 0600), 0);
+  fs::create_directories(tree / "kernel" / "sched" / "Makefile");
+  const auto v = tree_version(file);  // past the directory and the FIFO
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->makefile, tree / "Makefile");
+  std::ofstream(tree / "Makefile") << std::string(1 << 20, '#') << "\nVERSION = 6\nPATCHLEVEL = 1\n";
+  EXPECT_FALSE(tree_version(file).has_value());
+}
+
 TEST(FnEra, TheSpecsKernelLine) {
   Spec spec;
   std::string error;
   ASSERT_TRUE(parse_spec("kernel 6.1\n", "x.fnspec", &spec, &error)) << error;
   EXPECT_EQ(spec.kernel, "6.1");
+  EXPECT_EQ(spec.kernel_from, "the spec's `kernel` line");
   for (const char* bad : {"kernel\n", "kernel 6\n", "kernel 6.1 6.2\n", "kernel 9.1\n",
                           "kernel 6.1\nkernel 6.2\n"}) {
     Spec s;

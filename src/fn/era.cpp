@@ -2,6 +2,7 @@
 #include "fn/era.h"
 
 #include <fstream>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -41,9 +42,14 @@ std::optional<TreeVersion> tree_version(const fs::path& file) {
   fs::path dir = fs::absolute(file, ec).parent_path();
   for (int depth = 0; depth < 64 && !dir.empty(); ++depth) {
     const fs::path makefile = dir / "Makefile";
-    if (std::ifstream f(makefile); f) {
-      std::string line, major, minor;
-      for (int n = 0; n < 20 && std::getline(f, line); ++n) {
+    // Only a regular file, and only its first 4 KiB (a FIFO or a device
+    // named Makefile would block or never end; a huge line would fill memory).
+    if (std::ifstream f; fs::is_regular_file(makefile, ec) && (f.open(makefile, std::ios::binary), f)) {
+      std::string head(4096, '\0'), line, major, minor;
+      f.read(head.data(), static_cast<std::streamsize>(head.size()));
+      head.resize(static_cast<std::size_t>(f.gcount()));
+      std::istringstream lines(head);
+      for (int n = 0; n < 20 && std::getline(lines, line); ++n) {
         if (const std::string v = make_value(line, "VERSION"); !v.empty()) major = v;
         if (const std::string v = make_value(line, "PATCHLEVEL"); !v.empty()) minor = v;
       }
