@@ -58,7 +58,7 @@ def rate_of(verdict, work):
         rec = json.load(open(os.path.join(work, "record.json")))
     except (OSError, ValueError):
         return None, 0
-    if rec.get("mode") != "fuzz" or not rec.get("seconds"):
+    if rec.get("mode") != "fuzz" or not rec.get("seconds") or not isinstance(rec.get("executions"), int):
         return None, 0
     return rec["executions"] / rec["seconds"], rec["executions"]
 

@@ -48,6 +48,7 @@ std::optional<TreeVersion> tree_version(const fs::path& file) {
       std::string head(4096, '\0'), line, major, minor;
       f.read(head.data(), static_cast<std::streamsize>(head.size()));
       head.resize(static_cast<std::size_t>(f.gcount()));
+      if (head.size() == 4096) head.resize(head.rfind('\n') + 1);  // no cut last line (npos + 1: none)
       std::istringstream lines(head);
       for (int n = 0; n < 20 && std::getline(lines, line); ++n) {
         if (const std::string v = make_value(line, "VERSION"); !v.empty()) major = v;

@@ -72,7 +72,7 @@ std::vector<std::string> base_paths(const Series& series) {
   return {out.begin(), out.end()};
 }
 
-// The tree's top Makefile, staged beside the files the series reads (when
+// The tree's top Makefile is staged beside the files the series reads (when
 // no patch names it): its VERSION and PATCHLEVEL tell diffsched fn which
 // kernel the staged files are (fn/era.h, tree_version); a patch that bumps
 // them changes the patched state's.
@@ -83,14 +83,24 @@ bool series_names(const Series& series, const std::string& path) {
   return false;
 }
 
+// Best effort: a Makefile missing, not a regular file or unreadable is left
+// out (fn then chooses the era as for a file outside a tree).
+void stage_makefile(const StageOptions& o, const fs::path& base, const std::string& commit,
+                    double deadline) {
+  const fs::path to = base / "Makefile";
+  std::error_code ec;
+  if (!commit.empty()) {
+    if (run({"git", "-C", o.tree.string(), "cat-file", "blob", commit + ":Makefile"}, to, deadline) != 0)
+      fs::remove(to, ec);
+  } else if (fs::is_regular_file(o.tree / "Makefile", ec)) {
+    fs::copy_file(o.tree / "Makefile", to, fs::copy_options::overwrite_existing, ec);
+    if (ec) fs::remove(to, ec);
+  }
+}
+
 std::string stage_base(const Series& series, const StageOptions& o, const fs::path& base,
                        const std::string& commit, double deadline) {
-  std::vector<std::string> paths = base_paths(series);
-  std::error_code top_ec;
-  if (!series_names(series, "Makefile") &&
-      (!commit.empty() || fs::is_regular_file(o.tree / "Makefile", top_ec)))
-    paths.push_back("Makefile");
-  for (const std::string& path : paths) {
+  for (const std::string& path : base_paths(series)) {
     const fs::path to = base / path;
     std::error_code ec;
     fs::create_directories(to.parent_path(), ec);
@@ -108,6 +118,7 @@ std::string stage_base(const Series& series, const StageOptions& o, const fs::pa
     fs::copy_file(from, to, fs::copy_options::overwrite_existing, ec);
     if (ec) return fmt::format("cannot copy {}: {}", from.string(), ec.message());
   }
+  if (!series_names(series, "Makefile")) stage_makefile(o, base, commit, deadline);
   return {};
 }
 

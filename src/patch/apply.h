@@ -6,7 +6,9 @@
 //   s.state(0) / "kernel/sched/cpudeadline.c"    // the base version
 //   s.state(k) / "kernel/sched/cpudeadline.c"    // after patch k (1-based)
 //
-// Only the files the series touches are taken. The base, in this order:
+// Only the files the series touches are taken, and the tree's top Makefile
+// when no patch names it (best effort: its VERSION and PATCHLEVEL set
+// diffsched fn's era, fn/era.h). The base, in this order:
 //   1. the first patch's `base-commit:` line, when the tree is a git
 //      repository: the files as that commit has them (git cat-file); a
 //      commit the repository does not have is an error, never a guess;

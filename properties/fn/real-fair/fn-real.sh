@@ -157,7 +157,7 @@ patch)
   (cd "$tmp" && diff -u a/kernel/sched/fair.c b/kernel/sched/fair.c >"$tmp/p.diff")
   [ -s "$tmp/p.diff" ] || fail "an empty diff"
   run 0 fn --patch "$tmp/p.diff" --tree "$tmp/tree"
-  has "kernel/sched/fair.c can_migrate_task: checked: equivalent \(300 inputs, 300 compared, level exact\)"
+  has "kernel/sched/fair.c can_migrate_task: checked: equivalent \(300 inputs, 300 compared, level exact, shim era v6\.1\)"
   has "^verdict: equivalent: every changed function checked \(1\), exit 0"
   ;;
 *)
