@@ -12,6 +12,7 @@
 
 #include "fn/era.h"
 #include "fn/model.h"
+#include "kcheck/options.h"
 #include "tools/process.h"
 #include "util/temp_dir.h"
 #include "util/text.h"
@@ -60,7 +61,8 @@ TEST(FnEra, KernelVersionIsMajorDotMinorOfThreeToSeven) {
     EXPECT_EQ(check_fn_kernel_version(good), "") << good;
   for (const char* bad : {"", "6", "6.1.0", "v6.1", "2.6", "8.0", "6.x", "6.256", "-6.1"})
     EXPECT_NE(check_fn_kernel_version(bad), "") << bad;
-  EXPECT_EQ(era_define("5.10"), "KSHIM_KERNEL_VERSION=KSHIM_KV(5,10)");
+  EXPECT_EQ(tools::kernel_version_define("5.10"), "KSHIM_KERNEL_VERSION=KSHIM_KV(5,10)");
+  EXPECT_EQ(tools::kernel_version_flag("5.10"), "-DKSHIM_KERNEL_VERSION=KSHIM_KV(5,10)");
 }
 
 TEST(FnEra, TheTreesMakefileNamesTheVersion) {

@@ -17,11 +17,6 @@ std::string check_fn_kernel_version(std::string_view text) {
   return tools::check_kernel_version_up_to(text, 7, "6.1", "3.0 to 7.x");
 }
 
-std::string era_define(const std::string& version) {
-  const auto v = tools::kernel_version_of(version);
-  return v ? fmt::format("KSHIM_KERNEL_VERSION=KSHIM_KV({},{})", v->first, v->second) : "";
-}
-
 namespace {
 
 // "VERSION = 6" -> "6"; "" when the line is not `name = number`.

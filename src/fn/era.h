@@ -31,9 +31,6 @@ inline constexpr std::string_view kShimDefaultEra = "6.19";
 // "" or why `text` is no --kernel-version for fn (MAJOR.MINOR, 3.0 to 7.x).
 std::string check_fn_kernel_version(std::string_view text);
 
-// The -D that builds a unit at `version` ("6.1"): KSHIM_KERNEL_VERSION.
-std::string era_define(const std::string& version);
-
 // The version the kernel tree holding `file` names in its top Makefile
 // (the nearest parent directory whose Makefile has VERSION = and
 // PATCHLEVEL = in its first lines), with that Makefile; nullopt outside a tree.

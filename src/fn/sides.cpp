@@ -9,6 +9,7 @@
 #include "fn/sides.h"
 #include "fn/era.h"
 #include "fn/workdir.h"
+#include "kcheck/options.h"
 #include "kcheck/work.h"
 #include "tools/process.h"
 #include "util/text.h"
@@ -139,7 +140,7 @@ bool prepare_side(Side& side, const Spec& spec, std::string* error,
   for (const auto& [path, ps] : spec.params) root(ps.fn);
   for (const auto& [name, g] : spec.globals) root(g.fn);
   for (const auto& [name, value] : spec.config) eo.defines.push_back(fmt::format("{}={}", name, value));
-  if (!spec.kernel.empty()) eo.defines.push_back(era_define(spec.kernel));
+  if (!spec.kernel.empty()) eo.defines.push_back(tools::kernel_version_define(spec.kernel));
   for (const auto& [name, s] : spec.stubs) eo.stubbed.push_back(name);
   side.x = extract_function_from_file(side.file, side.function, eo);
   const std::string where = fmt::format("{} side {}", side.role, side.file);

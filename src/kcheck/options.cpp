@@ -47,9 +47,14 @@ std::string check_kernel_version(std::string_view text) {
   return check_kernel_version_up_to(text, 6, "6.14", "3.0 to 6.19");
 }
 
-std::string kernel_version_flag(std::string_view version) {
+std::string kernel_version_define(std::string_view version) {
   const auto v = kernel_version_of(version);
-  return v ? fmt::format("-DKSHIM_KERNEL_VERSION=KSHIM_KV({},{})", v->first, v->second) : "";
+  return v ? fmt::format("KSHIM_KERNEL_VERSION=KSHIM_KV({},{})", v->first, v->second) : "";
+}
+
+std::string kernel_version_flag(std::string_view version) {
+  const std::string define = kernel_version_define(version);
+  return define.empty() ? "" : "-D" + define;
 }
 
 std::string option_text(const std::string& v) { return v; }

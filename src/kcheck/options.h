@@ -77,6 +77,8 @@ std::string check_kernel_version_up_to(std::string_view text, unsigned max_major
 // The compile flag that makes the shim follow that kernel's contracts
 // (kshim/include/kshim/kshim.h), "" for a text that is not a version.
 std::string kernel_version_flag(std::string_view version);
+// The same without the -D (NAME=VALUE), for a list of defines (fn's sides).
+std::string kernel_version_define(std::string_view version);
 
 struct KernelCheckOptions {
   // The subject, resolved at the edge: the subcommand (cli/cmd_kernel_check.cpp)
